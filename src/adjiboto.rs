@@ -1,0 +1,202 @@
+//! Adji-Boto rules (RULES.md §3): 2×5 pits, 100 seeds, all-but-one sowing
+//! whose laps include the origin, a ten-move opening with no captures, the
+//! forward 1/3/5 capture chain, and passes.
+//!
+//! Relative pits 0..4 are the mover's, 5..9 the opponent's. In the opening,
+//! [`Position::opening`] holds one bit per relative pit already played.
+
+use crate::game::{
+    rotate_half, EndReason, Game, Move, MoveList, Played, Position, MAX_PITS, OPENING_ACTIVE,
+};
+
+/// The game Adji-Boto.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AdjiBoto;
+
+const N: usize = 10;
+const H: usize = 5;
+const ALL_PLAYED: u16 = 0x3FF;
+
+/// Swaps the row halves of an opening mask.
+#[inline]
+const fn rotate_mask(m: u16) -> u16 {
+    if m & OPENING_ACTIVE == 0 {
+        return 0;
+    }
+    let played = m & ALL_PLAYED;
+    OPENING_ACTIVE | (played >> H) | ((played & 0x1F) << H)
+}
+
+/// Whether relative pit `i` may be played by the mover of (`pits`, `opening`).
+#[inline]
+fn playable(pits: &[u8; MAX_PITS], opening: u16, i: usize) -> bool {
+    pits[i] >= 2 && (opening & OPENING_ACTIVE == 0 || opening & (1 << i) == 0)
+}
+
+#[inline]
+fn sowing_moves(pits: &[u8; MAX_PITS], opening: u16, offset: usize) -> MoveList {
+    let mut ml = MoveList::new();
+    for i in offset..offset + H {
+        if playable(pits, opening, i) {
+            ml.push(Move((i - offset) as u8));
+        }
+    }
+    ml
+}
+
+impl Game for AdjiBoto {
+    const ID: crate::game::GameId = crate::game::GameId::AdjiBoto;
+    const PITS: usize = N;
+    const TOTAL: u32 = 100;
+    const START_SEEDS: u8 = 10;
+    const HAS_PASS: bool = true;
+
+    fn row_start(side: u8) -> usize {
+        if side == 0 {
+            5
+        } else {
+            0
+        }
+    }
+
+    fn pit_name(abs: usize) -> String {
+        abs.to_string()
+    }
+
+    fn parse_pit(s: &str) -> Option<usize> {
+        match s.as_bytes() {
+            [d @ b'0'..=b'9'] => Some((d - b'0') as usize),
+            _ => None,
+        }
+    }
+
+    fn side_name(side: u8) -> char {
+        if side == 0 {
+            '0'
+        } else {
+            '1'
+        }
+    }
+
+    fn start() -> Position {
+        let mut pits = [0u8; MAX_PITS];
+        pits[..N].fill(10);
+        Position { pits, side: 0, opening: OPENING_ACTIVE }
+    }
+
+    #[inline]
+    fn legal_moves(pos: &Position) -> MoveList {
+        let ml = sowing_moves(&pos.pits, pos.opening, 0);
+        if !ml.is_empty() {
+            return ml;
+        }
+        // The opponent's moves, as seen from their side: their pits are 5..9
+        // here, and their played bits are bits 5..9 of the mask.
+        if !sowing_moves(&pos.pits, pos.opening, H).is_empty() {
+            let mut p = MoveList::new();
+            p.push(Move::PASS);
+            return p;
+        }
+        MoveList::new()
+    }
+
+    fn end_reason(pos: &Position) -> Option<EndReason> {
+        if Self::legal_moves(pos).is_empty() {
+            Some(EndReason::NoMoves)
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn play_unchecked(pos: &Position, mv: Move) -> Played {
+        if mv.is_pass() {
+            return Played {
+                pos: Position {
+                    pits: rotate_half::<N>(&pos.pits),
+                    side: pos.side ^ 1,
+                    opening: rotate_mask(pos.opening),
+                },
+                captured: 0,
+            };
+        }
+        let o = mv.pit() % H;
+        let mut b = pos.pits;
+        let s = b[o];
+        let mut captured = 0u8;
+        if s >= 2 {
+            let m = (s - 1) as usize;
+            b[o] = 1;
+            let laps = (m / N) as u8;
+            if laps > 0 {
+                for x in b.iter_mut().take(N) {
+                    *x += laps;
+                }
+            }
+            for d in 1..=(m % N) {
+                b[(o + d) % N] += 1;
+            }
+            let last = (o + ((m - 1) % N) + 1) % N;
+            if pos.opening & OPENING_ACTIVE == 0 {
+                let mut j = (last + 1) % N;
+                while j != last && matches!(b[j], 1 | 3 | 5) {
+                    captured += b[j];
+                    b[j] = 0;
+                    j = (j + 1) % N;
+                }
+            }
+        }
+        let mut opening = pos.opening;
+        if opening & OPENING_ACTIVE != 0 {
+            opening |= 1 << o;
+            if opening & ALL_PLAYED == ALL_PLAYED {
+                opening = 0;
+            }
+        }
+        Played {
+            pos: Position {
+                pits: rotate_half::<N>(&b),
+                side: pos.side ^ 1,
+                opening: rotate_mask(opening),
+            },
+            captured,
+        }
+    }
+
+    fn for_each_quiet_predecessor(child: &Position, mut f: impl FnMut(Position)) {
+        // Main phase only: the retrograde builder covers positions after the
+        // opening.
+        debug_assert!(!child.in_opening());
+        let after = rotate_half::<N>(&child.pits);
+        let side = child.side ^ 1;
+        let level: u32 = after.iter().map(|&x| x as u32).sum();
+        // Pass: the board is unchanged.
+        let parent = Position { pits: after, side, opening: 0 };
+        if Self::legal_moves(&parent).contains(Move::PASS) {
+            f(parent);
+        }
+        for o in 0..H {
+            let mut b = after;
+            for m in 1..=level {
+                let d = ((m as usize - 1) % N) + 1;
+                let j = (o + d) % N;
+                if b[j] == 0 {
+                    break;
+                }
+                b[j] -= 1;
+                if b[o] != 1 || m + 1 > 127 {
+                    continue;
+                }
+                let mut parent = Position { pits: b, side, opening: 0 };
+                parent.pits[o] = (m + 1) as u8;
+                let mv = Move(o as u8);
+                if Self::legal_moves(&parent).contains(mv) {
+                    let p = Self::play_unchecked(&parent, mv);
+                    if p.captured == 0 && p.pos == *child {
+                        f(parent);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,27 @@
+//! # adji
+//!
+//! Solver and game-tree analysis for two mancala games: **Adjito** (Benin,
+//! 2×6 pits, 48 seeds) and **Adji-Boto** (Saramaka, 2×5 pits, 100 seeds).
+//!
+//! One module per concern:
+//! - [`game`]: the [`game::Game`] trait, packed positions, moves;
+//! - [`adjito`], [`adjiboto`]: the two rule sets;
+//! - [`notation`]: parsing and formatting positions and moves;
+//! - [`display`]: board diagrams;
+//! - [`perft`]: move-path counting;
+//! - [`driver`]: playing games with every end rule applied literally;
+//! - [`index`]: combinatorial ranking of the boards of one level.
+#![deny(missing_docs)]
+
+pub mod adjiboto;
+pub mod adjito;
+pub mod display;
+pub mod driver;
+pub mod game;
+pub mod index;
+pub mod notation;
+pub mod perft;
+
+pub use adjiboto::AdjiBoto;
+pub use adjito::Adjito;
+pub use game::{Game, GameId, Move, Position, State};
