@@ -81,7 +81,11 @@ impl Game for AdjiBoto {
     fn start() -> Position {
         let mut pits = [0u8; MAX_PITS];
         pits[..N].fill(10);
-        Position { pits, side: 0, opening: OPENING_ACTIVE }
+        Position {
+            pits,
+            side: 0,
+            opening: OPENING_ACTIVE,
+        }
     }
 
     #[inline]
@@ -171,7 +175,11 @@ impl Game for AdjiBoto {
         let side = child.side ^ 1;
         let level: u32 = after.iter().map(|&x| x as u32).sum();
         // Pass: the board is unchanged.
-        let parent = Position { pits: after, side, opening: 0 };
+        let parent = Position {
+            pits: after,
+            side,
+            opening: 0,
+        };
         if Self::legal_moves(&parent).contains(Move::PASS) {
             f(parent);
         }
@@ -187,7 +195,11 @@ impl Game for AdjiBoto {
                 if b[o] != 1 || m + 1 > 127 {
                     continue;
                 }
-                let mut parent = Position { pits: b, side, opening: 0 };
+                let mut parent = Position {
+                    pits: b,
+                    side,
+                    opening: 0,
+                };
                 parent.pits[o] = (m + 1) as u8;
                 let mv = Move(o as u8);
                 if Self::legal_moves(&parent).contains(mv) {

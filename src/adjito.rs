@@ -79,7 +79,11 @@ impl Game for Adjito {
     fn start() -> Position {
         let mut pits = [0u8; MAX_PITS];
         pits[..N].fill(4);
-        Position { pits, side: 0, opening: 0 }
+        Position {
+            pits,
+            side: 0,
+            opening: 0,
+        }
     }
 
     #[inline]
@@ -129,7 +133,11 @@ impl Game for Adjito {
             }
         }
         Played {
-            pos: Position { pits: rotate_half::<N>(&b), side: pos.side ^ 1, opening: 0 },
+            pos: Position {
+                pits: rotate_half::<N>(&b),
+                side: pos.side ^ 1,
+                opening: 0,
+            },
             captured,
         }
     }
@@ -150,7 +158,11 @@ impl Game for Adjito {
                     break;
                 }
                 b[j] -= 1;
-                let mut parent = Position { pits: b, side: child.side ^ 1, opening: 0 };
+                let mut parent = Position {
+                    pits: b,
+                    side: child.side ^ 1,
+                    opening: 0,
+                };
                 parent.pits[o] = s as u8;
                 let mv = Move(o as u8);
                 if Self::legal_moves(&parent).contains(mv) {

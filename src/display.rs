@@ -18,8 +18,16 @@ pub fn diagram<G: Game>(st: &State) -> String {
     let abs = G::to_absolute(&st.pos);
     let (top, bottom) = layout::<G>();
     let cell = |v: String| format!("{v:>4}");
-    let names = |row: &[usize]| row.iter().map(|&a| cell(G::pit_name(a))).collect::<String>();
-    let seeds = |row: &[usize]| row.iter().map(|&a| cell(abs[a].to_string())).collect::<String>();
+    let names = |row: &[usize]| {
+        row.iter()
+            .map(|&a| cell(G::pit_name(a)))
+            .collect::<String>()
+    };
+    let seeds = |row: &[usize]| {
+        row.iter()
+            .map(|&a| cell(abs[a].to_string()))
+            .collect::<String>()
+    };
     let (n1, n0) = (G::side_name(1), G::side_name(0));
     let mover = G::side_name(st.pos.side);
     let mut s = String::new();
@@ -31,7 +39,10 @@ pub fn diagram<G: Game>(st: &State) -> String {
     s.push_str(&format!("  player {n0} (bottom) store {}\n", st.stores[0]));
     s.push_str(&format!("  to move: {mover}"));
     if G::HAS_PASS {
-        s.push_str(&format!("    phase: {}", crate::notation::format_phase::<G>(&st.pos)));
+        s.push_str(&format!(
+            "    phase: {}",
+            crate::notation::format_phase::<G>(&st.pos)
+        ));
     }
     s.push('\n');
     s

@@ -80,7 +80,11 @@ fn result<G: Game>(st: &State, reason: EndReason) -> GameResult {
         std::cmp::Ordering::Less => Some(1),
         std::cmp::Ordering::Equal => None,
     };
-    GameResult { reason, score, winner }
+    GameResult {
+        reason,
+        score,
+        winner,
+    }
 }
 
 /// Drives one game from `start`, checking every end rule after each move.
@@ -95,7 +99,12 @@ pub struct Driver<G: Game> {
 impl<G: Game> Driver<G> {
     /// Starts a game at `start` (which counts as the first occurrence of its position).
     pub fn new(start: State) -> Self {
-        let mut d = Driver { state: start, stretch: AHashSet::new(), result: None, _g: Default::default() };
+        let mut d = Driver {
+            state: start,
+            stretch: AHashSet::new(),
+            result: None,
+            _g: Default::default(),
+        };
         d.stretch.insert(start.pos);
         d.result = d.check_end(false);
         d
@@ -129,7 +138,10 @@ impl<G: Game> Driver<G> {
     /// the legal list is empty).
     pub fn play(&mut self, mv: Move) -> Result<(u8, Option<&GameResult>), IllegalMove> {
         if self.result.is_some() {
-            return Err(IllegalMove { mv, legal: Default::default() });
+            return Err(IllegalMove {
+                mv,
+                legal: Default::default(),
+            });
         }
         let p = G::try_play(&self.state.pos, mv)?;
         self.state.pos = p.pos;
@@ -152,12 +164,28 @@ pub fn replay<G: Game>(start: State, moves: &[Move]) -> Result<Replay, ReplayErr
     let mut steps = Vec::new();
     for (index, &mv) in moves.iter().enumerate() {
         if let Some(r) = d.result() {
-            return Err(ReplayError::GameOver { index, result: r.clone() });
+            return Err(ReplayError::GameOver {
+                index,
+                result: r.clone(),
+            });
         }
         let before = *d.state();
         let name = crate::notation::format_move::<G>(&before.pos, mv);
-        let (captured, _) = d.play(mv).map_err(|err| ReplayError::Illegal { index, err, state: before })?;
-        steps.push(ReplayStep { mv, name, captured, after: *d.state() });
+        let (captured, _) = d.play(mv).map_err(|err| ReplayError::Illegal {
+            index,
+            err,
+            state: before,
+        })?;
+        steps.push(ReplayStep {
+            mv,
+            name,
+            captured,
+            after: *d.state(),
+        });
     }
-    Ok(Replay { start, steps, result: d.result().cloned() })
+    Ok(Replay {
+        start,
+        steps,
+        result: d.result().cloned(),
+    })
 }

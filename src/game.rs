@@ -91,7 +91,10 @@ pub struct MoveList {
 impl MoveList {
     /// An empty list.
     pub const fn new() -> Self {
-        MoveList { moves: [0; 6], len: 0 }
+        MoveList {
+            moves: [0; 6],
+            len: 0,
+        }
     }
 
     /// Appends a move.
@@ -263,7 +266,11 @@ impl Packed {
         let side = ((self.0 >> SIDE_SHIFT) & 1) as u8;
         let played = ((self.0 >> PLAYED_SHIFT) & 0x3FF) as u16;
         let active = ((self.0 >> ACTIVE_SHIFT) & 1) as u16;
-        Position { pits, side, opening: played | (active << 15) }
+        Position {
+            pits,
+            side,
+            opening: played | (active << 15),
+        }
     }
 
     /// A 64-bit key: a fixed mix of the packed bits, identical on every run
@@ -450,7 +457,11 @@ pub fn for_each_step<G: Game>(pos: &Position, mut f: impl FnMut(Step)) -> bool {
     for mv in moves.iter() {
         let p = G::play_unchecked(pos, mv);
         if p.captured > 0 {
-            f(Step::Capture { mv, pos: p.pos, captured: p.captured });
+            f(Step::Capture {
+                mv,
+                pos: p.pos,
+                captured: p.captured,
+            });
         } else {
             f(Step::Quiet { mv, pos: p.pos });
         }

@@ -22,7 +22,11 @@ const fn build_binom() -> [[u64; MAX_PITS + 1]; ROWS] {
         t[n][0] = 1;
         let mut k = 1;
         while k <= MAX_PITS {
-            t[n][k] = if n == 0 { 0 } else { t[n - 1][k - 1].saturating_add(t[n - 1][k]) };
+            t[n][k] = if n == 0 {
+                0
+            } else {
+                t[n - 1][k - 1].saturating_add(t[n - 1][k])
+            };
             k += 1;
         }
         n += 1;

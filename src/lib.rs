@@ -12,6 +12,8 @@
 //! - [`driver`]: playing games with every end rule applied literally;
 //! - [`index`]: combinatorial ranking of the boards of one level.
 #![deny(missing_docs)]
+// Board code indexes several arrays by pit number; index loops read best.
+#![allow(clippy::needless_range_loop)]
 
 pub mod adjiboto;
 pub mod adjito;

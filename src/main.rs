@@ -96,7 +96,12 @@ fn main() -> ExitCode {
     let r = match cli.command {
         Command::Show { pos } => dispatch!(pos.game, cmd_show(&pos)),
         Command::Moves { pos, json } => dispatch!(pos.game, cmd_moves(&pos, json)),
-        Command::Perft { pos, depth, divide, json } => dispatch!(pos.game, cmd_perft(&pos, depth, divide, json)),
+        Command::Perft {
+            pos,
+            depth,
+            divide,
+            json,
+        } => dispatch!(pos.game, cmd_perft(&pos, depth, divide, json)),
         Command::Replay { pos, moves, json } => dispatch!(pos.game, cmd_replay(&pos, &moves, json)),
     };
     match r {

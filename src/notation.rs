@@ -26,7 +26,10 @@ impl fmt::Display for NotationError {
 impl std::error::Error for NotationError {}
 
 fn err(field: &'static str, message: impl Into<String>) -> NotationError {
-    NotationError { field, message: message.into() }
+    NotationError {
+        field,
+        message: message.into(),
+    }
 }
 
 /// How strict [`parse_state`] is about the stores field.
@@ -54,15 +57,32 @@ fn parse_row<G: Game>(s: &str, field: &'static str) -> Result<Vec<u8>, NotationE
     if parts.len() != G::HALF {
         return Err(err(
             field,
-            format!("expected {} comma-separated pit counts, found {} in {}", G::HALF, parts.len(), show(s)),
+            format!(
+                "expected {} comma-separated pit counts, found {} in {}",
+                G::HALF,
+                parts.len(),
+                show(s)
+            ),
         ));
     }
     parts
         .iter()
         .map(|p| {
-            p.trim().parse::<u16>().ok().filter(|&v| v as u32 <= G::TOTAL).map(|v| v as u8).ok_or_else(|| {
-                err(field, format!("expected a seed count from 0 to {}, found {}", G::TOTAL, show(p)))
-            })
+            p.trim()
+                .parse::<u16>()
+                .ok()
+                .filter(|&v| v as u32 <= G::TOTAL)
+                .map(|v| v as u8)
+                .ok_or_else(|| {
+                    err(
+                        field,
+                        format!(
+                            "expected a seed count from 0 to {}, found {}",
+                            G::TOTAL,
+                            show(p)
+                        ),
+                    )
+                })
         })
         .collect()
 }
@@ -74,32 +94,49 @@ fn parse_row<G: Game>(s: &str, field: &'static str) -> Result<Vec<u8>, NotationE
 pub fn parse_state<G: Game>(s: &str, stores_mode: Stores) -> Result<State, NotationError> {
     let s = s.trim();
     if s == "start" {
-        return Ok(State { pos: G::start(), stores: [0, 0] });
+        return Ok(State {
+            pos: G::start(),
+            stores: [0, 0],
+        });
     }
     let fields: Vec<&str> = s.split_whitespace().collect();
     if fields.is_empty() {
-        return Err(err("position", "empty; expected `TOP/BOTTOM MOVER TOPSTORE-BOTTOMSTORE` or `start`"));
+        return Err(err(
+            "position",
+            "empty; expected `TOP/BOTTOM MOVER TOPSTORE-BOTTOMSTORE` or `start`",
+        ));
     }
     let max_fields = if G::HAS_PASS { 4 } else { 3 };
     if fields.len() > max_fields {
         return Err(err(
             "position",
-            format!("expected at most {max_fields} space-separated fields, found {}", fields.len()),
+            format!(
+                "expected at most {max_fields} space-separated fields, found {}",
+                fields.len()
+            ),
         ));
     }
-    let (top, bottom) = fields[0]
-        .split_once('/')
-        .ok_or_else(|| err("board", format!("expected `TOP/BOTTOM`, found {}", show(fields[0]))))?;
+    let (top, bottom) = fields[0].split_once('/').ok_or_else(|| {
+        err(
+            "board",
+            format!("expected `TOP/BOTTOM`, found {}", show(fields[0])),
+        )
+    })?;
     let top = parse_row::<G>(top, "top row")?;
     let bottom = parse_row::<G>(bottom, "bottom row")?;
     let mut abs = [0u8; MAX_PITS];
     let (s1, s0) = (G::row_start(1), G::row_start(0));
-    for i in 0..G::HALF {
-        abs[s1 + i] = top[i];
-        abs[s0 + i] = bottom[i];
-    }
+    abs[s1..s1 + G::HALF].copy_from_slice(&top);
+    abs[s0..s0 + G::HALF].copy_from_slice(&bottom);
     let mover = fields.get(1).ok_or_else(|| {
-        err("mover", format!("missing; expected `{}` or `{}`", G::side_name(0), G::side_name(1)))
+        err(
+            "mover",
+            format!(
+                "missing; expected `{}` or `{}`",
+                G::side_name(0),
+                G::side_name(1)
+            ),
+        )
     })?;
     let side = match mover.chars().collect::<Vec<_>>()[..] {
         [c] if c.eq_ignore_ascii_case(&G::side_name(0)) => 0,
@@ -107,26 +144,46 @@ pub fn parse_state<G: Game>(s: &str, stores_mode: Stores) -> Result<State, Notat
         _ => {
             return Err(err(
                 "mover",
-                format!("expected `{}` or `{}`, found {}", G::side_name(0), G::side_name(1), show(mover)),
+                format!(
+                    "expected `{}` or `{}`, found {}",
+                    G::side_name(0),
+                    G::side_name(1),
+                    show(mover)
+                ),
             ))
         }
     };
     let board_total: u32 = abs.iter().map(|&x| x as u32).sum();
     if board_total > G::TOTAL {
-        return Err(err("board", format!("{board_total} seeds on the board, more than the game's {}", G::TOTAL)));
+        return Err(err(
+            "board",
+            format!(
+                "{board_total} seeds on the board, more than the game's {}",
+                G::TOTAL
+            ),
+        ));
     }
     // Stores and phase. With optional stores, a lone phase field is allowed.
     let mut rest = &fields[2..];
     let stores = match rest.first() {
         Some(f) if f.contains('-') => {
             rest = &rest[1..];
-            let (a, b) = f
-                .split_once('-')
-                .ok_or_else(|| err("stores", format!("expected `TOPSTORE-BOTTOMSTORE`, found {}", show(f))))?;
+            let (a, b) = f.split_once('-').ok_or_else(|| {
+                err(
+                    "stores",
+                    format!("expected `TOPSTORE-BOTTOMSTORE`, found {}", show(f)),
+                )
+            })?;
             let parse = |x: &str| {
-                x.parse::<u16>().ok().filter(|&v| v as u32 <= G::TOTAL).ok_or_else(|| {
-                    err("stores", format!("expected two seed counts `TOP-BOTTOM`, found {}", show(f)))
-                })
+                x.parse::<u16>()
+                    .ok()
+                    .filter(|&v| v as u32 <= G::TOTAL)
+                    .ok_or_else(|| {
+                        err(
+                            "stores",
+                            format!("expected two seed counts `TOP-BOTTOM`, found {}", show(f)),
+                        )
+                    })
             };
             let (t, b) = (parse(a)?, parse(b)?);
             let total = board_total + t as u32 + b as u32;
@@ -145,20 +202,39 @@ pub fn parse_state<G: Game>(s: &str, stores_mode: Stores) -> Result<State, Notat
             let missing = (G::TOTAL - board_total) as u16;
             [missing - missing / 2, missing / 2]
         }
-        Some(f) => return Err(err("stores", format!("expected `TOPSTORE-BOTTOMSTORE`, found {}", show(f)))),
-        None => return Err(err("stores", "missing; expected `TOPSTORE-BOTTOMSTORE`, e.g. `0-0`")),
+        Some(f) => {
+            return Err(err(
+                "stores",
+                format!("expected `TOPSTORE-BOTTOMSTORE`, found {}", show(f)),
+            ))
+        }
+        None => {
+            return Err(err(
+                "stores",
+                "missing; expected `TOPSTORE-BOTTOMSTORE`, e.g. `0-0`",
+            ))
+        }
     };
     let opening = if G::HAS_PASS {
-        let phase = rest.first().ok_or_else(|| err("phase", "missing; expected `main` or `opening:PITS`"))?;
+        let phase = rest
+            .first()
+            .ok_or_else(|| err("phase", "missing; expected `main` or `opening:PITS`"))?;
         rest = &rest[1..];
         parse_phase::<G>(phase, side)?
     } else {
         0
     };
     if let Some(extra) = rest.first() {
-        return Err(err("position", format!("unexpected extra field {}", show(extra))));
+        return Err(err(
+            "position",
+            format!("unexpected extra field {}", show(extra)),
+        ));
     }
-    let pos = Position { pits: G::to_relative(&abs, side), side, opening };
+    let pos = Position {
+        pits: G::to_relative(&abs, side),
+        side,
+        opening,
+    };
     Ok(State { pos, stores })
 }
 
@@ -166,24 +242,47 @@ fn parse_phase<G: Game>(phase: &str, side: u8) -> Result<u16, NotationError> {
     if phase == "main" {
         return Ok(0);
     }
-    let list = phase
-        .strip_prefix("opening:")
-        .ok_or_else(|| err("phase", format!("expected `main` or `opening:` plus played pits, found {}", show(phase))))?;
+    let list = phase.strip_prefix("opening:").ok_or_else(|| {
+        err(
+            "phase",
+            format!(
+                "expected `main` or `opening:` plus played pits, found {}",
+                show(phase)
+            ),
+        )
+    })?;
     let mut played_abs = 0u16;
     if !list.is_empty() {
         for p in list.split(',') {
-            let a = G::parse_pit(p.trim())
-                .ok_or_else(|| err("phase", format!("expected a pit number 0..9 in the opening list, found {}", show(p))))?;
+            let a = G::parse_pit(p.trim()).ok_or_else(|| {
+                err(
+                    "phase",
+                    format!(
+                        "expected a pit number 0..9 in the opening list, found {}",
+                        show(p)
+                    ),
+                )
+            })?;
             if played_abs & (1 << a) != 0 {
-                return Err(err("phase", format!("pit {a} is listed twice in the opening list")));
+                return Err(err(
+                    "phase",
+                    format!("pit {a} is listed twice in the opening list"),
+                ));
             }
             played_abs |= 1 << a;
         }
     }
-    let count = |s: u8| (0..G::HALF).filter(|&i| played_abs & (1 << ((G::row_start(s) + i) % G::PITS)) != 0).count();
+    let count = |s: u8| {
+        (0..G::HALF)
+            .filter(|&i| played_abs & (1 << ((G::row_start(s) + i) % G::PITS)) != 0)
+            .count()
+    };
     let (mine, theirs) = (count(side), count(side ^ 1));
     if mine + theirs == G::PITS {
-        return Err(err("phase", "all ten pits have been played, so the opening is over: write `main`"));
+        return Err(err(
+            "phase",
+            "all ten pits have been played, so the opening is over: write `main`",
+        ));
     }
     if !(mine == theirs || mine + 1 == theirs) {
         return Err(err(
@@ -214,9 +313,19 @@ pub fn format_state<G: Game>(st: &State) -> String {
     let abs = G::to_absolute(&st.pos);
     let row = |side: u8| {
         let s = G::row_start(side);
-        (0..G::HALF).map(|i| abs[s + i].to_string()).collect::<Vec<_>>().join(",")
+        (0..G::HALF)
+            .map(|i| abs[s + i].to_string())
+            .collect::<Vec<_>>()
+            .join(",")
     };
-    let mut out = format!("{}/{} {} {}-{}", row(1), row(0), G::side_name(st.pos.side), st.stores[1], st.stores[0]);
+    let mut out = format!(
+        "{}/{} {} {}-{}",
+        row(1),
+        row(0),
+        G::side_name(st.pos.side),
+        st.stores[1],
+        st.stores[0]
+    );
     if G::HAS_PASS {
         out.push(' ');
         out.push_str(&format_phase::<G>(&st.pos));
@@ -229,14 +338,26 @@ pub fn format_phase<G: Game>(pos: &Position) -> String {
     if !pos.in_opening() {
         return "main".to_string();
     }
-    let mut abs: Vec<usize> = (0..G::PITS).filter(|&i| pos.opening & (1 << i) != 0).map(|i| G::abs_pit(pos, i)).collect();
+    let mut abs: Vec<usize> = (0..G::PITS)
+        .filter(|&i| pos.opening & (1 << i) != 0)
+        .map(|i| G::abs_pit(pos, i))
+        .collect();
     abs.sort_unstable();
-    format!("opening:{}", abs.iter().map(|&a| G::pit_name(a)).collect::<Vec<_>>().join(","))
+    format!(
+        "opening:{}",
+        abs.iter()
+            .map(|&a| G::pit_name(a))
+            .collect::<Vec<_>>()
+            .join(",")
+    )
 }
 
 /// Formats a board-only key (board and mover, no stores) used by table queries.
 pub fn format_board<G: Game>(pos: &Position) -> String {
-    let full = format_state::<G>(&State { pos: *pos, stores: [0, 0] });
+    let full = format_state::<G>(&State {
+        pos: *pos,
+        stores: [0, 0],
+    });
     let mut f: Vec<&str> = full.split(' ').collect();
     f.remove(2);
     f.join(" ")
@@ -252,14 +373,23 @@ pub fn parse_move<G: Game>(pos: &Position, s: &str) -> Result<Move, NotationErro
         return Ok(Move::PASS);
     }
     let abs = G::parse_pit(t).ok_or_else(|| {
-        let expected = if G::HAS_PASS { "a pit 0..9 or `pass`" } else { "a pit 1A..6A or 1B..6B" };
+        let expected = if G::HAS_PASS {
+            "a pit 0..9 or `pass`"
+        } else {
+            "a pit 1A..6A or 1B..6B"
+        };
         err("move", format!("expected {expected}, found {}", show(t)))
     })?;
     let rel = (abs + G::PITS - G::row_start(pos.side)) % G::PITS;
     if rel >= G::HALF {
         return Err(err(
             "move",
-            format!("pit {} belongs to player {}, but player {} is to move", G::pit_name(abs), G::side_name(pos.side ^ 1), G::side_name(pos.side)),
+            format!(
+                "pit {} belongs to player {}, but player {} is to move",
+                G::pit_name(abs),
+                G::side_name(pos.side ^ 1),
+                G::side_name(pos.side)
+            ),
         ));
     }
     Ok(Move(rel as u8))

@@ -15,7 +15,10 @@ pub fn perft<G: Game>(pos: &Position, depth: u32) -> u64 {
     if depth == 1 {
         return moves.len() as u64;
     }
-    moves.iter().map(|m| perft::<G>(&G::play_unchecked(pos, m).pos, depth - 1)).sum()
+    moves
+        .iter()
+        .map(|m| perft::<G>(&G::play_unchecked(pos, m).pos, depth - 1))
+        .sum()
 }
 
 /// Counts per first move, the subtrees in parallel with rayon. Returns the
@@ -29,7 +32,11 @@ pub fn divide<G: Game>(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
         .par_iter()
         .map(|&m| {
             let child = G::play_unchecked(pos, m).pos;
-            let n = if depth <= 3 { perft::<G>(&child, depth - 1) } else { split_perft::<G>(&child, depth - 1) };
+            let n = if depth <= 3 {
+                perft::<G>(&child, depth - 1)
+            } else {
+                split_perft::<G>(&child, depth - 1)
+            };
             (m, n)
         })
         .collect()
@@ -45,5 +52,8 @@ pub fn parallel_perft<G: Game>(pos: &Position, depth: u32) -> u64 {
 
 fn split_perft<G: Game>(pos: &Position, depth: u32) -> u64 {
     let moves: Vec<Move> = G::legal_moves(pos).iter().collect();
-    moves.par_iter().map(|&m| perft::<G>(&G::play_unchecked(pos, m).pos, depth - 1)).sum()
+    moves
+        .par_iter()
+        .map(|&m| perft::<G>(&G::play_unchecked(pos, m).pos, depth - 1))
+        .sum()
 }
