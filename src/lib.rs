@@ -27,3 +27,6 @@ pub mod perft;
 pub use adjiboto::AdjiBoto;
 pub use adjito::Adjito;
 pub use game::{Game, GameId, Move, Position, State};
+pub mod reference;
+pub mod tables;
+pub mod value;

@@ -1,0 +1,437 @@
+//! The parallel retrograde builder.
+//!
+//! # Algorithm
+//!
+//! RULES.md §4 defines, per level, `lo` as the least and `hi` as the
+//! greatest solution of `lo(p) = max(E(p), −hi(c))`, `hi(p) = max(E(p), −lo(c))`
+//! over the quiet moves `p → c`, where `E(p)` is the best exit (a capture,
+//! worth `captured − value(child)` from the lower tables, or the game-end
+//! split). For a threshold `t`, `{lo ≥ t}` and `{hi ≤ −t}` are the two
+//! attractor sets of a reachability game:
+//!
+//! - `p` enters **W** (`lo(p) ≥ t`) when `E(p) ≥ t` or a quiet child is in L;
+//! - `c` enters **L** (`hi(c) ≤ −t`) when `E(c) ≤ −t` and every quiet child
+//!   is in W.
+//!
+//! Both sets only grow as `t` falls from `n` to `−n`, so one sweep over `t`
+//! settles every position, each exactly once per set:
+//!
+//! 1. **Forward pass** (parallel over rank chunks): for every position,
+//!    `E` and the number of quiet moves (the *counter*).
+//! 2. **Sweep** `t = n … −n`. A scan adds positions with `E = t` to W and
+//!    positions with `E = −t` and counter 0 to L. Then frontiers alternate:
+//!    every new W position generates its quiet *predecessors* (un-moves) and
+//!    decrements their counters; a counter reaching 0 with `E ≤ −t` puts that
+//!    predecessor in L (`hi = −t`). Every new L position puts its
+//!    predecessors in W (`lo = t`).
+//! 3. **Finish**: positions never in W have `lo = −∞`, never in L `hi = +∞`.
+//!
+//! Each position generates its predecessors at most twice, so the work is
+//! O(moves) per level plus `2n + 1` cheap byte scans.
+//!
+//! # Memory and races
+//!
+//! Three bytes per position: `a` (E, later lo), `b` (counter in the low four
+//! bits, W and L flags), `c` (the first bound found, later hi). Frontiers
+//! hold `u32` ranks. Counters and flags are atomics; each phase makes only
+//! one kind of transition (W or L), and the thread that wins the flag
+//! (`fetch_or`) or takes the counter to zero (`fetch_sub`) is the only
+//! writer of that position's `a`/`c` in the phase, so the result is the
+//! same for any thread count.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::time::Instant;
+
+use indicatif::ProgressBar;
+use rayon::prelude::*;
+
+use super::{format, Table, TableError, TableSet};
+use crate::game::{for_each_step, Game, Position, Step};
+use crate::index::{level_size, next_board, rank, unrank};
+use crate::value::{LoopRule, NEG_INF_BYTE, POS_INF_BYTE};
+
+const CHUNK: usize = 1 << 14;
+const CNT: u8 = 0x0F;
+const IN_W: u8 = 0x10;
+const IN_L: u8 = 0x20;
+const NONE: i8 = i8::MIN;
+
+/// What one level needs.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct LevelPlan {
+    /// Seeds on the board.
+    pub level: u32,
+    /// Positions (entries).
+    pub positions: u64,
+    /// Size of the level's file.
+    pub file_bytes: u64,
+    /// Working memory of the build: three bytes per position (frontiers extra).
+    pub work_bytes: u64,
+    /// Lower levels mapped while building this one.
+    pub lower_bytes: u64,
+}
+
+/// The plan for levels `0..=max`.
+pub fn plan<G: Game>(max: u32) -> Vec<LevelPlan> {
+    let mut lower = 0;
+    (0..=max)
+        .map(|n| {
+            let positions = level_size(n as usize, G::PITS);
+            let p = LevelPlan {
+                level: n,
+                positions,
+                file_bytes: format::HEADER_LEN as u64 + 2 * positions,
+                work_bytes: 3 * positions,
+                lower_bytes: lower,
+            };
+            lower += 2 * positions;
+            p
+        })
+        .collect()
+}
+
+/// Measurements of one level's build.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct LevelReport {
+    /// Seeds on the board.
+    pub level: u32,
+    /// Positions.
+    pub positions: u64,
+    /// Seconds in the forward pass.
+    pub forward_secs: f64,
+    /// Seconds in the threshold sweep.
+    pub sweep_secs: f64,
+    /// Total seconds (including the final pass, not the write).
+    pub total_secs: f64,
+    /// Largest frontier, in entries.
+    pub max_frontier: u64,
+    /// Thresholds that needed a scan.
+    pub scans: u32,
+}
+
+/// `(E, quiet-move count)` of a position; `E` is [`i8::MIN`] when it has no exit.
+#[inline]
+fn exits<G: Game>(pos: &Position, lower: &TableSet) -> (i8, u8) {
+    let mut e = i32::MIN;
+    let mut cnt = 0u8;
+    let any = for_each_step::<G>(pos, |s| match s {
+        Step::Capture {
+            pos: c, captured, ..
+        } => {
+            let v = lower
+                .value::<G>(&c)
+                .expect("lower level present (checked by build_level)");
+            e = e.max(captured as i32 - v);
+        }
+        Step::Quiet { .. } => cnt += 1,
+    });
+    if !any {
+        e = G::split(pos);
+    }
+    (if e == i32::MIN { NONE } else { e as i8 }, cnt)
+}
+
+#[inline]
+fn pos_of<G: Game>(idx: u32, n: u32) -> Position {
+    Position {
+        pits: unrank(idx as u64, n as usize, G::PITS),
+        side: 0,
+        opening: 0,
+    }
+}
+
+fn atomic(v: &mut [u8]) -> &[AtomicU8] {
+    // SAFETY: AtomicU8 has the same size and alignment as u8, and the
+    // exclusive borrow guarantees no other access for the returned lifetime.
+    unsafe { &*(v as *mut [u8] as *const [AtomicU8]) }
+}
+
+/// Builds level `n` from the lower levels in `lower`. Returns the lo and hi
+/// planes and the measurements.
+///
+/// # Errors
+/// [`TableError::Missing`] if `lower` does not cover every level below `n`.
+pub fn build_level<G: Game>(
+    n: u32,
+    lower: &TableSet,
+    bar: &ProgressBar,
+) -> Result<(Vec<u8>, Vec<u8>, LevelReport), TableError> {
+    if lower.covered() < n {
+        return Err(TableError::Missing {
+            level: lower.covered(),
+            path: PathBuf::from("(lower levels)"),
+        });
+    }
+    let t0 = Instant::now();
+    let size = level_size(n as usize, G::PITS) as usize;
+    assert!(
+        size < u32::MAX as usize,
+        "level too large for u32 frontiers"
+    );
+    let mut a = vec![0u8; size];
+    let mut b = vec![0u8; size];
+    let mut c = vec![0u8; size];
+    bar.set_length(size as u64);
+    bar.set_position(0);
+    bar.set_message(format!("level {n}: forward pass"));
+
+    // 1. Forward pass, with a histogram of E to skip empty thresholds.
+    let hist = a
+        .par_chunks_mut(CHUNK)
+        .zip(b.par_chunks_mut(CHUNK))
+        .enumerate()
+        .map(|(ci, (ac, bc))| {
+            let mut h = vec![0u64; 2 * n as usize + 1];
+            let mut board = unrank((ci * CHUNK) as u64, n as usize, G::PITS);
+            for k in 0..ac.len() {
+                let pos = Position {
+                    pits: board,
+                    side: 0,
+                    opening: 0,
+                };
+                let (e, cnt) = exits::<G>(&pos, lower);
+                ac[k] = e as u8;
+                bc[k] = cnt;
+                if e != NONE {
+                    h[(e as i32 + n as i32) as usize] += 1;
+                }
+                next_board(&mut board, G::PITS);
+            }
+            bar.inc(ac.len() as u64);
+            h
+        })
+        .reduce(
+            || vec![0u64; 2 * n as usize + 1],
+            |mut x, y| {
+                x.iter_mut().zip(y).for_each(|(p, q)| *p += q);
+                x
+            },
+        );
+    let forward_secs = t0.elapsed().as_secs_f64();
+
+    // 2. Threshold sweep.
+    let t1 = Instant::now();
+    let (aa, ba, ca) = (atomic(&mut a), atomic(&mut b), atomic(&mut c));
+    let w_trans = |i: usize, t: i32| -> bool {
+        let prev = ba[i].fetch_or(IN_W, Relaxed);
+        if prev & IN_W != 0 {
+            return false;
+        }
+        if prev & IN_L != 0 {
+            aa[i].store(t as i8 as u8, Relaxed);
+        } else {
+            ca[i].store(t as i8 as u8, Relaxed);
+        }
+        true
+    };
+    let l_trans = |i: usize, t: i32| {
+        let prev = ba[i].fetch_or(IN_L, Relaxed);
+        debug_assert!(prev & IN_L == 0);
+        if prev & IN_W != 0 {
+            aa[i].store(ca[i].load(Relaxed), Relaxed);
+        }
+        ca[i].store((-t) as i8 as u8, Relaxed);
+    };
+    let mut report = LevelReport {
+        level: n,
+        positions: size as u64,
+        forward_secs,
+        ..Default::default()
+    };
+    let ni = n as i32;
+    for t in (-ni..=ni).rev() {
+        let hw = hist[(t + ni) as usize];
+        let hl = hist[(-t + ni) as usize];
+        if hw == 0 && hl == 0 {
+            continue;
+        }
+        report.scans += 1;
+        bar.set_message(format!("level {n}: threshold {t:+}"));
+        let (mut wf, mut lf): (Vec<u32>, Vec<u32>) = (0..size.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|ci| {
+                let (mut w, mut l) = (Vec::new(), Vec::new());
+                for i in ci * CHUNK..((ci + 1) * CHUNK).min(size) {
+                    let f = ba[i].load(Relaxed);
+                    if f & (IN_W | IN_L) == IN_W | IN_L {
+                        continue;
+                    }
+                    let e = aa[i].load(Relaxed) as i8;
+                    if e == NONE {
+                        continue;
+                    }
+                    let e = e as i32;
+                    if f & IN_W == 0 && e == t && w_trans(i, t) {
+                        w.push(i as u32);
+                    }
+                    if f & IN_L == 0 && f & CNT == 0 && e == -t {
+                        l_trans(i, t);
+                        l.push(i as u32);
+                    }
+                }
+                (w, l)
+            })
+            .reduce(
+                || (Vec::new(), Vec::new()),
+                |(mut w1, mut l1), (w2, l2)| {
+                    w1.extend(w2);
+                    l1.extend(l2);
+                    (w1, l1)
+                },
+            );
+        while !wf.is_empty() || !lf.is_empty() {
+            report.max_frontier = report.max_frontier.max((wf.len() + lf.len()) as u64);
+            // Phase A: new W positions decrement their predecessors' counters.
+            let new_l: Vec<u32> = wf
+                .par_chunks(512)
+                .flat_map_iter(|ch| {
+                    let mut out = Vec::new();
+                    for &x in ch {
+                        G::for_each_quiet_predecessor(&pos_of::<G>(x, n), |p| {
+                            let i = rank(&p.pits, G::PITS) as usize;
+                            let prev = ba[i].fetch_sub(1, Relaxed);
+                            debug_assert!(prev & CNT > 0);
+                            if prev & CNT == 1 && prev & IN_L == 0 {
+                                let e = aa[i].load(Relaxed) as i8;
+                                if e == NONE || (e as i32) <= -t {
+                                    l_trans(i, t);
+                                    out.push(i as u32);
+                                }
+                            }
+                        });
+                    }
+                    out
+                })
+                .collect();
+            lf.extend(new_l);
+            // Phase B: new L positions put their predecessors in W.
+            wf = lf
+                .par_chunks(512)
+                .flat_map_iter(|ch| {
+                    let mut out = Vec::new();
+                    for &y in ch {
+                        G::for_each_quiet_predecessor(&pos_of::<G>(y, n), |p| {
+                            let i = rank(&p.pits, G::PITS) as usize;
+                            if ba[i].load(Relaxed) & IN_W == 0 && w_trans(i, t) {
+                                out.push(i as u32);
+                            }
+                        });
+                    }
+                    out
+                })
+                .collect();
+            lf = Vec::new();
+        }
+    }
+    report.sweep_secs = t1.elapsed().as_secs_f64();
+
+    // 3. Finish: a = lo, c = hi.
+    a.par_chunks_mut(CHUNK)
+        .zip(b.par_chunks(CHUNK))
+        .zip(c.par_chunks_mut(CHUNK))
+        .for_each(|((ac, bc), cc)| {
+            for k in 0..ac.len() {
+                match bc[k] & (IN_W | IN_L) {
+                    f if f == IN_W | IN_L => {}
+                    IN_W => {
+                        ac[k] = cc[k];
+                        cc[k] = POS_INF_BYTE as u8;
+                    }
+                    IN_L => ac[k] = NEG_INF_BYTE as u8,
+                    _ => {
+                        ac[k] = NEG_INF_BYTE as u8;
+                        cc[k] = POS_INF_BYTE as u8;
+                    }
+                }
+            }
+        });
+    drop(b);
+    report.total_secs = t0.elapsed().as_secs_f64();
+    Ok((a, c, report))
+}
+
+/// The "floor": one parallel pass that generates and plays every move of
+/// every position of level `n`. Returns the number of moves played.
+pub fn floor_pass<G: Game>(n: u32) -> u64 {
+    let size = level_size(n as usize, G::PITS) as usize;
+    (0..size.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|ci| {
+            let mut board = unrank((ci * CHUNK) as u64, n as usize, G::PITS);
+            let mut moves = 0u64;
+            let mut sink = 0u64;
+            for _ in ci * CHUNK..((ci + 1) * CHUNK).min(size) {
+                let pos = Position {
+                    pits: board,
+                    side: 0,
+                    opening: 0,
+                };
+                for mv in G::legal_moves(&pos).iter() {
+                    let p = G::play_unchecked(&pos, mv);
+                    sink = sink.wrapping_add(p.pos.pits[0] as u64 + p.captured as u64);
+                    moves += 1;
+                }
+                next_board(&mut board, G::PITS);
+            }
+            std::hint::black_box(sink);
+            moves
+        })
+        .sum()
+}
+
+/// What [`build_tables`] did for one level.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct BuildEvent {
+    /// Level.
+    pub level: u32,
+    /// True when an existing verified file was kept.
+    pub skipped: bool,
+    /// Measurements when built.
+    pub report: Option<LevelReport>,
+}
+
+/// Builds (or resumes) levels `0..=max` in `dir`. Levels whose file opens
+/// and checks (header, game, rule, size, checksum) are kept; others are
+/// built and written atomically. `on_level` is told after each level.
+///
+/// # Errors
+/// I/O errors, or a lower level built under another loop rule.
+pub fn build_tables<G: Game>(
+    dir: &Path,
+    rule: LoopRule,
+    max: u32,
+    bar: &ProgressBar,
+    mut on_level: impl FnMut(&BuildEvent),
+) -> Result<TableSet, TableError> {
+    let mut set = TableSet::empty(G::ID, rule);
+    for n in 0..=max {
+        let path = format::level_path(dir, G::ID, rule, n);
+        match Table::open(&path, G::ID, rule, n, G::PITS) {
+            Ok(t) => {
+                set.push(t);
+                on_level(&BuildEvent {
+                    level: n,
+                    skipped: true,
+                    report: None,
+                });
+                continue;
+            }
+            Err(TableError::Missing { .. }) => {}
+            Err(e @ TableError::WrongRule { .. }) | Err(e @ TableError::WrongGame { .. }) => {
+                return Err(e)
+            }
+            Err(_) => {} // truncated or corrupt: rebuild it
+        }
+        let (lo, hi, report) = build_level::<G>(n, &set, bar)?;
+        format::write_level(dir, G::ID, rule, n, &lo, &hi)?;
+        drop((lo, hi));
+        set.push(Table::open(&path, G::ID, rule, n, G::PITS)?);
+        on_level(&BuildEvent {
+            level: n,
+            skipped: false,
+            report: Some(report),
+        });
+    }
+    Ok(set)
+}

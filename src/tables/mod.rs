@@ -1,0 +1,392 @@
+//! Endgame tables: one file per level (seeds on the board), every position
+//! of the level stored, values exactly as RULES.md §4 defines them.
+//!
+//! - [`format`]: the file format and atomic writes;
+//! - [`build`]: the parallel retrograde builder;
+//! - [`verify`]: header, checksum and successor checks;
+//! - [`stats`]: per-level statistics.
+//!
+//! Boards are indexed relative to the mover with one colex rank per level
+//! ([`crate::index`]); Adji-Boto tables cover main-phase positions only.
+
+pub mod build;
+pub mod format;
+pub mod stats;
+pub mod verify;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+
+use crate::game::{Game, GameId, Position};
+use crate::index::{level_size, rank};
+use crate::value::{decode_bound, Bounds, LoopRule};
+
+pub use format::{level_path, Header};
+
+/// Everything that can go wrong reading or writing tables.
+#[derive(Debug)]
+pub enum TableError {
+    /// An I/O error.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The file is shorter than its header says.
+    Truncated {
+        /// The file.
+        path: PathBuf,
+        /// Bytes expected.
+        expected: u64,
+        /// Bytes found.
+        found: u64,
+    },
+    /// The file does not start with the table magic.
+    NotATable {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Unsupported format version.
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// Version found.
+        found: u32,
+    },
+    /// A checksum or field is wrong.
+    Corrupted {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        what: String,
+    },
+    /// The file is for the other game.
+    WrongGame {
+        /// The file.
+        path: PathBuf,
+        /// Game wanted.
+        expected: GameId,
+        /// Game found.
+        found: GameId,
+    },
+    /// The file was built under the other loop rule.
+    WrongRule {
+        /// The file.
+        path: PathBuf,
+        /// Rule wanted.
+        expected: LoopRule,
+        /// Rule found.
+        found: LoopRule,
+    },
+    /// The file holds another level than its name says.
+    WrongLevel {
+        /// The file.
+        path: PathBuf,
+        /// Level wanted.
+        expected: u32,
+        /// Level found.
+        found: u32,
+    },
+    /// A level is not built.
+    Missing {
+        /// The level.
+        level: u32,
+        /// Where it was looked for.
+        path: PathBuf,
+    },
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            TableError::Truncated { path, expected, found } => {
+                write!(f, "{}: truncated table file: expected {expected} bytes, found {found}", path.display())
+            }
+            TableError::NotATable { path } => write!(f, "{}: not an adji table file (bad magic)", path.display()),
+            TableError::Version { path, found } => {
+                write!(f, "{}: unsupported table format version {found} (this tool reads {})", path.display(), format::VERSION)
+            }
+            TableError::Corrupted { path, what } => write!(f, "{}: corrupted table: {what}", path.display()),
+            TableError::WrongGame { path, expected, found } => {
+                write!(f, "{}: table is for {found}, not {expected}", path.display())
+            }
+            TableError::WrongRule { path, expected, found } => write!(
+                f,
+                "{}: table was built with --loop {}, not --loop {}; tables of different loop rules cannot be mixed",
+                path.display(),
+                found.name(),
+                expected.name()
+            ),
+            TableError::WrongLevel { path, expected, found } => {
+                write!(f, "{}: file holds level {found}, expected level {expected}", path.display())
+            }
+            TableError::Missing { level, path } => {
+                write!(f, "level {level} is not built (no {})", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
+/// One level's table, memory-mapped and checked.
+pub struct Table {
+    map: Mmap,
+    count: usize,
+    /// The header.
+    pub header: Header,
+}
+
+impl Table {
+    /// Opens and checks a level file: header, game, rule, level, size and
+    /// payload checksum.
+    ///
+    /// # Errors
+    /// A [`TableError`] naming the problem; never panics on a bad file.
+    pub fn open(
+        path: &Path,
+        game: GameId,
+        rule: LoopRule,
+        level: u32,
+        pits: usize,
+    ) -> Result<Table, TableError> {
+        let p = || path.to_path_buf();
+        let file = std::fs::File::open(path).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                TableError::Missing { level, path: p() }
+            } else {
+                TableError::Io {
+                    path: p(),
+                    source: e,
+                }
+            }
+        })?;
+        // SAFETY: table files are written once by rename and never modified
+        // in place; a concurrent truncation by another program could still
+        // fault, as with any mapped file.
+        let map = unsafe { Mmap::map(&file) }.map_err(|e| TableError::Io {
+            path: p(),
+            source: e,
+        })?;
+        let header = Header::decode(path, &map)?;
+        if header.game != game {
+            return Err(TableError::WrongGame {
+                path: p(),
+                expected: game,
+                found: header.game,
+            });
+        }
+        if header.rule != rule {
+            return Err(TableError::WrongRule {
+                path: p(),
+                expected: rule,
+                found: header.rule,
+            });
+        }
+        if header.level as u32 != level {
+            return Err(TableError::WrongLevel {
+                path: p(),
+                expected: level,
+                found: header.level as u32,
+            });
+        }
+        let expected_count = level_size(level as usize, pits);
+        if header.count != expected_count {
+            return Err(TableError::Corrupted {
+                path: p(),
+                what: format!(
+                    "entry count {} but level {level} has {expected_count} positions",
+                    header.count
+                ),
+            });
+        }
+        let need = format::HEADER_LEN as u64 + 2 * header.count;
+        if (map.len() as u64) < need {
+            return Err(TableError::Truncated {
+                path: p(),
+                expected: need,
+                found: map.len() as u64,
+            });
+        }
+        if (map.len() as u64) > need {
+            return Err(TableError::Corrupted {
+                path: p(),
+                what: format!("{} trailing bytes", map.len() as u64 - need),
+            });
+        }
+        if crc32fast::hash(&map[format::HEADER_LEN..]) != header.payload_crc {
+            return Err(TableError::Corrupted {
+                path: p(),
+                what: "payload checksum mismatch".into(),
+            });
+        }
+        Ok(Table {
+            map,
+            count: header.count as usize,
+            header,
+        })
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// True for an empty table (never: level 0 has one entry).
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The lo plane.
+    pub fn lo_plane(&self) -> &[u8] {
+        &self.map[format::HEADER_LEN..format::HEADER_LEN + self.count]
+    }
+
+    /// The hi plane.
+    pub fn hi_plane(&self) -> &[u8] {
+        &self.map[format::HEADER_LEN + self.count..]
+    }
+
+    /// Bounds of entry `idx`.
+    #[inline]
+    pub fn bounds(&self, idx: usize) -> Bounds {
+        let o = format::HEADER_LEN;
+        Bounds {
+            lo: decode_bound(self.map[o + idx] as i8),
+            hi: decode_bound(self.map[o + self.count + idx] as i8),
+        }
+    }
+}
+
+/// The tables of one game and loop rule, levels `0..=max_level`.
+pub struct TableSet {
+    /// Game.
+    pub game: GameId,
+    /// Loop rule.
+    pub rule: LoopRule,
+    levels: Vec<Table>,
+}
+
+impl TableSet {
+    /// An empty set (no level covered).
+    pub fn empty(game: GameId, rule: LoopRule) -> Self {
+        TableSet {
+            game,
+            rule,
+            levels: Vec::new(),
+        }
+    }
+
+    /// Opens levels `0..=max` from `dir`.
+    ///
+    /// # Errors
+    /// The first level that is missing or bad.
+    pub fn open<G: Game>(dir: &Path, rule: LoopRule, max: u32) -> Result<Self, TableError> {
+        let mut s = TableSet::empty(G::ID, rule);
+        for n in 0..=max {
+            s.push(Table::open(
+                &level_path(dir, G::ID, rule, n),
+                G::ID,
+                rule,
+                n,
+                G::PITS,
+            )?);
+        }
+        Ok(s)
+    }
+
+    /// Opens every consecutive level from 0 that is present in `dir`.
+    ///
+    /// # Errors
+    /// A level file that is present but bad.
+    pub fn open_available<G: Game>(dir: &Path, rule: LoopRule) -> Result<Self, TableError> {
+        let mut s = TableSet::empty(G::ID, rule);
+        for n in 0..=crate::index::MAX_LEVEL as u32 {
+            match Table::open(&level_path(dir, G::ID, rule, n), G::ID, rule, n, G::PITS) {
+                Ok(t) => s.push(t),
+                Err(TableError::Missing { .. }) => break,
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(s)
+    }
+
+    /// Which loop rules have at least level 0 in `dir` for game `game`.
+    pub fn rules_present(dir: &Path, game: GameId) -> Vec<LoopRule> {
+        [LoopRule::Start, LoopRule::Even]
+            .into_iter()
+            .filter(|&r| level_path(dir, game, r, 0).exists())
+            .collect()
+    }
+
+    /// Appends the next level.
+    pub fn push(&mut self, t: Table) {
+        debug_assert_eq!(t.header.level as usize, self.levels.len());
+        self.levels.push(t);
+    }
+
+    /// Number of levels covered (`max_level + 1`), 0 when empty.
+    pub fn covered(&self) -> u32 {
+        self.levels.len() as u32
+    }
+
+    /// Whether `level` is covered.
+    #[inline]
+    pub fn covers(&self, level: u32) -> bool {
+        (level as usize) < self.levels.len()
+    }
+
+    /// The table of `level`.
+    pub fn level(&self, level: u32) -> Option<&Table> {
+        self.levels.get(level as usize)
+    }
+
+    /// Bounds of a main-phase position whose level is covered.
+    #[inline]
+    pub fn bounds<G: Game>(&self, pos: &Position) -> Option<Bounds> {
+        if pos.in_opening() {
+            return None;
+        }
+        let t = self.levels.get(pos.level() as usize)?;
+        Some(t.bounds(rank(&pos.pits, G::PITS) as usize))
+    }
+
+    /// Value of a main-phase position whose level is covered.
+    #[inline]
+    pub fn value<G: Game>(&self, pos: &Position) -> Option<i32> {
+        self.bounds::<G>(pos)
+            .map(|b| b.value(self.rule.w::<G>(pos)))
+    }
+}
+
+/// The value of one legal move from a probe of the tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveValue {
+    /// The move.
+    pub mv: crate::game::Move,
+    /// Its value for the mover, under the stretch that starts at the probed position.
+    pub value: i32,
+}
+
+/// Values of every legal move of `pos`, from the tables: a capture is worth
+/// `captured − value(child)`; a quiet move `clamp(w(pos), −hi(child), −lo(child))`.
+/// Returns `None` when a needed level is not covered.
+pub fn move_values<G: Game>(set: &TableSet, pos: &Position) -> Option<Vec<MoveValue>> {
+    let w = set.rule.w::<G>(pos);
+    let mut out = Vec::new();
+    for mv in G::legal_moves(pos).iter() {
+        let p = G::play_unchecked(pos, mv);
+        let value = if p.captured > 0 {
+            p.captured as i32 - set.value::<G>(&p.pos)?
+        } else {
+            let b = set.bounds::<G>(&p.pos)?;
+            crate::value::value_of(w, -b.hi, -b.lo)
+        };
+        out.push(MoveValue { mv, value });
+    }
+    Some(out)
+}

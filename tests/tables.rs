@@ -1,0 +1,181 @@
+//! Endgame tables: fast builder == reference solver, index round trips,
+//! thread-count independence, and the literal loop rule comparison.
+
+use adji::game::{Game, Position, MAX_PITS};
+use adji::index::{level_size, next_board, rank, unrank};
+use adji::reference::Reference;
+use adji::tables::build::build_tables;
+use adji::tables::TableSet;
+use adji::value::LoopRule;
+use adji::{AdjiBoto, Adjito};
+use indicatif::ProgressBar;
+
+fn build<G: Game>(dir: &std::path::Path, rule: LoopRule, max: u32) -> TableSet {
+    build_tables::<G>(dir, rule, max, &ProgressBar::hidden(), |_| {}).unwrap()
+}
+
+fn tables_match_reference<G: Game>(rule: LoopRule, max: u32) {
+    let dir = tempfile::tempdir().unwrap();
+    let set = build::<G>(dir.path(), rule, max);
+    let r = Reference::build::<G>(max, rule);
+    let mut checked = 0;
+    for n in 0..=max {
+        let size = level_size(n as usize, G::PITS);
+        let mut board = unrank(0, n as usize, G::PITS);
+        for idx in 0..size {
+            let pos = Position {
+                pits: board,
+                side: 0,
+                opening: 0,
+            };
+            assert_eq!(rank(&board, G::PITS), idx);
+            let got = set.bounds::<G>(&pos).unwrap();
+            let want = r.bounds(&pos);
+            assert_eq!(
+                got,
+                want,
+                "{:?} level {n} board {:?}",
+                G::ID,
+                &board[..G::PITS]
+            );
+            checked += 1;
+            next_board(&mut board, G::PITS);
+        }
+    }
+    assert!(checked > 1000);
+}
+
+#[test]
+fn adjito_tables_equal_reference_start() {
+    tables_match_reference::<Adjito>(LoopRule::Start, 6);
+}
+#[test]
+fn adjito_tables_equal_reference_even() {
+    tables_match_reference::<Adjito>(LoopRule::Even, 6);
+}
+#[test]
+fn adjiboto_tables_equal_reference_start() {
+    tables_match_reference::<AdjiBoto>(LoopRule::Start, 6);
+}
+#[test]
+fn adjiboto_tables_equal_reference_even() {
+    tables_match_reference::<AdjiBoto>(LoopRule::Even, 6);
+}
+
+fn round_trip_levels(k: usize, max: usize) {
+    for n in 0..=max {
+        let size = level_size(n, k);
+        let mut b = unrank(0, n, k);
+        for idx in 0..size {
+            assert_eq!(rank(&b, k), idx);
+            if idx % 9973 == 0 {
+                assert_eq!(unrank(idx, n, k), b);
+            }
+            let more = next_board(&mut b, k);
+            assert_eq!(more, idx + 1 < size);
+        }
+    }
+}
+
+#[test]
+fn index_round_trip_every_entry_up_to_level_12() {
+    // rank(next_board(...)) counts 0..size with no gap, and unrank agrees on a sample.
+    round_trip_levels(12, 12);
+    round_trip_levels(10, 12);
+}
+
+#[test]
+fn unrank_inverts_rank_on_every_entry_of_small_levels() {
+    for k in [10usize, 12] {
+        for n in 0..=7 {
+            for idx in 0..level_size(n, k) {
+                let b = unrank(idx, n, k);
+                assert_eq!(b.iter().map(|&x| x as usize).sum::<usize>(), n);
+                assert_eq!(rank(&b, k), idx);
+                assert!(b[k..MAX_PITS].iter().all(|&x| x == 0));
+            }
+        }
+    }
+}
+
+fn thread_independent<G: Game>(max: u32) {
+    let mut files = Vec::new();
+    for threads in [1, 2] {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| build::<G>(dir.path(), LoopRule::Start, max));
+        let bytes: Vec<Vec<u8>> = (0..=max)
+            .map(|n| {
+                std::fs::read(adji::tables::level_path(
+                    dir.path(),
+                    G::ID,
+                    LoopRule::Start,
+                    n,
+                ))
+                .unwrap()
+            })
+            .collect();
+        files.push(bytes);
+    }
+    assert_eq!(files[0], files[1]);
+}
+
+#[test]
+fn one_and_two_threads_give_identical_files() {
+    thread_independent::<Adjito>(9);
+    thread_independent::<AdjiBoto>(9);
+}
+
+/// Negamax under the literal loop rule: a repeat inside the stretch ends the
+/// game with the split as the seeds lie.
+fn literal<G: Game>(pos: &Position, history: &mut Vec<Position>) -> i32 {
+    if history.contains(pos) {
+        return G::split(pos);
+    }
+    let moves = G::legal_moves(pos);
+    if moves.is_empty() {
+        return G::split(pos);
+    }
+    history.push(*pos);
+    let mut best = i32::MIN;
+    for mv in moves.iter() {
+        let p = G::play_unchecked(pos, mv);
+        let v = if p.captured > 0 {
+            p.captured as i32 - literal::<G>(&p.pos, &mut Vec::new())
+        } else {
+            -literal::<G>(&p.pos, history)
+        };
+        best = best.max(v);
+    }
+    history.pop();
+    best
+}
+
+#[test]
+fn literal_rule_and_start_rule_disagree_on_4_of_910_small_adjito_positions() {
+    // RULES.md §4: on every Adjito position with at most 3 seeds (both sides
+    // to move: 2 × 455), the literal rule and `start` disagree in 4.
+    let r = Reference::build::<Adjito>(3, LoopRule::Start);
+    let mut total = 0;
+    let mut differ = 0;
+    for n in 0..=3usize {
+        for idx in 0..level_size(n, 12) {
+            for side in 0..2 {
+                let pos = Position {
+                    pits: unrank(idx, n, 12),
+                    side,
+                    opening: 0,
+                };
+                total += 1;
+                if literal::<Adjito>(&pos, &mut Vec::new()) != r.value::<Adjito>(&pos) {
+                    differ += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(total, 910);
+    assert_eq!(differ, 4);
+}
