@@ -174,14 +174,14 @@ impl Game for AdjiBoto {
         let after = rotate_half::<N>(&child.pits);
         let side = child.side ^ 1;
         let level: u32 = after.iter().map(|&x| x as u32).sum();
-        // Pass: the board is unchanged.
-        let parent = Position {
-            pits: after,
-            side,
-            opening: 0,
-        };
-        if Self::legal_moves(&parent).contains(Move::PASS) {
-            f(parent);
+        // Pass: the board is unchanged; legal when the parent's mover had no
+        // sowing move and the child's mover has one.
+        if after[..H].iter().all(|&x| x < 2) && after[H..N].iter().any(|&x| x >= 2) {
+            f(Position {
+                pits: after,
+                side,
+                opening: 0,
+            });
         }
         for o in 0..H {
             let mut b = after;
@@ -192,7 +192,12 @@ impl Game for AdjiBoto {
                     break;
                 }
                 b[j] -= 1;
+                // The origin keeps exactly one seed of its own.
                 if b[o] != 1 || m + 1 > 127 {
+                    continue;
+                }
+                // Quiet: the pit after the last one does not hold 1, 3 or 5.
+                if matches!(after[(j + 1) % N], 1 | 3 | 5) {
                     continue;
                 }
                 let mut parent = Position {
@@ -201,13 +206,7 @@ impl Game for AdjiBoto {
                     opening: 0,
                 };
                 parent.pits[o] = (m + 1) as u8;
-                let mv = Move(o as u8);
-                if Self::legal_moves(&parent).contains(mv) {
-                    let p = Self::play_unchecked(&parent, mv);
-                    if p.captured == 0 && p.pos == *child {
-                        f(parent);
-                    }
-                }
+                f(parent);
             }
         }
     }

@@ -146,11 +146,15 @@ impl Game for Adjito {
         // The board as the previous mover left it, in that mover's terms.
         let after = rotate_half::<N>(&child.pits);
         let level: u32 = after.iter().map(|&x| x as u32).sum();
+        let opp_after: u32 = after[H..N].iter().map(|&x| x as u32).sum();
         for o in 0..H {
             if after[o] != 0 {
                 continue;
             }
+            // Undo the sowing one seed at a time: `b` is the parent without
+            // its origin seeds, `opp` the seeds on the parent's opponent row.
             let mut b = after;
+            let mut opp = opp_after;
             for s in 1..=level {
                 let d = ((s as usize - 1) % 11) + 1;
                 let j = (o + d) % N;
@@ -158,19 +162,28 @@ impl Game for Adjito {
                     break;
                 }
                 b[j] -= 1;
+                if j >= H {
+                    opp -= 1;
+                }
+                // Must-feed: with the opponent's row empty, the sowing must reach it.
+                if opp == 0 && (s as usize) < H - o {
+                    continue;
+                }
+                // Quiet: the last seed did not capture.
+                let last = j;
+                if last < H {
+                    let v = after[N - 1 - last] as u32;
+                    if v > 0 && opp_after > v {
+                        continue;
+                    }
+                }
                 let mut parent = Position {
                     pits: b,
                     side: child.side ^ 1,
                     opening: 0,
                 };
                 parent.pits[o] = s as u8;
-                let mv = Move(o as u8);
-                if Self::legal_moves(&parent).contains(mv) {
-                    let p = Self::play_unchecked(&parent, mv);
-                    if p.captured == 0 && p.pos == *child {
-                        f(parent);
-                    }
-                }
+                f(parent);
             }
         }
     }

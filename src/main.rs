@@ -3,9 +3,13 @@
 
 use std::process::ExitCode;
 
+use std::path::PathBuf;
+
 use clap::{Parser, Subcommand, ValueEnum};
 
 mod cmd_basic;
+mod cmd_tables;
+mod util;
 
 /// Solver and analysis tool for the mancala games Adjito and Adji-Boto.
 #[derive(Parser, Debug)]
@@ -35,8 +39,105 @@ pub struct PosArgs {
     pub position: String,
 }
 
+/// Loop rule choice on the command line.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum LoopArg {
+    /// Endless play scores the split of the position where the stretch began (default).
+    Start,
+    /// Endless play scores 0: the remaining seeds are shared evenly.
+    Even,
+}
+
+impl LoopArg {
+    fn rule(self) -> adji::value::LoopRule {
+        match self {
+            LoopArg::Start => adji::value::LoopRule::Start,
+            LoopArg::Even => adji::value::LoopRule::Even,
+        }
+    }
+}
+
+#[derive(Subcommand, Debug)]
+enum TablesCommand {
+    /// Build endgame tables level by level (resumable; verified levels are kept).
+    Build {
+        /// The game.
+        #[arg(long, value_enum)]
+        game: GameArg,
+        /// Build every level from 0 to this many seeds on the board.
+        #[arg(long)]
+        max_seeds: u32,
+        /// Directory of the table files.
+        #[arg(long, default_value = "tables")]
+        dir: PathBuf,
+        /// Loop rule.
+        #[arg(long = "loop", value_enum, default_value = "start")]
+        rule: LoopArg,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Memory budget, e.g. 8G; the build refuses to start if its plan needs more.
+        #[arg(long, default_value = "16G")]
+        memory: String,
+        /// After each level, also time a plain pass over all its moves and print the ratio.
+        #[arg(long)]
+        compare_floor: bool,
+    },
+    /// Look positions up: value, loop-sensitivity and the value of every move.
+    Probe {
+        /// The game.
+        #[arg(long, value_enum, default_value = "adjito")]
+        game: GameArg,
+        /// Directory of the table files.
+        #[arg(long, default_value = "tables")]
+        dir: PathBuf,
+        /// Loop rule the tables were built with.
+        #[arg(long = "loop", value_enum, default_value = "start")]
+        rule: LoopArg,
+        /// A position (the stores may be left out).
+        #[arg(long, conflicts_with = "positions_file")]
+        position: Option<String>,
+        /// A file with one position per line; a bad line gives an error for that line only.
+        #[arg(long)]
+        positions_file: Option<PathBuf>,
+        /// Print JSON (one object per line with --positions-file).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check every table file: header, checksum, and every entry against its successors.
+    Verify {
+        /// The game (default: both).
+        #[arg(long, value_enum)]
+        game: Option<GameArg>,
+        /// Directory of the table files.
+        #[arg(long, default_value = "tables")]
+        dir: PathBuf,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// Per-level statistics: wins, draws, losses, loop-sensitive positions, value histogram.
+    Stats {
+        /// The game.
+        #[arg(long, value_enum, default_value = "adjito")]
+        game: GameArg,
+        /// Directory of the table files.
+        #[arg(long, default_value = "tables")]
+        dir: PathBuf,
+        /// Loop rule the tables were built with.
+        #[arg(long = "loop", value_enum, default_value = "start")]
+        rule: LoopArg,
+        /// Write Markdown to this file instead of standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Endgame tables: build, probe, verify, stats.
+    #[command(subcommand)]
+    Tables(TablesCommand),
     /// Show a board diagram with pit names, stores and the side to move.
     Show {
         #[command(flatten)]
@@ -103,6 +204,7 @@ fn main() -> ExitCode {
             json,
         } => dispatch!(pos.game, cmd_perft(&pos, depth, divide, json)),
         Command::Replay { pos, moves, json } => dispatch!(pos.game, cmd_replay(&pos, &moves, json)),
+        Command::Tables(t) => run_tables(t),
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,
@@ -114,3 +216,86 @@ fn main() -> ExitCode {
 }
 
 use cmd_basic::{cmd_moves, cmd_perft, cmd_replay, cmd_show};
+
+/// Sets the size of rayon's global pool.
+pub fn set_threads(threads: Option<usize>) -> CmdResult {
+    if let Some(t) = threads {
+        if t == 0 {
+            return Err("--threads must be at least 1".into());
+        }
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build_global()
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+fn run_tables(t: TablesCommand) -> CmdResult {
+    use cmd_tables::*;
+    match t {
+        TablesCommand::Build {
+            game,
+            max_seeds,
+            dir,
+            rule,
+            threads,
+            memory,
+            compare_floor,
+        } => {
+            set_threads(threads)?;
+            let memory = util::parse_size(&memory).map_err(|e| format!("--memory: {e}"))?;
+            let a = BuildArgs {
+                dir,
+                max: max_seeds,
+                rule: rule.rule(),
+                memory,
+                compare_floor,
+            };
+            dispatch!(game, cmd_build(&a))
+        }
+        TablesCommand::Probe {
+            game,
+            dir,
+            rule,
+            position,
+            positions_file,
+            json,
+        } => {
+            dispatch!(
+                game,
+                cmd_probe(
+                    &dir,
+                    rule.rule(),
+                    position.as_deref(),
+                    positions_file.as_deref(),
+                    json
+                )
+            )
+        }
+        TablesCommand::Verify { game, dir, threads } => {
+            set_threads(threads)?;
+            if !dir.is_dir() {
+                return Err(format!("{}: no such directory", dir.display()));
+            }
+            let games = match game {
+                Some(g) => vec![g],
+                None => vec![GameArg::Adjito, GameArg::Adjiboto],
+            };
+            let mut problems = 0;
+            for g in games {
+                problems += dispatch!(g, cmd_verify(&dir))?;
+            }
+            if problems > 0 {
+                return Err(format!("verification found {problems} problem(s)"));
+            }
+            Ok(())
+        }
+        TablesCommand::Stats {
+            game,
+            dir,
+            rule,
+            out,
+        } => dispatch!(game, cmd_stats(&dir, rule.rule(), out.as_deref())),
+    }
+}

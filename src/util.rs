@@ -1,0 +1,89 @@
+//! Small helpers of the command-line tool: progress bars, sizes, memory,
+//! atomic writes.
+
+use std::io::Write;
+use std::path::Path;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// A progress bar on stderr (hidden when stderr is not a terminal).
+pub fn bar(len: u64, unit: &str) -> ProgressBar {
+    let pb = ProgressBar::new(len);
+    pb.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{msg}} [{{bar:30}}] {{human_pos}}/{{human_len}} {unit} ({{per_sec}}, ETA {{eta}})"
+        ))
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    pb
+}
+
+/// Formats a byte count.
+pub fn fmt_bytes(b: u64) -> String {
+    const U: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut x = b as f64;
+    let mut i = 0;
+    while x >= 1024.0 && i < U.len() - 1 {
+        x /= 1024.0;
+        i += 1;
+    }
+    if i == 0 {
+        format!("{b} B")
+    } else {
+        format!("{x:.1} {}", U[i])
+    }
+}
+
+/// Parses a size such as `512M`, `8G`, `2GiB`, `1000000`.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let v: f64 = num
+        .parse()
+        .map_err(|_| format!("expected a size like 512M or 8G, found '{s}'"))?;
+    let mult: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" | "kib" => 1 << 10,
+        "m" | "mb" | "mib" => 1 << 20,
+        "g" | "gb" | "gib" => 1 << 30,
+        "t" | "tb" | "tib" => 1 << 40,
+        _ => {
+            return Err(format!(
+                "unknown size unit '{unit}' in '{s}' (use K, M, G or T)"
+            ))
+        }
+    };
+    Ok((v * mult as f64) as u64)
+}
+
+/// Peak resident set size of this process (Linux; 0 elsewhere).
+pub fn peak_rss() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| {
+                l.split_whitespace()
+                    .nth(1)
+                    .and_then(|x| x.parse::<u64>().ok())
+                    .map(|kb| kb * 1024)
+            })
+        })
+        .unwrap_or(0)
+}
+
+/// Writes a file atomically: temporary file in the same directory, fsync, rename.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
