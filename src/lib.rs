@@ -28,5 +28,7 @@ pub use adjiboto::AdjiBoto;
 pub use adjito::Adjito;
 pub use game::{Game, GameId, Move, Position, State};
 pub mod reference;
+pub mod search;
 pub mod tables;
+pub mod tt;
 pub mod value;

@@ -1,0 +1,796 @@
+//! Exact search: fail-soft alpha-beta (negamax) with null-window bisection,
+//! a shared transposition table, endgame-table probes and root splitting.
+//!
+//! # What is computed (RULES.md §4)
+//!
+//! The root starts a stretch. Inside a stretch a position that repeats one
+//! on the current path scores `w` of the stretch start (seen by the right
+//! side). A capture starts a new stretch: its child is a *stretch start*,
+//! probed in the endgame tables when its level is covered and otherwise
+//! searched with a fresh path and its own `w`.
+//!
+//! The value of each legal move is defined positionally, exactly as the
+//! tables define it, so `solve` and `tables probe` agree move by move:
+//! a capture is worth `captured − value(child)`, a quiet move
+//! `clamp(w, −hi(c), −lo(c))`, where `lo(c)`/`hi(c)` are the child's values
+//! as a stretch start with endless play scored worst/best for its mover.
+//! The root's value is the best move's, its `lo`/`hi` follow from the
+//! children's, and it is loop-sensitive when `lo < hi`.
+//!
+//! # `negamax` contract
+//!
+//! `negamax(pos, α, β)` returns `(v, rep)`. If `v ≤ α`, the value is at
+//! most `v`; if `v ≥ β`, at least `v`; otherwise it is exactly `v`
+//! (fail-soft). `rep` says whether a repetition was scored anywhere in the
+//! node's stretch below it; it does not cross captures, which start
+//! stretches of their own. Exact values come from null-window tests
+//! `(t − 1, t)` that bisect the possible values (`−n..=n` for `n` seeds on
+//! the board, plus `w` when it is ±∞); the transposition table keeps the
+//! bounds between tests, so each test also orders the next one's moves (the
+//! part iterative deepening plays in depth-limited engines).
+//!
+//! # Path dependence (graph-history interaction)
+//!
+//! A result inside a stretch may depend on the path (which positions count
+//! as repeats) and on the stretch's `w`. The table therefore stores only
+//! results that cannot:
+//! - [`Kind::Free`] entries, written only when `rep` is false: no repeat was
+//!   scored under the node, so the same search from that node as a fresh
+//!   start would give the same bound for *every* `w`; such a bound holds
+//!   for `lo` and `hi` alike, hence for the node's value on any path.
+//! - [`Kind::Rule`], [`Kind::Lo`], [`Kind::Hi`] entries, written only at
+//!   stretch starts, whose path begins at the node itself; they are read
+//!   only at stretch starts of the same kind.
+//!
+//! A result that depended on a repeat is never stored (only used on its
+//! path), so no path can read another path's repeat.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::game::{Game, Move, Position};
+use crate::tables::TableSet;
+use crate::tt::{key, Entry, Kind, TransTable, NO_MOVE};
+use crate::value::{value_of, LoopRule, NEG_INF, POS_INF};
+
+/// Search limits.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits {
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// Stop after this much time.
+    pub time: Option<Duration>,
+}
+
+/// Search options. The `use_*` switches exist to measure each technique.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Loop rule.
+    pub rule: LoopRule,
+    /// Limits.
+    pub limits: Limits,
+    /// Probe and store the transposition table.
+    pub use_tt: bool,
+    /// Order moves (TT move, captures by size, then a static guess).
+    pub ordering: bool,
+    /// Probe endgame tables at stretch starts.
+    pub use_tables: bool,
+    /// Search root moves in parallel (rayon's pool).
+    pub parallel: bool,
+    /// Longest principal variation to extract.
+    pub pv_max: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            rule: LoopRule::Start,
+            limits: Limits::default(),
+            use_tt: true,
+            ordering: true,
+            use_tables: true,
+            parallel: true,
+            pv_max: 24,
+        }
+    }
+}
+
+/// The search was stopped by a limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Abort;
+
+/// Closed bounds on a value; `lower == upper` when exact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Range {
+    /// Lower bound.
+    pub lower: i32,
+    /// Upper bound.
+    pub upper: i32,
+}
+
+impl Range {
+    /// The whole range for a stretch with `n` seeds and repeat score `w`.
+    fn full(n: i32, w: i32) -> Range {
+        Range {
+            lower: (-n).min(w),
+            upper: n.max(w),
+        }
+    }
+
+    /// True when exact.
+    pub fn exact(&self) -> bool {
+        self.lower == self.upper
+    }
+}
+
+/// One root move's result.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct MoveResult {
+    /// The move.
+    #[serde(skip)]
+    pub mv: Move,
+    /// Bounds of its value (exact when equal).
+    pub value: Range,
+    /// Seeds it captures.
+    pub captured: u8,
+    /// For quiet moves: the child's `lo` and `hi` bounds.
+    #[serde(skip)]
+    pub child_lo: Range,
+    /// See `child_lo`.
+    #[serde(skip)]
+    pub child_hi: Range,
+}
+
+/// Where a principal variation stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum PvEnd {
+    /// The game ended.
+    GameOver,
+    /// The position is covered by the endgame tables.
+    TableHit,
+    /// A position of the line repeated within its stretch.
+    Loop,
+    /// The length cap was reached.
+    Length,
+    /// A value on the line is not exact (limits).
+    Unresolved,
+}
+
+/// The full analysis of a position.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// Bounds of the value.
+    pub value: Range,
+    /// Bounds of `lo` and `hi` of the root.
+    pub lo: Range,
+    /// See `lo`.
+    pub hi: Range,
+    /// Every legal move, best first.
+    pub moves: Vec<MoveResult>,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+    /// Why the PV stops.
+    pub pv_end: PvEnd,
+    /// True if the whole answer came from the endgame tables.
+    pub from_tables: bool,
+    /// Counters.
+    pub stats: Stats,
+}
+
+impl Analysis {
+    /// `Some(true/false)` when known, `None` when the limits left it open.
+    pub fn loop_sensitive(&self) -> Option<bool> {
+        if self.lo.upper < self.hi.lower {
+            Some(true)
+        } else if self.lo.exact() && self.hi.exact() {
+            Some(self.lo.lower < self.hi.lower)
+        } else {
+            None
+        }
+    }
+}
+
+/// Search counters.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct Stats {
+    /// Nodes visited.
+    pub nodes: u64,
+    /// Transposition-table probes.
+    pub tt_probes: u64,
+    /// Probes that found an entry.
+    pub tt_hits: u64,
+    /// Endgame-table probes that answered.
+    pub table_hits: u64,
+    /// Wall time in milliseconds.
+    pub time_ms: u64,
+}
+
+struct Ctx {
+    stack: Vec<u64>,
+    base: usize,
+    nodes: u64,
+    flushed: u64,
+    probes: u64,
+    hits: u64,
+    table_hits: u64,
+}
+
+impl Ctx {
+    fn new() -> Self {
+        Ctx {
+            stack: Vec::with_capacity(256),
+            base: 0,
+            nodes: 0,
+            flushed: 0,
+            probes: 0,
+            hits: 0,
+            table_hits: 0,
+        }
+    }
+}
+
+/// An exact solver for game `G` over a transposition table `T`.
+pub struct Searcher<'a, G: Game, T: TransTable> {
+    tables: Option<&'a TableSet>,
+    tt: &'a T,
+    opts: Options,
+    stop: AtomicBool,
+    nodes: AtomicU64,
+    probes: AtomicU64,
+    hits: AtomicU64,
+    table_hits: AtomicU64,
+    deadline: Option<Instant>,
+    _g: std::marker::PhantomData<G>,
+}
+
+impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
+    /// A searcher. `tables` must be built under `opts.rule` (checked).
+    ///
+    /// # Errors
+    /// When the tables' loop rule or game differs from the search's.
+    pub fn new(tables: Option<&'a TableSet>, tt: &'a T, opts: Options) -> Result<Self, String> {
+        if let Some(t) = tables {
+            if t.rule != opts.rule {
+                return Err(format!(
+                    "tables were built with --loop {} but the search uses --loop {}",
+                    t.rule.name(),
+                    opts.rule.name()
+                ));
+            }
+            if t.game != G::ID {
+                return Err(format!("tables are for {}, not {}", t.game, G::ID));
+            }
+        }
+        Ok(Searcher {
+            tables: if opts.use_tables { tables } else { None },
+            tt,
+            opts,
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            probes: AtomicU64::new(0),
+            hits: AtomicU64::new(0),
+            table_hits: AtomicU64::new(0),
+            deadline: opts.limits.time.map(|d| Instant::now() + d),
+            _g: Default::default(),
+        })
+    }
+
+    fn flush(&self, ctx: &mut Ctx) -> Result<(), Abort> {
+        let d = ctx.nodes - ctx.flushed;
+        ctx.flushed = ctx.nodes;
+        let total = self.nodes.fetch_add(d, Relaxed) + d;
+        self.probes
+            .fetch_add(std::mem::take(&mut ctx.probes), Relaxed);
+        self.hits.fetch_add(std::mem::take(&mut ctx.hits), Relaxed);
+        self.table_hits
+            .fetch_add(std::mem::take(&mut ctx.table_hits), Relaxed);
+        if self.stop.load(Relaxed) {
+            return Err(Abort);
+        }
+        let over_nodes = self.opts.limits.nodes.is_some_and(|n| total >= n);
+        let over_time = self.deadline.is_some_and(|d| Instant::now() >= d);
+        if over_nodes || over_time {
+            self.stop.store(true, Relaxed);
+            return Err(Abort);
+        }
+        Ok(())
+    }
+
+    fn probe_tt(&self, ctx: &mut Ctx, k: u128) -> Option<Entry> {
+        if !self.opts.use_tt {
+            return None;
+        }
+        ctx.probes += 1;
+        let e = self.tt.probe(k);
+        ctx.hits += e.is_some() as u64;
+        e
+    }
+
+    /// Fail-soft negamax; see the module documentation for the contract.
+    /// `w` is the stretch's repeat score seen by `pos`'s mover; `start` is
+    /// the kind of stretch start `pos` is, or `None` inside a stretch.
+    fn negamax(
+        &self,
+        ctx: &mut Ctx,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        w: i32,
+        start: Option<Kind>,
+    ) -> Result<(i32, bool), Abort> {
+        ctx.nodes += 1;
+        if ctx.nodes & 1023 == 0 {
+            self.flush(ctx)?;
+        }
+        let full_key = pos.key();
+        if start.is_none() && ctx.stack[ctx.base..].contains(&full_key) {
+            return Ok((w, true));
+        }
+        let moves = G::legal_moves(pos);
+        if moves.is_empty() {
+            return Ok((G::split(pos), false));
+        }
+        let n = pos.level() as i32;
+        if let (Some(kind), Some(t)) = (start, self.tables) {
+            if let Some(b) = t.bounds::<G>(pos) {
+                ctx.table_hits += 1;
+                let v = match kind {
+                    Kind::Rule => b.value(w),
+                    Kind::Lo => b.lo,
+                    Kind::Hi => b.hi,
+                    Kind::Free => unreachable!("Free is not a start kind"),
+                };
+                return Ok((v, false));
+            }
+        }
+        // Free entries bound `lo` from below and `hi` from above: they hold
+        // for every w, and a cut made with them alone depends on no repeat.
+        let (mut flb, mut fub) = (NEG_INF, POS_INF);
+        let mut hint = NO_MOVE;
+        let pk = Position { side: 0, ..*pos }.pack().0;
+        if let Some(e) = self.probe_tt(ctx, key(pk, Kind::Free)) {
+            (flb, fub) = (e.lower as i32, e.upper as i32);
+            hint = e.best;
+        }
+        if flb >= beta || flb == fub {
+            return Ok((flb, false));
+        }
+        if fub <= alpha {
+            return Ok((fub, false));
+        }
+        // The seed count (|value| ≤ n unless w is ±∞) and the start-kind
+        // entry hold only for this stretch's w: a cut that needs them is
+        // reported as repeat-dependent, so no caller stores it as Free.
+        let seed = Range::full(n, w);
+        let (mut lb, mut ub) = (flb.max(seed.lower), fub.min(seed.upper));
+        if let Some(kind) = start {
+            if let Some(e) = self.probe_tt(ctx, key(pk, kind)) {
+                lb = lb.max(e.lower as i32);
+                ub = ub.min(e.upper as i32);
+                if e.best != NO_MOVE {
+                    hint = e.best;
+                }
+            }
+        }
+        if lb >= beta || lb == ub {
+            return Ok((lb, true));
+        }
+        if ub <= alpha {
+            return Ok((ub, true));
+        }
+
+        let saved_base = ctx.base;
+        if start.is_some() {
+            ctx.base = ctx.stack.len();
+        }
+        ctx.stack.push(full_key);
+        let nodes_before = ctx.nodes;
+
+        let ordered = self.order(pos, &moves, hint);
+        let mut best = i32::MIN;
+        let mut best_mv = NO_MOVE;
+        let mut rep = false;
+        let mut a = alpha;
+        let mut result = Ok(());
+        for &(mv, child, cap) in ordered.iter().take(moves.len()) {
+            let score = if cap > 0 {
+                let c = cap as i32;
+                match self.negamax(
+                    ctx,
+                    &child,
+                    c - beta,
+                    c - a,
+                    self.opts.rule.w::<G>(&child),
+                    Some(Kind::Rule),
+                ) {
+                    Ok((v, _)) => c - v,
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
+                }
+            } else {
+                match self.negamax(ctx, &child, -beta, -a, -w, None) {
+                    Ok((v, r)) => {
+                        rep |= r;
+                        -v
+                    }
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
+                }
+            };
+            if score > best {
+                best = score;
+                best_mv = mv.0;
+            }
+            if best > a {
+                a = best;
+            }
+            if a >= beta {
+                break;
+            }
+        }
+        ctx.stack.pop();
+        ctx.base = saved_base;
+        result?;
+
+        if self.opts.use_tt {
+            let bounds = |l: i32, u: i32| {
+                if best <= alpha {
+                    (l, best)
+                } else if best >= beta {
+                    (best, u)
+                } else {
+                    (best, best)
+                }
+            };
+            let spent = ctx.nodes - nodes_before;
+            let entry = |(lower, upper): (i32, i32)| Entry {
+                lower: lower as i16,
+                upper: upper as i16,
+                best: best_mv,
+                work: (64 - spent.leading_zeros()) as u16,
+            };
+            if !rep {
+                self.tt.store(key(pk, Kind::Free), entry(bounds(flb, fub)));
+            }
+            if let Some(kind) = start {
+                self.tt.store(key(pk, kind), entry(bounds(lb, ub)));
+            }
+        }
+        Ok((best, rep))
+    }
+
+    /// Moves with their children, best guess first.
+    fn order(
+        &self,
+        pos: &Position,
+        moves: &crate::game::MoveList,
+        hint: u8,
+    ) -> [(Move, Position, u8); 6] {
+        let mut out = [(Move(0), Position::default(), 0u8); 6];
+        let mut keys = [0i32; 6];
+        for (i, mv) in moves.iter().enumerate() {
+            let p = G::play_unchecked(pos, mv);
+            out[i] = (mv, p.pos, p.captured);
+            keys[i] = if !self.opts.ordering {
+                0
+            } else if mv.0 == hint {
+                10_000
+            } else if p.captured > 0 {
+                1000 + p.captured as i32
+            } else {
+                // The opponent's view of the split after the move, negated.
+                -G::split(&p.pos)
+            };
+        }
+        if self.opts.ordering {
+            // Insertion sort, stable, descending.
+            for i in 1..moves.len() {
+                let mut j = i;
+                while j > 0 && keys[j - 1] < keys[j] {
+                    keys.swap(j - 1, j);
+                    out.swap(j - 1, j);
+                    j -= 1;
+                }
+            }
+        }
+        out
+    }
+
+    /// Bounds of a stretch start's value under `kind` (Rule, Lo or Hi),
+    /// by null-window bisection. The flag is true when the bounds hold for
+    /// every way of scoring repeats: both ends were proved by tests and no
+    /// test met a repeat or used a w-dependent cut.
+    pub fn solve_start(&self, pos: &Position, kind: Kind) -> (Range, bool) {
+        let w = match kind {
+            Kind::Rule => self.opts.rule.w::<G>(pos),
+            Kind::Lo => NEG_INF,
+            Kind::Hi => POS_INF,
+            Kind::Free => unreachable!("Free is not a start kind"),
+        };
+        let n = pos.level() as i32;
+        let mut cands: Vec<i32> = (-n..=n).collect();
+        if !(-n..=n).contains(&w) {
+            cands.push(w);
+            cands.sort_unstable();
+        }
+        let mut r = Range {
+            lower: cands[0],
+            upper: *cands.last().unwrap(),
+        };
+        let (mut rep_any, mut lower_proved, mut upper_proved) = (false, false, false);
+        let mut ctx = Ctx::new();
+        while r.lower < r.upper {
+            let inside: Vec<i32> = cands
+                .iter()
+                .copied()
+                .filter(|&v| v > r.lower && v <= r.upper)
+                .collect();
+            let t = inside[(inside.len() - 1) / 2];
+            match self.negamax(&mut ctx, pos, t - 1, t, w, Some(kind)) {
+                Ok((v, rep)) => {
+                    rep_any |= rep;
+                    // Fail-soft bounds may fall between the possible values:
+                    // snap them onto the candidate list.
+                    if v >= t {
+                        let snapped = cands.iter().copied().find(|&c| c >= v).unwrap_or(r.upper);
+                        r.lower = r.lower.max(snapped).min(r.upper);
+                        lower_proved = true;
+                    } else {
+                        let snapped = cands
+                            .iter()
+                            .rev()
+                            .copied()
+                            .find(|&c| c <= v)
+                            .unwrap_or(r.lower);
+                        r.upper = r.upper.min(snapped).max(r.lower);
+                        upper_proved = true;
+                    }
+                }
+                Err(Abort) => break,
+            }
+        }
+        let _ = self.flush(&mut ctx);
+        (r, !rep_any && lower_proved && upper_proved && r.exact())
+    }
+
+    /// Analyses every move of `pos` within a stretch whose repeat score,
+    /// seen by `pos`'s mover, is `w`. Returns the move results (unsorted).
+    fn move_results(&self, pos: &Position, w: i32) -> Vec<MoveResult> {
+        let moves: Vec<Move> = G::legal_moves(pos).iter().collect();
+        let one = |&mv: &Move| {
+            let p = G::play_unchecked(pos, mv);
+            let none = Range { lower: 0, upper: 0 };
+            if p.captured > 0 {
+                let (v, _) = self.solve_start(&p.pos, Kind::Rule);
+                let c = p.captured as i32;
+                MoveResult {
+                    mv,
+                    value: Range {
+                        lower: c - v.upper,
+                        upper: c - v.lower,
+                    },
+                    captured: p.captured,
+                    child_lo: none,
+                    child_hi: none,
+                }
+            } else {
+                let (lo, w_free) = self.solve_start(&p.pos, Kind::Lo);
+                let hi = if w_free {
+                    lo
+                } else {
+                    self.solve_start(&p.pos, Kind::Hi).0
+                };
+                let value = Range {
+                    lower: value_of(w, -hi.upper, -lo.upper.min(hi.upper)),
+                    upper: value_of(w, -hi.lower.max(lo.lower), -lo.lower),
+                };
+                MoveResult {
+                    mv,
+                    value,
+                    captured: 0,
+                    child_lo: lo,
+                    child_hi: hi,
+                }
+            }
+        };
+        if self.opts.parallel {
+            moves.par_iter().map(one).collect()
+        } else {
+            moves.iter().map(one).collect()
+        }
+    }
+
+    fn stats(&self, t0: Instant) -> Stats {
+        Stats {
+            nodes: self.nodes.load(Relaxed),
+            tt_probes: self.probes.load(Relaxed),
+            tt_hits: self.hits.load(Relaxed),
+            table_hits: self.table_hits.load(Relaxed),
+            time_ms: t0.elapsed().as_millis() as u64,
+        }
+    }
+
+    /// Analyses `pos` as the start of a stretch: the value, every move's
+    /// value, the principal variation and the loop-sensitivity.
+    pub fn analyse(&self, pos: &Position) -> Analysis {
+        let t0 = Instant::now();
+        let w = self.opts.rule.w::<G>(pos);
+        if G::legal_moves(pos).is_empty() {
+            let v = G::split(pos);
+            let r = Range { lower: v, upper: v };
+            return Analysis {
+                value: r,
+                lo: r,
+                hi: r,
+                moves: Vec::new(),
+                pv: Vec::new(),
+                pv_end: PvEnd::GameOver,
+                from_tables: false,
+                stats: self.stats(t0),
+            };
+        }
+        let (mut moves, from_tables) = match self.table_moves(pos, w) {
+            Some(m) => (m, true),
+            None => (self.move_results(pos, w), false),
+        };
+        let (lo, hi) = root_bounds(&moves);
+        let value = Range {
+            lower: moves.iter().map(|m| m.value.lower).max().unwrap(),
+            upper: moves.iter().map(|m| m.value.upper).max().unwrap(),
+        };
+        moves.sort_by(|a, b| (b.value.lower, b.value.upper).cmp(&(a.value.lower, a.value.upper)));
+        let (pv, pv_end) = self.principal_variation(pos, w, &moves, value);
+        Analysis {
+            value,
+            lo,
+            hi,
+            moves,
+            pv,
+            pv_end,
+            from_tables,
+            stats: self.stats(t0),
+        }
+    }
+
+    /// Move results straight from the tables when they cover `pos`.
+    fn table_moves(&self, pos: &Position, w: i32) -> Option<Vec<MoveResult>> {
+        let t = self.tables?;
+        if pos.in_opening() || !t.covers(pos.level()) {
+            return None;
+        }
+        self.table_hits.fetch_add(1, Relaxed);
+        let mut out = Vec::new();
+        for mv in G::legal_moves(pos).iter() {
+            let p = G::play_unchecked(pos, mv);
+            let none = Range { lower: 0, upper: 0 };
+            if p.captured > 0 {
+                let v = p.captured as i32 - t.value::<G>(&p.pos)?;
+                out.push(MoveResult {
+                    mv,
+                    value: Range { lower: v, upper: v },
+                    captured: p.captured,
+                    child_lo: none,
+                    child_hi: none,
+                });
+            } else {
+                let b = t.bounds::<G>(&p.pos)?;
+                let v = value_of(w, -b.hi, -b.lo);
+                out.push(MoveResult {
+                    mv,
+                    value: Range { lower: v, upper: v },
+                    captured: 0,
+                    child_lo: Range {
+                        lower: b.lo,
+                        upper: b.lo,
+                    },
+                    child_hi: Range {
+                        lower: b.hi,
+                        upper: b.hi,
+                    },
+                });
+            }
+        }
+        Some(out)
+    }
+
+    fn principal_variation(
+        &self,
+        root: &Position,
+        w: i32,
+        moves: &[MoveResult],
+        value: Range,
+    ) -> (Vec<Move>, PvEnd) {
+        let mut pv = Vec::new();
+        let mut pos = *root;
+        let mut w = w;
+        let mut moves = moves.to_vec();
+        let mut value = value;
+        let mut stretch = vec![root.key()];
+        loop {
+            if !value.exact() {
+                return (pv, PvEnd::Unresolved);
+            }
+            let Some(best) = moves
+                .iter()
+                .find(|m| m.value.exact() && m.value.lower == value.lower)
+            else {
+                return (pv, PvEnd::Unresolved);
+            };
+            pv.push(best.mv);
+            let p = G::play_unchecked(&pos, best.mv);
+            pos = p.pos;
+            if p.captured > 0 {
+                w = self.opts.rule.w::<G>(&pos);
+                stretch.clear();
+            } else {
+                w = -w;
+            }
+            if stretch.contains(&pos.key()) {
+                return (pv, PvEnd::Loop);
+            }
+            stretch.push(pos.key());
+            if G::legal_moves(&pos).is_empty() {
+                return (pv, PvEnd::GameOver);
+            }
+            if self
+                .tables
+                .is_some_and(|t| t.covers(pos.level()) && !pos.in_opening())
+                && p.captured > 0
+            {
+                return (pv, PvEnd::TableHit);
+            }
+            if pv.len() >= self.opts.pv_max || self.stop.load(Relaxed) {
+                return (pv, PvEnd::Length);
+            }
+            moves = match self.table_moves(&pos, w) {
+                Some(m) => m,
+                None => self.move_results(&pos, w),
+            };
+            value = Range {
+                lower: moves.iter().map(|m| m.value.lower).max().unwrap(),
+                upper: moves.iter().map(|m| m.value.upper).max().unwrap(),
+            };
+        }
+    }
+}
+
+/// The root's `lo`/`hi` bounds from its moves: exits count in both; a quiet
+/// move to `c` gives `−hi(c)` to `lo` and `−lo(c)` to `hi`.
+fn root_bounds(moves: &[MoveResult]) -> (Range, Range) {
+    let mut lo = Range {
+        lower: i32::MIN,
+        upper: i32::MIN,
+    };
+    let mut hi = lo;
+    for m in moves {
+        let (l, h) = if m.captured > 0 {
+            (m.value, m.value)
+        } else {
+            (
+                Range {
+                    lower: -m.child_hi.upper,
+                    upper: -m.child_hi.lower,
+                },
+                Range {
+                    lower: -m.child_lo.upper,
+                    upper: -m.child_lo.lower,
+                },
+            )
+        };
+        lo = Range {
+            lower: lo.lower.max(l.lower),
+            upper: lo.upper.max(l.upper),
+        };
+        hi = Range {
+            lower: hi.lower.max(h.lower),
+            upper: hi.upper.max(h.upper),
+        };
+    }
+    (lo, hi)
+}

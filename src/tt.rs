@@ -1,0 +1,279 @@
+//! Transposition tables for the exact search.
+//!
+//! [`AtomicTable`] is the production table: a fixed array of 32-byte entries
+//! (two per 64-byte cache line, a bucket), sized by `--hash` in MiB, never
+//! resized and never locked.
+//!
+//! # Entry
+//!
+//! ```text
+//! word 0  seq       sequence counter (odd while a writer is inside)
+//! word 1  key_lo    full 128-bit key: the packed position (side cleared)
+//! word 2  key_hi      plus the entry kind (see `Kind`)
+//! word 3  data      lower:i16 | upper:i16 | best move:u8 | generation:u8 | work:u16
+//! ```
+//! `lower`/`upper` bound the value (`lower == upper` is an exact entry; a
+//! lower-only or upper-only bound has the other side at ±∞); together they
+//! are the bound type and value. `work` (log2 of the nodes spent under the
+//! entry) plays the part of a depth or draft.
+//!
+//! # Race policy
+//!
+//! Each entry is a seqlock. A writer claims it by CAS of `seq` from even to
+//! odd; if another writer holds it, the store is dropped (a table may always
+//! forget). It then writes the three words and publishes `seq + 2`.
+//! A reader loads `seq`, the words, then `seq` again and accepts the entry
+//! only when both loads are equal and even. A torn entry is therefore never
+//! read, and because the whole 128-bit key is compared (no hash bits are
+//! trusted), a colliding entry is never mistaken for another position.
+//!
+//! # Replacement
+//!
+//! A bucket holds two entries. A store updates the entry with the same key;
+//! otherwise it replaces the entry with the least `work`, where entries from
+//! older generations (earlier searches) count as having none.
+//!
+//! [`DashTable`] offers the same interface over a `DashMap`, for benchmarks.
+
+use std::sync::atomic::{fence, AtomicU64, AtomicU8, Ordering};
+
+use dashmap::DashMap;
+
+/// What an entry bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Bounds valid for any way of scoring repetitions in the current
+    /// stretch (computed without meeting one): they bound both `lo` and `hi`.
+    Free = 0,
+    /// A stretch start's value under the loop rule.
+    Rule = 1,
+    /// A stretch start's `lo` (endless play worst for its mover).
+    Lo = 2,
+    /// A stretch start's `hi` (endless play best for its mover).
+    Hi = 3,
+}
+
+/// A table key: the packed position (side cleared) and the kind.
+#[inline]
+pub fn key(packed: u128, kind: Kind) -> u128 {
+    packed | ((kind as u128) << 110)
+}
+
+/// What a probe returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Lower bound of the value.
+    pub lower: i16,
+    /// Upper bound of the value.
+    pub upper: i16,
+    /// Best move found (0xFE: none).
+    pub best: u8,
+    /// log2 of the nodes spent.
+    pub work: u16,
+}
+
+/// No best move.
+pub const NO_MOVE: u8 = 0xFE;
+
+/// The interface the search needs.
+pub trait TransTable: Sync + Send {
+    /// Looks a key up.
+    fn probe(&self, key: u128) -> Option<Entry>;
+    /// Stores an entry (it may be dropped).
+    fn store(&self, key: u128, e: Entry);
+    /// Starts a new search generation.
+    fn new_generation(&self);
+    /// Entries in use, per mille of capacity (sampled).
+    fn hashfull(&self) -> u32;
+}
+
+#[inline]
+fn pack(e: &Entry, gen: u8) -> u64 {
+    (e.lower as u16 as u64)
+        | ((e.upper as u16 as u64) << 16)
+        | ((e.best as u64) << 32)
+        | ((gen as u64) << 40)
+        | ((e.work as u64) << 48)
+}
+
+#[inline]
+fn unpack(d: u64) -> (Entry, u8) {
+    (
+        Entry {
+            lower: d as u16 as i16,
+            upper: (d >> 16) as u16 as i16,
+            best: (d >> 32) as u8,
+            work: (d >> 48) as u16,
+        },
+        (d >> 40) as u8,
+    )
+}
+
+#[repr(C, align(32))]
+#[derive(Default)]
+struct Slot {
+    seq: AtomicU64,
+    k0: AtomicU64,
+    k1: AtomicU64,
+    data: AtomicU64,
+}
+
+/// The fixed-size lock-free table.
+pub struct AtomicTable {
+    slots: Vec<Slot>,
+    mask: usize,
+    gen: AtomicU8,
+}
+
+impl AtomicTable {
+    /// A table of about `mib` MiB (rounded down to a power of two of buckets; at least one).
+    pub fn new(mib: usize) -> Self {
+        let bytes = mib.max(1) << 20;
+        let buckets = (bytes / 64).next_power_of_two() / 2;
+        let buckets = buckets.max(1);
+        let mut slots = Vec::with_capacity(buckets * 2);
+        slots.resize_with(buckets * 2, Slot::default);
+        AtomicTable {
+            slots,
+            mask: buckets - 1,
+            gen: AtomicU8::new(1),
+        }
+    }
+
+    /// Capacity in entries.
+    pub fn capacity(&self) -> usize {
+        self.slots.len()
+    }
+
+    #[inline]
+    fn bucket(&self, key: u128) -> usize {
+        let h = crate::game::mix64((key as u64) ^ crate::game::mix64((key >> 64) as u64));
+        (h as usize & self.mask) * 2
+    }
+
+    /// Reads a slot consistently, or `None` if a writer is inside.
+    #[inline]
+    fn read(&self, s: &Slot) -> Option<(u128, u64)> {
+        let s1 = s.seq.load(Ordering::Acquire);
+        if s1 & 1 == 1 {
+            return None;
+        }
+        let k0 = s.k0.load(Ordering::Relaxed);
+        let k1 = s.k1.load(Ordering::Relaxed);
+        let d = s.data.load(Ordering::Relaxed);
+        fence(Ordering::Acquire);
+        if s.seq.load(Ordering::Relaxed) != s1 {
+            return None;
+        }
+        Some((k0 as u128 | ((k1 as u128) << 64), d))
+    }
+}
+
+impl TransTable for AtomicTable {
+    fn probe(&self, key: u128) -> Option<Entry> {
+        let b = self.bucket(key);
+        for s in &self.slots[b..b + 2] {
+            if let Some((k, d)) = self.read(s) {
+                if k == key && d != 0 {
+                    return Some(unpack(d).0);
+                }
+            }
+        }
+        None
+    }
+
+    fn store(&self, key: u128, e: Entry) {
+        let b = self.bucket(key);
+        let gen = self.gen.load(Ordering::Relaxed);
+        // Choose the slot: same key, else least work (old generations count as 0).
+        let mut pick = b;
+        let mut pick_score = u32::MAX;
+        for i in b..b + 2 {
+            match self.read(&self.slots[i]) {
+                Some((k, _)) if k == key => {
+                    pick = i;
+                    break;
+                }
+                Some((_, d)) => {
+                    let (old, g) = unpack(d);
+                    let score = if d == 0 || g != gen {
+                        0
+                    } else {
+                        old.work as u32 + 1
+                    };
+                    if score < pick_score {
+                        pick_score = score;
+                        pick = i;
+                    }
+                }
+                None => {}
+            }
+        }
+        let s = &self.slots[pick];
+        let cur = s.seq.load(Ordering::Relaxed);
+        if cur & 1 == 1
+            || s.seq
+                .compare_exchange(cur, cur + 1, Ordering::Acquire, Ordering::Relaxed)
+                .is_err()
+        {
+            return; // another writer is in this slot: drop the store
+        }
+        fence(Ordering::Release);
+        s.k0.store(key as u64, Ordering::Relaxed);
+        s.k1.store((key >> 64) as u64, Ordering::Relaxed);
+        s.data.store(pack(&e, gen), Ordering::Relaxed);
+        s.seq.store(cur + 2, Ordering::Release);
+    }
+
+    fn new_generation(&self) {
+        let g = self.gen.load(Ordering::Relaxed);
+        self.gen
+            .store(if g == 255 { 1 } else { g + 1 }, Ordering::Relaxed);
+    }
+
+    fn hashfull(&self) -> u32 {
+        let n = self.slots.len().min(2000);
+        let used = self.slots[..n]
+            .iter()
+            .filter(|s| s.data.load(Ordering::Relaxed) != 0)
+            .count();
+        (used * 1000 / n.max(1)) as u32
+    }
+}
+
+/// A transposition table over `DashMap`, with the same capacity rule
+/// (new keys are dropped once full). For benchmarks against [`AtomicTable`].
+pub struct DashTable {
+    map: DashMap<u128, u64, ahash::RandomState>,
+    cap: usize,
+}
+
+impl DashTable {
+    /// A table holding at most as many entries as an [`AtomicTable`] of `mib` MiB.
+    pub fn new(mib: usize) -> Self {
+        let cap = AtomicTable::new(1).capacity() * mib.max(1);
+        DashTable {
+            map: DashMap::with_hasher(ahash::RandomState::with_seeds(1, 2, 3, 4)),
+            cap,
+        }
+    }
+}
+
+impl TransTable for DashTable {
+    fn probe(&self, key: u128) -> Option<Entry> {
+        self.map.get(&key).map(|d| unpack(*d).0)
+    }
+
+    fn store(&self, key: u128, e: Entry) {
+        if self.map.len() >= self.cap && !self.map.contains_key(&key) {
+            return;
+        }
+        self.map.insert(key, pack(&e, 1));
+    }
+
+    fn new_generation(&self) {}
+
+    fn hashfull(&self) -> u32 {
+        (self.map.len() * 1000 / self.cap.max(1)) as u32
+    }
+}

@@ -1,0 +1,184 @@
+//! Search == tables, thread and hash-size independence.
+
+mod common;
+
+use adji::game::{Game, Position};
+use adji::index::{level_size, unrank};
+use adji::search::{Limits, Options, Searcher};
+use adji::tables::build::build_tables;
+use adji::tables::{move_values, TableSet};
+use adji::tt::AtomicTable;
+use adji::value::LoopRule;
+use adji::{AdjiBoto, Adjito};
+use indicatif::ProgressBar;
+
+fn tables<G: Game>(dir: &std::path::Path, rule: LoopRule, max: u32) -> TableSet {
+    build_tables::<G>(dir, rule, max, &ProgressBar::hidden(), |_| {}).unwrap()
+}
+
+fn opts(rule: LoopRule, parallel: bool) -> Options {
+    Options {
+        rule,
+        parallel,
+        limits: Limits::default(),
+        pv_max: 4,
+        ..Options::default()
+    }
+}
+
+/// Every position of levels 0..=max searched without tables equals the tables,
+/// value, loop flag and every move value.
+fn search_equals_tables<G: Game>(rule: LoopRule, max: u32, hash_mib: usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let set = tables::<G>(dir.path(), rule, max);
+    let tt = AtomicTable::new(hash_mib);
+    let s = Searcher::<G, _>::new(None, &tt, opts(rule, false)).unwrap();
+    for n in 0..=max {
+        for idx in 0..level_size(n as usize, G::PITS) {
+            let pos = Position {
+                pits: unrank(idx, n as usize, G::PITS),
+                side: (idx % 2) as u8,
+                opening: 0,
+            };
+            let a = s.analyse(&pos);
+            let b = set.bounds::<G>(&pos).unwrap();
+            let want = b.value(rule.w::<G>(&pos));
+            assert!(a.value.exact(), "{pos:?}");
+            assert_eq!(
+                a.value.lower,
+                want,
+                "{:?} {:?} level {n}",
+                G::ID,
+                &pos.pits[..G::PITS]
+            );
+            assert_eq!((a.lo.lower, a.hi.lower), (b.lo, b.hi), "{pos:?}");
+            let mut tv: Vec<(u8, i32)> = move_values::<G>(&set, &pos)
+                .unwrap()
+                .iter()
+                .map(|m| (m.mv.0, m.value))
+                .collect();
+            let mut sv: Vec<(u8, i32)> = a.moves.iter().map(|m| (m.mv.0, m.value.lower)).collect();
+            tv.sort_unstable();
+            sv.sort_unstable();
+            assert_eq!(sv, tv, "{pos:?}");
+        }
+    }
+}
+
+#[test]
+fn adjito_search_equals_tables_start() {
+    search_equals_tables::<Adjito>(LoopRule::Start, 6, 16);
+}
+#[test]
+fn adjito_search_equals_tables_even() {
+    search_equals_tables::<Adjito>(LoopRule::Even, 6, 16);
+}
+#[test]
+fn adjiboto_search_equals_tables_start() {
+    search_equals_tables::<AdjiBoto>(LoopRule::Start, 6, 16);
+}
+#[test]
+fn adjiboto_search_equals_tables_even() {
+    search_equals_tables::<AdjiBoto>(LoopRule::Even, 6, 16);
+}
+
+/// A table set holding only levels `0..=cap` of `full`'s directory.
+fn capped<G: Game>(dir: &std::path::Path, rule: LoopRule, cap: u32) -> TableSet {
+    TableSet::open::<G>(dir, rule, cap).unwrap()
+}
+
+/// Random positions of levels `lo..=hi`, searched with tables capped three
+/// seeds below their level, against the full tables; also with 2 threads
+/// and with a 1 MiB hash.
+fn random_positions_agree<G: Game>(seed: u64, count: usize, lo: u32, hi: u32) {
+    let dir = tempfile::tempdir().unwrap();
+    let full = tables::<G>(dir.path(), LoopRule::Start, hi);
+    let mut rng = seed;
+    let mut done = 0;
+    while done < count {
+        let n = lo + (common::lcg(&mut rng) % (hi - lo + 1) as u64) as u32;
+        let idx = common::lcg(&mut rng) % level_size(n as usize, G::PITS);
+        let pos = Position {
+            pits: unrank(idx, n as usize, G::PITS),
+            side: (idx & 1) as u8,
+            opening: 0,
+        };
+        let cap = capped::<G>(dir.path(), LoopRule::Start, n - 3);
+        let want = full.value::<G>(&pos).unwrap();
+        let want_moves: Vec<(u8, i32)> = {
+            let mut v: Vec<_> = move_values::<G>(&full, &pos)
+                .unwrap()
+                .iter()
+                .map(|m| (m.mv.0, m.value))
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        let variants: &[(bool, usize)] = if done % 4 == 0 {
+            &[(false, 16), (true, 16), (false, 1)]
+        } else {
+            &[(false, 16)]
+        };
+        for &(parallel, hash) in variants {
+            let tt = AtomicTable::new(hash);
+            let s =
+                Searcher::<G, _>::new(Some(&cap), &tt, opts(LoopRule::Start, parallel)).unwrap();
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(if parallel { 2 } else { 1 })
+                .build()
+                .unwrap();
+            let a = pool.install(|| s.analyse(&pos));
+            assert_eq!(
+                a.value.lower,
+                want,
+                "{:?} {:?} parallel {parallel} hash {hash}",
+                G::ID,
+                pos
+            );
+            assert!(a.value.exact());
+            let mut got: Vec<(u8, i32)> = a.moves.iter().map(|m| (m.mv.0, m.value.lower)).collect();
+            got.sort_unstable();
+            assert_eq!(got, want_moves, "{pos:?}");
+            let b = full.bounds::<G>(&pos).unwrap();
+            assert_eq!(a.loop_sensitive(), Some(b.loop_sensitive()), "{pos:?}");
+        }
+        done += 1;
+    }
+}
+
+#[test]
+fn adjito_random_positions_levels_7_to_16() {
+    random_positions_agree::<Adjito>(17, 600, 7, 16);
+}
+
+#[test]
+fn adjiboto_random_positions_levels_7_to_16() {
+    random_positions_agree::<AdjiBoto>(29, 600, 7, 16);
+}
+
+#[test]
+fn solve_on_finished_game_reports_the_split() {
+    let tt = AtomicTable::new(1);
+    let s = Searcher::<Adjito, _>::new(None, &tt, opts(LoopRule::Start, false)).unwrap();
+    let st = adji::notation::parse_state::<Adjito>(
+        "1,0,0,0,0,0/0,0,0,0,0,0 B 24-23",
+        adji::notation::Stores::Required,
+    )
+    .unwrap();
+    let a = s.analyse(&st.pos);
+    assert_eq!((a.value.lower, a.value.upper), (-1, -1));
+    assert!(a.moves.is_empty());
+    assert_eq!(a.pv_end, adji::search::PvEnd::GameOver);
+}
+
+#[test]
+fn node_limit_gives_honest_bounds() {
+    let tt = AtomicTable::new(4);
+    let mut o = opts(LoopRule::Start, false);
+    o.limits.nodes = Some(2000);
+    let s = Searcher::<Adjito, _>::new(None, &tt, o).unwrap();
+    let a = s.analyse(&Adjito::start());
+    // Start is far from solved in 2000 nodes: the answer must be a range.
+    assert!(!a.value.exact());
+    assert!(a.value.lower >= -48 && a.value.upper <= 48 && a.value.lower <= a.value.upper);
+}
