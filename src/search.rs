@@ -644,7 +644,7 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
             lower: moves.iter().map(|m| m.value.lower).max().unwrap(),
             upper: moves.iter().map(|m| m.value.upper).max().unwrap(),
         };
-        moves.sort_by(|a, b| (b.value.lower, b.value.upper).cmp(&(a.value.lower, a.value.upper)));
+        moves.sort_by_key(|m| std::cmp::Reverse((m.value.lower, m.value.upper)));
         let (pv, pv_end) = self.principal_variation(pos, w, &moves, value);
         Analysis {
             value,
