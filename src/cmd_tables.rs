@@ -282,13 +282,18 @@ fn levels_in_dir(dir: &Path, game: GameId, rule: LoopRule) -> Vec<u32> {
     v
 }
 
-pub fn cmd_verify<G: Game>(dir: &Path) -> Result<u64, String> {
+/// Verifies every table file of game `G` in `dir`. Returns the number of
+/// problems, the first one's message, and how many files were looked at.
+pub fn cmd_verify<G: Game>(dir: &Path) -> Result<(u64, Option<String>, usize), String> {
+    let mut files = 0;
     let mut problems = 0u64;
+    let mut first: Option<String> = None;
     for rule in [LoopRule::Start, LoopRule::Even] {
         let levels = levels_in_dir(dir, G::ID, rule);
         if levels.is_empty() {
             continue;
         }
+        files += levels.len();
         let mut set = TableSet::empty(G::ID, rule);
         let mut chain_ok = true;
         for &n in &levels {
@@ -297,6 +302,7 @@ pub fn cmd_verify<G: Game>(dir: &Path) -> Result<u64, String> {
             match Table::open(&path, G::ID, rule, n, G::PITS) {
                 Err(e) => {
                     println!("FAIL {e}");
+                    first.get_or_insert_with(|| e.to_string());
                     problems += 1;
                     chain_ok = false;
                 }
@@ -341,7 +347,7 @@ pub fn cmd_verify<G: Game>(dir: &Path) -> Result<u64, String> {
             }
         }
     }
-    Ok(problems)
+    Ok((problems, first, files))
 }
 
 pub fn cmd_stats<G: Game>(dir: &Path, rule: LoopRule, out: Option<&Path>) -> CmdResult {

@@ -32,3 +32,4 @@ pub mod search;
 pub mod tables;
 pub mod tt;
 pub mod value;
+pub mod bench;

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand, ValueEnum};
 
 mod cmd_basic;
+mod cmd_solve;
 mod cmd_tables;
 mod util;
 
@@ -135,6 +136,51 @@ enum TablesCommand {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Exact value of a position and of every legal move, with the principal variation.
+    Solve {
+        /// The game.
+        #[arg(long, value_enum, default_value = "adjito")]
+        game: GameArg,
+        /// The position (`start` for the starting position).
+        #[arg(long, conflicts_with = "positions_file")]
+        position: Option<String>,
+        /// Batch mode: one position per line; a bad line gives an error for that line only.
+        #[arg(long)]
+        positions_file: Option<PathBuf>,
+        /// Endgame tables directory (used when present).
+        #[arg(long, default_value = "tables")]
+        tables: PathBuf,
+        /// Do not use endgame tables.
+        #[arg(long)]
+        no_tables: bool,
+        /// Loop rule.
+        #[arg(long = "loop", value_enum, default_value = "start")]
+        rule: LoopArg,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+        /// Stop after this many seconds and report bounds.
+        #[arg(long, conflicts_with = "nodes")]
+        time: Option<String>,
+        /// Stop after about this many nodes and report bounds.
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Solve a fixed suite on one thread: a deterministic node count (fingerprint) and nodes/s.
+    Bench {
+        /// Transposition table size in MiB per position.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Endgame tables: build, probe, verify, stats.
     #[command(subcommand)]
     Tables(TablesCommand),
@@ -205,6 +251,27 @@ fn main() -> ExitCode {
         } => dispatch!(pos.game, cmd_perft(&pos, depth, divide, json)),
         Command::Replay { pos, moves, json } => dispatch!(pos.game, cmd_replay(&pos, &moves, json)),
         Command::Tables(t) => run_tables(t),
+        Command::Solve { game, position, positions_file, tables, no_tables, rule, threads, hash, time, nodes, json } => {
+            (|| {
+                set_threads(threads)?;
+                if hash == 0 {
+                    return Err("--hash must be at least 1 (MiB)".to_string());
+                }
+                let time = time.as_deref().map(cmd_solve::parse_time).transpose()?;
+                let a = cmd_solve::SolveArgs {
+                    position: if position.is_none() && positions_file.is_none() { Some("start".into()) } else { position },
+                    positions_file,
+                    tables: if no_tables { None } else { Some(tables) },
+                    rule: rule.rule(),
+                    hash_mib: hash,
+                    limits: adji::search::Limits { nodes, time },
+                    json,
+                    threads: rayon::current_num_threads(),
+                };
+                dispatch!(game, cmd_solve(&a))
+            })()
+        }
+        Command::Bench { hash, json } => cmd_solve::cmd_bench(hash, json),
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,
@@ -216,6 +283,7 @@ fn main() -> ExitCode {
 }
 
 use cmd_basic::{cmd_moves, cmd_perft, cmd_replay, cmd_show};
+use cmd_solve::cmd_solve;
 
 /// Sets the size of rayon's global pool.
 pub fn set_threads(threads: Option<usize>) -> CmdResult {
@@ -283,13 +351,21 @@ fn run_tables(t: TablesCommand) -> CmdResult {
                 None => vec![GameArg::Adjito, GameArg::Adjiboto],
             };
             let mut problems = 0;
+            let mut first = None;
+            let mut files = 0;
             for g in games {
-                problems += dispatch!(g, cmd_verify(&dir))?;
+                let (p, f, n) = dispatch!(g, cmd_verify(&dir))?;
+                problems += p;
+                first = first.or(f);
+                files += n;
             }
-            if problems > 0 {
-                return Err(format!("verification found {problems} problem(s)"));
+            if files == 0 {
+                return Err(format!("no table files in {}", dir.display()));
             }
-            Ok(())
+            match first {
+                Some(f) if problems > 0 => Err(format!("verification found {problems} problem(s); first: {f}")),
+                _ => Ok(()),
+            }
         }
         TablesCommand::Stats {
             game,

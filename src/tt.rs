@@ -129,8 +129,8 @@ impl AtomicTable {
     /// A table of about `mib` MiB (rounded down to a power of two of buckets; at least one).
     pub fn new(mib: usize) -> Self {
         let bytes = mib.max(1) << 20;
-        let buckets = (bytes / 64).next_power_of_two() / 2;
-        let buckets = buckets.max(1);
+        let b = (bytes / 64).max(1);
+        let buckets = 1usize << (usize::BITS - 1 - b.leading_zeros());
         let mut slots = Vec::with_capacity(buckets * 2);
         slots.resize_with(buckets * 2, Slot::default);
         AtomicTable {
