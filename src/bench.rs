@@ -61,7 +61,12 @@ pub struct BenchReport {
 fn solve<G: Game>(pos: &'static str, hash_mib: usize) -> BenchPosition {
     let st = parse_state::<G>(pos, Stores::Required).expect("bench positions are valid");
     let tt = AtomicTable::new(hash_mib);
-    let opts = Options { parallel: false, pv_max: 0, limits: Limits::default(), ..Options::default() };
+    let opts = Options {
+        parallel: false,
+        pv_max: 0,
+        limits: Limits::default(),
+        ..Options::default()
+    };
     let s = Searcher::<G, _>::new(None, &tt, opts).expect("no tables");
     let t = Instant::now();
     let a = s.analyse(&st.pos);
@@ -77,9 +82,17 @@ fn solve<G: Game>(pos: &'static str, hash_mib: usize) -> BenchPosition {
 /// Runs the suite on the calling thread.
 pub fn run(hash_mib: usize) -> BenchReport {
     let t = Instant::now();
-    let mut positions: Vec<BenchPosition> = ADJITO.iter().map(|p| solve::<Adjito>(p, hash_mib)).collect();
+    let mut positions: Vec<BenchPosition> = ADJITO
+        .iter()
+        .map(|p| solve::<Adjito>(p, hash_mib))
+        .collect();
     positions.extend(ADJIBOTO.iter().map(|p| solve::<AdjiBoto>(p, hash_mib)));
     let nodes = positions.iter().map(|p| p.nodes).sum();
     let time_ms = t.elapsed().as_millis() as u64;
-    BenchReport { positions, nodes, time_ms, nps: nodes * 1000 / time_ms.max(1) }
+    BenchReport {
+        positions,
+        nodes,
+        time_ms,
+        nps: nodes * 1000 / time_ms.max(1),
+    }
 }

@@ -27,7 +27,10 @@ pub struct SolveArgs {
 }
 
 /// Opens the tables for a search: `None` when no directory or no files.
-pub fn open_tables<G: Game>(dir: Option<&Path>, rule: LoopRule) -> Result<Option<TableSet>, String> {
+pub fn open_tables<G: Game>(
+    dir: Option<&Path>,
+    rule: LoopRule,
+) -> Result<Option<TableSet>, String> {
     let Some(dir) = dir else { return Ok(None) };
     if !dir.is_dir() {
         return Ok(None);
@@ -52,7 +55,10 @@ fn wdl(lower: i32, upper: i32, mover: u32, opp: u32, n: u32) -> &'static str {
 fn report_json<G: Game>(st: &State, a: &Analysis) -> serde_json::Value {
     let pos = &st.pos;
     let n = pos.level();
-    let (ms, os) = (st.stores[pos.side as usize] as u32, st.stores[(pos.side ^ 1) as usize] as u32);
+    let (ms, os) = (
+        st.stores[pos.side as usize] as u32,
+        st.stores[(pos.side ^ 1) as usize] as u32,
+    );
     let final_of = |v: i32| {
         let m = ms as i32 + (n as i32 + v) / 2;
         let o = os as i32 + (n as i32 - v) / 2;
@@ -60,7 +66,11 @@ fn report_json<G: Game>(st: &State, a: &Analysis) -> serde_json::Value {
     };
     let exact = a.value.exact();
     let best: Vec<String> = if exact {
-        a.moves.iter().filter(|m| m.value.exact() && m.value.lower == a.value.lower).map(|m| format_move::<G>(pos, m.mv)).collect()
+        a.moves
+            .iter()
+            .filter(|m| m.value.exact() && m.value.lower == a.value.lower)
+            .map(|m| format_move::<G>(pos, m.mv))
+            .collect()
     } else {
         Vec::new()
     };
@@ -104,17 +114,25 @@ fn print_report<G: Game>(st: &State, v: &serde_json::Value) {
     if let Some(r) = v["game_over"].as_str() {
         println!("game over: {r}");
     }
-    let (lo, hi) = (v["lower"].as_i64().unwrap_or(0), v["upper"].as_i64().unwrap_or(0));
+    let (lo, hi) = (
+        v["lower"].as_i64().unwrap_or(0),
+        v["upper"].as_i64().unwrap_or(0),
+    );
     if v["exact"].as_bool() == Some(true) {
         println!("value: {lo:+} (seeds on the board, mover minus opponent)");
         println!("projected final score: {}", v["final_score"]);
     } else {
         println!("value: unresolved; lower bound {lo:+}, upper bound {hi:+} (a limit stopped the search)");
-        println!("projected final score between {} and {}", v["final_score"]["lower"], v["final_score"]["upper"]);
+        println!(
+            "projected final score between {} and {}",
+            v["final_score"]["lower"], v["final_score"]["upper"]
+        );
     }
     println!("result for the mover: {}", v["wdl"].as_str().unwrap_or(""));
     match v["loop_sensitive"].as_bool() {
-        Some(true) => println!("loop-sensitive: yes (the value depends on how endless play is scored)"),
+        Some(true) => {
+            println!("loop-sensitive: yes (the value depends on how endless play is scored)")
+        }
         Some(false) => println!("loop-sensitive: no"),
         None => println!("loop-sensitive: unresolved"),
     }
@@ -122,22 +140,40 @@ fn print_report<G: Game>(st: &State, v: &serde_json::Value) {
     if !moves.is_empty() {
         println!("moves (best first):");
         for m in &moves {
-            let r = Range { lower: m["lower"].as_i64().unwrap_or(0) as i32, upper: m["upper"].as_i64().unwrap_or(0) as i32 };
+            let r = Range {
+                lower: m["lower"].as_i64().unwrap_or(0) as i32,
+                upper: m["upper"].as_i64().unwrap_or(0) as i32,
+            };
             let text = if r.exact() {
                 format!("{:+}", r.lower)
             } else if r.lower > -1000 && r.upper < 1000 {
-                format!("between {:+} and {:+} (lower bound {:+}, upper bound {:+})", r.lower, r.upper, r.lower, r.upper)
+                format!(
+                    "between {:+} and {:+} (lower bound {:+}, upper bound {:+})",
+                    r.lower, r.upper, r.lower, r.upper
+                )
             } else {
                 "unresolved".into()
             };
             let cap = m["captured"].as_u64().unwrap_or(0);
-            let cap = if cap > 0 { format!("  (captures {cap})") } else { String::new() };
+            let cap = if cap > 0 {
+                format!("  (captures {cap})")
+            } else {
+                String::new()
+            };
             println!("  {:>5} {}{}", m["move"].as_str().unwrap_or(""), text, cap);
         }
     }
-    let pv: Vec<&str> = v["pv"].as_array().into_iter().flatten().filter_map(|x| x.as_str()).collect();
+    let pv: Vec<&str> = v["pv"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|x| x.as_str())
+        .collect();
     if !pv.is_empty() {
-        let end = match serde_json::from_value::<String>(v["pv_end"].clone()).unwrap_or_default().as_str() {
+        let end = match serde_json::from_value::<String>(v["pv_end"].clone())
+            .unwrap_or_default()
+            .as_str()
+        {
             "GameOver" => "game over",
             "TableHit" => "endgame-table hit",
             "Loop" => "repetition",
@@ -163,7 +199,12 @@ fn analyse_one<G: Game>(
     a: &SolveArgs,
 ) -> Result<serde_json::Value, String> {
     tt.new_generation();
-    let opts = Options { rule: a.rule, limits: a.limits, parallel: a.threads > 1, ..Options::default() };
+    let opts = Options {
+        rule: a.rule,
+        limits: a.limits,
+        parallel: a.threads > 1,
+        ..Options::default()
+    };
     let s = Searcher::<G, _>::new(tables, tt, opts)?;
     let an = s.analyse(&st.pos);
     Ok(report_json::<G>(st, &an))
@@ -179,13 +220,22 @@ pub fn cmd_solve<G: Game>(a: &SolveArgs) -> CmdResult {
         tt.capacity(),
         a.threads,
         match &tables {
-            Some(t) => format!("levels 0..={} ({} mapped)", t.covered() - 1, fmt_bytes((0..t.covered()).map(|n| t.level(n).map(|x| 2 * x.len() as u64).unwrap_or(0)).sum())),
+            Some(t) => format!(
+                "levels 0..={} ({} mapped)",
+                t.covered() - 1,
+                fmt_bytes(
+                    (0..t.covered())
+                        .map(|n| t.level(n).map(|x| 2 * x.len() as u64).unwrap_or(0))
+                        .sum()
+                )
+            ),
             None => "none".into(),
         }
     );
     match (&a.position, &a.positions_file) {
         (Some(p), None) => {
-            let st = parse_state::<G>(p, Stores::Required).map_err(|e| format!("--position: {e}"))?;
+            let st =
+                parse_state::<G>(p, Stores::Required).map_err(|e| format!("--position: {e}"))?;
             let v = analyse_one::<G>(&st, tables.as_ref(), &tt, a)?;
             if a.json {
                 println!("{v}");
@@ -230,7 +280,10 @@ pub fn cmd_solve<G: Game>(a: &SolveArgs) -> CmdResult {
             }
             pb.finish_and_clear();
             if bad > 0 {
-                return Err(format!("{bad} line(s) of {} could not be solved", f.display()));
+                return Err(format!(
+                    "{bad} line(s) of {} could not be solved",
+                    f.display()
+                ));
             }
             Ok(())
         }
@@ -240,9 +293,13 @@ pub fn cmd_solve<G: Game>(a: &SolveArgs) -> CmdResult {
 
 /// Parses `--time` seconds.
 pub fn parse_time(s: &str) -> Result<Duration, String> {
-    let v: f64 = s.parse().map_err(|_| format!("--time: expected seconds, found '{s}'"))?;
+    let v: f64 = s
+        .parse()
+        .map_err(|_| format!("--time: expected seconds, found '{s}'"))?;
     if !(v > 0.0 && v.is_finite()) {
-        return Err(format!("--time: expected a positive number of seconds, found '{s}'"));
+        return Err(format!(
+            "--time: expected a positive number of seconds, found '{s}'"
+        ));
     }
     Ok(Duration::from_secs_f64(v))
 }
@@ -253,7 +310,10 @@ pub fn cmd_bench(hash_mib: usize, json_out: bool) -> CmdResult {
         println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
     } else {
         for p in &r.positions {
-            println!("{:<9} {:<48} value {:+4}  nodes {:>10}  {:>6} ms", p.game, p.position, p.value, p.nodes, p.time_ms);
+            println!(
+                "{:<9} {:<48} value {:+4}  nodes {:>10}  {:>6} ms",
+                p.game, p.position, p.value, p.nodes, p.time_ms
+            );
         }
         println!("===========================");
         println!("total time (ms) : {}", r.time_ms);
@@ -262,4 +322,3 @@ pub fn cmd_bench(hash_mib: usize, json_out: bool) -> CmdResult {
     }
     Ok(())
 }
-

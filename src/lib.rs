@@ -10,7 +10,40 @@
 //! - [`display`]: board diagrams;
 //! - [`perft`]: move-path counting;
 //! - [`driver`]: playing games with every end rule applied literally;
-//! - [`index`]: combinatorial ranking of the boards of one level.
+//! - [`index`]: combinatorial ranking of the boards of one level;
+//! - [`value`]: the value definition and loop rules (RULES.md §4);
+//! - [`tables`]: endgame tables (format, builder, verify, stats);
+//! - [`reference`]: a slow, obviously correct reference solver;
+//! - [`tt`], [`search`]: the transposition table and the exact search;
+//! - [`bench`]: the fixed bench suite.
+//!
+//! ```
+//! use adji::{Adjito, Game};
+//! use adji::notation::{format_state, parse_move};
+//! use adji::game::State;
+//!
+//! // RULES.md §2's first worked example: from the start, B plays 2B.
+//! let start = Adjito::start();
+//! let mv = parse_move::<Adjito>(&start, "2B").unwrap();
+//! let played = Adjito::try_play(&start, mv).unwrap();
+//! assert_eq!(played.captured, 4);
+//! let after = State { pos: played.pos, stores: [4, 0] };
+//! assert_eq!(format_state::<Adjito>(&after), "0,4,4,4,4,4/4,0,5,5,5,5 A 0-4");
+//! assert_eq!(adji::perft::perft::<Adjito>(&start, 4), 875);
+//! ```
+//!
+//! ```
+//! use adji::search::{Options, Searcher};
+//! use adji::tt::AtomicTable;
+//! use adji::notation::{parse_state, Stores};
+//! use adji::AdjiBoto;
+//!
+//! let st = parse_state::<AdjiBoto>("1,1,3,2,5/1,0,0,2,4 1 31-50 main", Stores::Required).unwrap();
+//! let tt = AtomicTable::new(1);
+//! let s = Searcher::<AdjiBoto, _>::new(None, &tt, Options::default()).unwrap();
+//! let a = s.analyse(&st.pos);
+//! assert_eq!((a.value.lower, a.value.upper), (-7, -7));
+//! ```
 #![deny(missing_docs)]
 // Board code indexes several arrays by pit number; index loops read best.
 #![allow(clippy::needless_range_loop)]
@@ -27,9 +60,10 @@ pub mod perft;
 pub use adjiboto::AdjiBoto;
 pub use adjito::Adjito;
 pub use game::{Game, GameId, Move, Position, State};
+pub mod bench;
+
 pub mod reference;
 pub mod search;
 pub mod tables;
 pub mod tt;
 pub mod value;
-pub mod bench;

@@ -251,26 +251,40 @@ fn main() -> ExitCode {
         } => dispatch!(pos.game, cmd_perft(&pos, depth, divide, json)),
         Command::Replay { pos, moves, json } => dispatch!(pos.game, cmd_replay(&pos, &moves, json)),
         Command::Tables(t) => run_tables(t),
-        Command::Solve { game, position, positions_file, tables, no_tables, rule, threads, hash, time, nodes, json } => {
-            (|| {
-                set_threads(threads)?;
-                if hash == 0 {
-                    return Err("--hash must be at least 1 (MiB)".to_string());
-                }
-                let time = time.as_deref().map(cmd_solve::parse_time).transpose()?;
-                let a = cmd_solve::SolveArgs {
-                    position: if position.is_none() && positions_file.is_none() { Some("start".into()) } else { position },
-                    positions_file,
-                    tables: if no_tables { None } else { Some(tables) },
-                    rule: rule.rule(),
-                    hash_mib: hash,
-                    limits: adji::search::Limits { nodes, time },
-                    json,
-                    threads: rayon::current_num_threads(),
-                };
-                dispatch!(game, cmd_solve(&a))
-            })()
-        }
+        Command::Solve {
+            game,
+            position,
+            positions_file,
+            tables,
+            no_tables,
+            rule,
+            threads,
+            hash,
+            time,
+            nodes,
+            json,
+        } => (|| {
+            set_threads(threads)?;
+            if hash == 0 {
+                return Err("--hash must be at least 1 (MiB)".to_string());
+            }
+            let time = time.as_deref().map(cmd_solve::parse_time).transpose()?;
+            let a = cmd_solve::SolveArgs {
+                position: if position.is_none() && positions_file.is_none() {
+                    Some("start".into())
+                } else {
+                    position
+                },
+                positions_file,
+                tables: if no_tables { None } else { Some(tables) },
+                rule: rule.rule(),
+                hash_mib: hash,
+                limits: adji::search::Limits { nodes, time },
+                json,
+                threads: rayon::current_num_threads(),
+            };
+            dispatch!(game, cmd_solve(&a))
+        })(),
         Command::Bench { hash, json } => cmd_solve::cmd_bench(hash, json),
     };
     match r {
@@ -363,7 +377,9 @@ fn run_tables(t: TablesCommand) -> CmdResult {
                 return Err(format!("no table files in {}", dir.display()));
             }
             match first {
-                Some(f) if problems > 0 => Err(format!("verification found {problems} problem(s); first: {f}")),
+                Some(f) if problems > 0 => Err(format!(
+                    "verification found {problems} problem(s); first: {f}"
+                )),
                 _ => Ok(()),
             }
         }

@@ -17,12 +17,18 @@ fn fails_with(args: &[&str], needle: &str) {
 #[test]
 fn perft_reproduces_rules_numbers() {
     for (game, d, n) in [("adjito", "5", "4430"), ("adjiboto", "12", "356066")] {
-        let out = adji().args(["perft", "--game", game, "--depth", d, "--json"]).output().unwrap();
+        let out = adji()
+            .args(["perft", "--game", game, "--depth", d, "--json"])
+            .output()
+            .unwrap();
         assert!(out.status.success());
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(v["nodes"].to_string(), n);
     }
-    let out = adji().args(["perft", "--depth", "2", "--divide", "--json"]).output().unwrap();
+    let out = adji()
+        .args(["perft", "--depth", "2", "--divide", "--json"])
+        .output()
+        .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["divide"]["2B"], 5); // 1A is empty after 2B
     assert_eq!(v["nodes"], 34);
@@ -30,13 +36,25 @@ fn perft_reproduces_rules_numbers() {
 
 #[test]
 fn show_moves_replay_work() {
-    adji().args(["show", "--game", "adjiboto"]).assert().success();
+    adji()
+        .args(["show", "--game", "adjiboto"])
+        .assert()
+        .success();
     let out = adji().args(["moves", "--json"]).output().unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["moves"][1]["move"], "2B");
     assert_eq!(v["moves"][1]["position"], "0,4,4,4,4,4/4,0,5,5,5,5 A 0-4");
     let out = adji()
-        .args(["replay", "--game", "adjiboto", "--position", "3,0,0,0,0/1,1,0,0,0 0 48-47 main", "--moves", "pass 0", "--json"])
+        .args([
+            "replay",
+            "--game",
+            "adjiboto",
+            "--position",
+            "3,0,0,0,0/1,1,0,0,0 0 48-47 main",
+            "--moves",
+            "pass 0",
+            "--json",
+        ])
         .output()
         .unwrap();
     assert!(out.status.success());
@@ -47,7 +65,15 @@ fn show_moves_replay_work() {
 
 #[test]
 fn moves_on_finished_game_gives_reason_and_split() {
-    let out = adji().args(["moves", "--position", "1,0,0,0,0,0/0,0,0,0,0,0 B 24-23", "--json"]).output().unwrap();
+    let out = adji()
+        .args([
+            "moves",
+            "--position",
+            "1,0,0,0,0,0/0,0,0,0,0,0 B 24-23",
+            "--json",
+        ])
+        .output()
+        .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["game_over"]["reason"], "MoverEmpty");
     assert_eq!(v["game_over"]["split"]["A"], 25); // store 24 + 1 on its side
@@ -55,36 +81,159 @@ fn moves_on_finished_game_gives_reason_and_split() {
 
 #[test]
 fn bad_input_gives_one_clear_error() {
-    fails_with(&["show", "--position", "4,4,4/4,4,4,4,4,4 B 0-0"], "top row: expected 6");
-    fails_with(&["show", "--position", "4,4,4,4,4,4/4,4,4,4,4,4 X 0-0"], "mover");
-    fails_with(&["show", "--position", "4,4,4,4,4,4/4,4,4,4,4,4 B 1-1"], "stores");
-    fails_with(&["show", "--game", "adjiboto", "--position", "10,10,10,10,10/10,10,10,10,10 0 0-0 opening:5"], "phase");
+    fails_with(
+        &["show", "--position", "4,4,4/4,4,4,4,4,4 B 0-0"],
+        "top row: expected 6",
+    );
+    fails_with(
+        &["show", "--position", "4,4,4,4,4,4/4,4,4,4,4,4 X 0-0"],
+        "mover",
+    );
+    fails_with(
+        &["show", "--position", "4,4,4,4,4,4/4,4,4,4,4,4 B 1-1"],
+        "stores",
+    );
+    fails_with(
+        &[
+            "show",
+            "--game",
+            "adjiboto",
+            "--position",
+            "10,10,10,10,10/10,10,10,10,10 0 0-0 opening:5",
+        ],
+        "phase",
+    );
     fails_with(&["replay", "--moves", "2B 1A"], "move 2 (1A) is illegal");
-    fails_with(&["replay", "--moves", "2B 1A"], "legal moves: 2A 3A 4A 5A 6A");
+    fails_with(
+        &["replay", "--moves", "2B 1A"],
+        "legal moves: 2A 3A 4A 5A 6A",
+    );
     fails_with(&["replay", "--moves", "7B"], "move 1 (7B)");
-    fails_with(&["replay", "--game", "adjiboto", "--position", "3,0,0,0,0/1,1,0,0,0 0 48-47 main", "--moves", "pass 0 5"], "after the end");
+    fails_with(
+        &[
+            "replay",
+            "--game",
+            "adjiboto",
+            "--position",
+            "3,0,0,0,0/1,1,0,0,0 0 48-47 main",
+            "--moves",
+            "pass 0 5",
+        ],
+        "after the end",
+    );
     fails_with(&["solve", "--position", "garbage"], "--position");
     fails_with(&["solve", "--hash", "0"], "--hash");
     fails_with(&["solve", "--time=-3"], "--time");
     fails_with(&["solve", "--time", "soon"], "--time");
-    fails_with(&["tables", "probe", "--dir", "/nonexistent-dir", "--position", "start"], "no adjito tables");
-    fails_with(&["tables", "verify", "--dir", "/nonexistent-dir"], "no such directory");
-    fails_with(&["tables", "build", "--game", "adjito", "--max-seeds", "30", "--memory", "1M", "--dir", "/tmp/x"], "--memory allows");
-    fails_with(&["tables", "build", "--game", "adjito", "--max-seeds", "3", "--memory", "lots"], "--memory");
+    fails_with(
+        &[
+            "tables",
+            "probe",
+            "--dir",
+            "/nonexistent-dir",
+            "--position",
+            "start",
+        ],
+        "no adjito tables",
+    );
+    fails_with(
+        &["tables", "verify", "--dir", "/nonexistent-dir"],
+        "no such directory",
+    );
+    fails_with(
+        &[
+            "tables",
+            "build",
+            "--game",
+            "adjito",
+            "--max-seeds",
+            "30",
+            "--memory",
+            "1M",
+            "--dir",
+            "/tmp/x",
+        ],
+        "--memory allows",
+    );
+    fails_with(
+        &[
+            "tables",
+            "build",
+            "--game",
+            "adjito",
+            "--max-seeds",
+            "3",
+            "--memory",
+            "lots",
+        ],
+        "--memory",
+    );
 }
 
 #[test]
 fn tables_build_probe_verify_stats_end_to_end() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
-    adji().args(["tables", "build", "--game", "adjito", "--max-seeds", "8", "--dir", d]).assert().success();
-    adji().args(["tables", "build", "--game", "adjiboto", "--max-seeds", "8", "--dir", d]).assert().success();
+    adji()
+        .args([
+            "tables",
+            "build",
+            "--game",
+            "adjito",
+            "--max-seeds",
+            "8",
+            "--dir",
+            d,
+        ])
+        .assert()
+        .success();
+    adji()
+        .args([
+            "tables",
+            "build",
+            "--game",
+            "adjiboto",
+            "--max-seeds",
+            "8",
+            "--dir",
+            d,
+        ])
+        .assert()
+        .success();
     // Resume: nothing to do.
-    let out = adji().args(["tables", "build", "--game", "adjito", "--max-seeds", "8", "--dir", d]).output().unwrap();
-    assert!(String::from_utf8_lossy(&out.stdout).matches("kept (verified)").count() == 9);
-    adji().args(["tables", "verify", "--dir", d]).assert().success();
     let out = adji()
-        .args(["tables", "probe", "--dir", d, "--position", "0,0,0,0,0,1/0,1,0,1,0,0 B", "--json"])
+        .args([
+            "tables",
+            "build",
+            "--game",
+            "adjito",
+            "--max-seeds",
+            "8",
+            "--dir",
+            d,
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .matches("kept (verified)")
+            .count()
+            == 9
+    );
+    adji()
+        .args(["tables", "verify", "--dir", d])
+        .assert()
+        .success();
+    let out = adji()
+        .args([
+            "tables",
+            "probe",
+            "--dir",
+            d,
+            "--position",
+            "0,0,0,0,0,1/0,1,0,1,0,0 B",
+            "--json",
+        ])
         .output()
         .unwrap();
     assert!(out.status.success());
@@ -93,53 +242,101 @@ fn tables_build_probe_verify_stats_end_to_end() {
     assert!(v["moves"].as_array().unwrap().len() == 2);
     // The same position through `solve` with the tables gives the same value.
     let out = adji()
-        .args(["solve", "--tables", d, "--position", "0,0,0,0,0,1/0,1,0,1,0,0 B 22-23", "--json"])
+        .args([
+            "solve",
+            "--tables",
+            d,
+            "--position",
+            "0,0,0,0,0,1/0,1,0,1,0,0 B 22-23",
+            "--json",
+        ])
         .output()
         .unwrap();
     let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(s["value"], v["value"]);
     // A positions file with a bad line: an error object for it, the others answered, non-zero exit.
     let f = dir.path().join("pos.txt");
-    std::fs::write(&f, "0,0,0,0,0,1/0,1,0,1,0,0 B\nnot a position\n4,4,4,4,4,4/4,4,4,4,4,4 B\n").unwrap();
+    std::fs::write(
+        &f,
+        "0,0,0,0,0,1/0,1,0,1,0,0 B\nnot a position\n4,4,4,4,4,4/4,4,4,4,4,4 B\n",
+    )
+    .unwrap();
     let out = adji()
-        .args(["tables", "probe", "--dir", d, "--positions-file", f.to_str().unwrap(), "--json"])
+        .args([
+            "tables",
+            "probe",
+            "--dir",
+            d,
+            "--positions-file",
+            f.to_str().unwrap(),
+            "--json",
+        ])
         .output()
         .unwrap();
     assert!(!out.status.success());
-    let lines: Vec<serde_json::Value> =
-        String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), 3);
     assert!(lines[0]["value"].is_i64());
     assert!(lines[1]["error"].as_str().unwrap().contains("board"));
     assert!(lines[2]["error"].as_str().unwrap().contains("level 48"));
     let md = dir.path().join("stats.md");
-    adji().args(["tables", "stats", "--dir", d, "--out", md.to_str().unwrap()]).assert().success();
-    assert!(std::fs::read_to_string(&md).unwrap().contains("| 8 | 75582 |"));
+    adji()
+        .args(["tables", "stats", "--dir", d, "--out", md.to_str().unwrap()])
+        .assert()
+        .success();
+    assert!(std::fs::read_to_string(&md)
+        .unwrap()
+        .contains("| 8 | 75582 |"));
     // Corrupt a file: verify fails with a clear message and probe refuses it.
     let p = dir.path().join("adjito-start-005.adjt");
     let mut b = std::fs::read(&p).unwrap();
     let n = b.len();
     b[n - 3] ^= 0x10;
     std::fs::write(&p, &b).unwrap();
-    fails_with(&["tables", "verify", "--dir", d], "payload checksum mismatch");
-    fails_with(&["tables", "probe", "--dir", d, "--position", "0,0,0,0,0,1/0,1,0,1,0,0 B"], "corrupted");
+    fails_with(
+        &["tables", "verify", "--dir", d],
+        "payload checksum mismatch",
+    );
+    fails_with(
+        &[
+            "tables",
+            "probe",
+            "--dir",
+            d,
+            "--position",
+            "0,0,0,0,0,1/0,1,0,1,0,0 B",
+        ],
+        "corrupted",
+    );
     // Truncated file.
     std::fs::write(&p, &b[..100]).unwrap();
     fails_with(&["tables", "verify", "--dir", d], "truncated");
     // Wrong game: an Adji-Boto file under an Adjito name.
     std::fs::copy(dir.path().join("adjiboto-start-005.adjt"), &p).unwrap();
-    fails_with(&["tables", "verify", "--dir", d, "--game", "adjito"], "is for adjiboto");
+    fails_with(
+        &["tables", "verify", "--dir", d, "--game", "adjito"],
+        "is for adjiboto",
+    );
 }
 
 #[test]
 fn solve_reports_bounds_under_a_node_limit() {
-    let out = adji().args(["solve", "--no-tables", "--nodes", "5000", "--json"]).output().unwrap();
+    let out = adji()
+        .args(["solve", "--no-tables", "--nodes", "5000", "--json"])
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["exact"], false);
     assert!(v["value"].is_null());
     assert!(v["lower"].as_i64().unwrap() < v["upper"].as_i64().unwrap());
-    let text = adji().args(["solve", "--no-tables", "--nodes", "5000"]).output().unwrap();
+    let text = adji()
+        .args(["solve", "--no-tables", "--nodes", "5000"])
+        .output()
+        .unwrap();
     assert!(String::from_utf8_lossy(&text.stdout).contains("unresolved"));
 }
 
@@ -148,7 +345,16 @@ fn solve_batch_mode_keeps_going_after_a_bad_line() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("p.txt");
     std::fs::write(&f, "0,0,0,0,0,1/0,1,0,1,0,0 B 22-23\nbad\n").unwrap();
-    let out = adji().args(["solve", "--no-tables", "--positions-file", f.to_str().unwrap(), "--json"]).output().unwrap();
+    let out = adji()
+        .args([
+            "solve",
+            "--no-tables",
+            "--positions-file",
+            f.to_str().unwrap(),
+            "--json",
+        ])
+        .output()
+        .unwrap();
     assert!(!out.status.success());
     let lines: Vec<&str> = std::str::from_utf8(&out.stdout).unwrap().lines().collect();
     assert_eq!(lines.len(), 2);
@@ -158,7 +364,13 @@ fn solve_batch_mode_keeps_going_after_a_bad_line() {
 #[test]
 fn solve_on_finished_game() {
     let out = adji()
-        .args(["solve", "--no-tables", "--position", "1,0,0,0,0,0/0,0,0,0,0,0 B 24-23", "--json"])
+        .args([
+            "solve",
+            "--no-tables",
+            "--position",
+            "1,0,0,0,0,0/0,0,0,0,0,0 B 24-23",
+            "--json",
+        ])
         .output()
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -177,5 +389,8 @@ fn bench_fingerprint_is_stable() {
     let a = run();
     assert_eq!(a, run());
     let expected: u64 = include_str!("data/bench.txt").trim().parse().unwrap();
-    assert_eq!(a, expected, "search changed: update tests/data/bench.txt if intended");
+    assert_eq!(
+        a, expected,
+        "search changed: update tests/data/bench.txt if intended"
+    );
 }
