@@ -15,7 +15,9 @@
 //! - [`tables`]: endgame tables (format, builder, verify, stats);
 //! - [`reference`]: a slow, obviously correct reference solver;
 //! - [`tt`], [`search`]: the transposition table and the exact search;
-//! - [`bench`]: the fixed bench suite.
+//! - [`bench`]: the fixed bench suite;
+//! - [`openings`]: opening enumeration, batch analysis and reports;
+//! - [`records`]: the small binary records of the openings checkpoint.
 //!
 //! ```
 //! use adji::{Adjito, Game};
@@ -62,6 +64,8 @@ pub use adjito::Adjito;
 pub use game::{Game, GameId, Move, Position, State};
 pub mod bench;
 
+pub mod openings;
+pub mod records;
 pub mod reference;
 pub mod search;
 pub mod tables;

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand, ValueEnum};
 
 mod cmd_basic;
+mod cmd_openings;
 mod cmd_solve;
 mod cmd_tables;
 mod util;
@@ -172,6 +173,57 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Analyse every line of K plies from the start (or --position), in parallel, resumable.
+    Openings {
+        /// The game.
+        #[arg(long, value_enum, default_value = "adjito")]
+        game: GameArg,
+        /// Plies to enumerate.
+        #[arg(long)]
+        plies: u32,
+        /// Root of the tree.
+        #[arg(long, default_value = "start")]
+        position: String,
+        /// Endgame tables directory (used when present).
+        #[arg(long, default_value = "tables")]
+        tables: PathBuf,
+        /// Do not use endgame tables.
+        #[arg(long)]
+        no_tables: bool,
+        /// Loop rule.
+        #[arg(long = "loop", value_enum, default_value = "start")]
+        rule: LoopArg,
+        /// Exact values, however long it takes.
+        #[arg(long, group = "budget")]
+        exact: bool,
+        /// At most this many seconds per position (bounds where unresolved).
+        #[arg(long, group = "budget")]
+        time_per_position: Option<f64>,
+        /// At most about this many nodes per position.
+        #[arg(long, group = "budget")]
+        nodes_per_position: Option<u64>,
+        /// Depth-limited analysis (not supported: see the error).
+        #[arg(long, group = "budget")]
+        depth: Option<u32>,
+        /// Worker threads: positions analysed at a time (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Transposition table per position, in MiB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+        /// Output directory (default results/openings-<game>-<plies>).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Continue from the checkpoint in the output directory.
+        #[arg(long)]
+        resume: bool,
+        /// Write 0 for wall-clock times, so that reruns give byte-identical files.
+        #[arg(long)]
+        no_timings: bool,
+        /// Test hook: stop after this many new results, as if killed.
+        #[arg(long, hide = true)]
+        stop_after: Option<usize>,
+    },
     /// Solve a fixed suite on one thread: a deterministic node count (fingerprint) and nodes/s.
     Bench {
         /// Transposition table size in MiB per position.
@@ -286,6 +338,64 @@ fn main() -> ExitCode {
             dispatch!(game, cmd_solve(&a))
         })(),
         Command::Bench { hash, json } => cmd_solve::cmd_bench(hash, json),
+        Command::Openings {
+            game,
+            plies,
+            position,
+            tables,
+            no_tables,
+            rule,
+            exact,
+            time_per_position,
+            nodes_per_position,
+            depth,
+            threads,
+            hash,
+            out,
+            resume,
+            no_timings,
+            stop_after,
+        } => (|| {
+            set_threads(threads)?;
+            if depth.is_some() {
+                return Err("--depth is not supported: the search is exact and has no depth-limited evaluation; \
+                            use --exact, --time-per-position S or --nodes-per-position N"
+                    .into());
+            }
+            if hash == 0 {
+                return Err("--hash must be at least 1 (MiB)".into());
+            }
+            let budget = match (exact, time_per_position, nodes_per_position) {
+                (true, _, _) => adji::openings::Budget::Exact,
+                (_, Some(s), _) if s > 0.0 && s.is_finite() => adji::openings::Budget::Seconds(s),
+                (_, Some(s), _) => {
+                    return Err(format!(
+                        "--time-per-position: expected a positive number, found {s}"
+                    ))
+                }
+                (_, _, Some(n)) => adji::openings::Budget::Nodes(n),
+                _ => {
+                    return Err(
+                        "give a budget: --exact, --time-per-position S or --nodes-per-position N"
+                            .into(),
+                    )
+                }
+            };
+            let a = cmd_openings::OpeningsArgs {
+                plies,
+                position,
+                tables: if no_tables { None } else { Some(tables) },
+                rule: rule.rule(),
+                budget,
+                hash_mib: hash,
+                out,
+                resume,
+                timings: !no_timings,
+                stop_after,
+                command: std::env::args().collect::<Vec<_>>().join(" "),
+            };
+            dispatch!(game, cmd_openings(&a))
+        })(),
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,
@@ -297,6 +407,7 @@ fn main() -> ExitCode {
 }
 
 use cmd_basic::{cmd_moves, cmd_perft, cmd_replay, cmd_show};
+use cmd_openings::cmd_openings;
 use cmd_solve::cmd_solve;
 
 /// Sets the size of rayon's global pool.

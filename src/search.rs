@@ -586,10 +586,7 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
                 } else {
                     self.solve_start(&p.pos, Kind::Hi).0
                 };
-                let value = Range {
-                    lower: value_of(w, -hi.upper, -lo.upper.min(hi.upper)),
-                    upper: value_of(w, -hi.lower.max(lo.lower), -lo.lower),
-                };
+                let value = quiet_move_range(w, lo, hi);
                 MoveResult {
                     mv,
                     value,
@@ -760,9 +757,18 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
     }
 }
 
-/// The root's `lo`/`hi` bounds from its moves: exits count in both; a quiet
-/// move to `c` gives `−hi(c)` to `lo` and `−lo(c)` to `hi`.
-fn root_bounds(moves: &[MoveResult]) -> (Range, Range) {
+/// Bounds of a quiet move's value, `clamp(w, −hi(c), −lo(c))`, from bounds
+/// on the child's `lo` and `hi` (the clamp is monotone in both).
+pub fn quiet_move_range(w: i32, lo: Range, hi: Range) -> Range {
+    Range {
+        lower: value_of(w, -hi.upper, -lo.upper.min(hi.upper)),
+        upper: value_of(w, -hi.lower.max(lo.lower), -lo.lower),
+    }
+}
+
+/// A position's `lo`/`hi` bounds from its moves: exits count in both; a
+/// quiet move to `c` gives `−hi(c)` to `lo` and `−lo(c)` to `hi`.
+pub fn root_bounds(moves: &[MoveResult]) -> (Range, Range) {
     let mut lo = Range {
         lower: i32::MIN,
         upper: i32::MIN,
