@@ -209,6 +209,9 @@ pub struct Stats {
 
 struct Ctx {
     stack: Vec<u64>,
+    /// Counting filter over the keys on `stack`: a zero slot proves a key
+    /// is not on the path, so most nodes skip the scan.
+    filter: Box<[u8; FILTER]>,
     base: usize,
     nodes: u64,
     flushed: u64,
@@ -217,10 +220,35 @@ struct Ctx {
     table_hits: u64,
 }
 
+const FILTER: usize = 4096;
+
 impl Ctx {
+    fn push(&mut self, key: u64) {
+        self.stack.push(key);
+        let f = &mut self.filter[key as usize % FILTER];
+        *f = f.saturating_add(1);
+    }
+
+    fn pop(&mut self) {
+        if let Some(key) = self.stack.pop() {
+            let f = &mut self.filter[key as usize % FILTER];
+            // A saturated slot stays saturated (it then only costs scans).
+            if *f != u8::MAX {
+                *f -= 1;
+            }
+        }
+    }
+
+    /// Whether `key` is on the stack at or above `base`.
+    #[inline]
+    fn repeats(&self, key: u64) -> bool {
+        self.filter[key as usize % FILTER] != 0 && self.stack[self.base..].contains(&key)
+    }
+
     fn new() -> Self {
         Ctx {
             stack: Vec::with_capacity(256),
+            filter: Box::new([0; FILTER]),
             base: 0,
             nodes: 0,
             flushed: 0,
@@ -324,8 +352,10 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
         if ctx.nodes & 1023 == 0 {
             self.flush(ctx)?;
         }
-        let full_key = pos.key();
-        if start.is_none() && ctx.stack[ctx.base..].contains(&full_key) {
+        // One packing per node: the table key clears the side, the path key keeps it.
+        let pk = Position { side: 0, ..*pos }.pack().0;
+        let full_key = crate::game::Packed(pk | ((pos.side as u128) << 84)).key();
+        if start.is_none() && ctx.repeats(full_key) {
             return Ok((w, true));
         }
         let moves = G::legal_moves(pos);
@@ -349,7 +379,6 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
         // for every w, and a cut made with them alone depends on no repeat.
         let (mut flb, mut fub) = (NEG_INF, POS_INF);
         let mut hint = NO_MOVE;
-        let pk = Position { side: 0, ..*pos }.pack().0;
         if let Some(e) = self.probe_tt(ctx, key(pk, Kind::Free)) {
             (flb, fub) = (e.lower as i32, e.upper as i32);
             hint = e.best;
@@ -385,7 +414,7 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
         if start.is_some() {
             ctx.base = ctx.stack.len();
         }
-        ctx.stack.push(full_key);
+        ctx.push(full_key);
         let nodes_before = ctx.nodes;
 
         let ordered = self.order(pos, &moves, hint);
@@ -434,7 +463,7 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
                 break;
             }
         }
-        ctx.stack.pop();
+        ctx.pop();
         ctx.base = saved_base;
         result?;
 
