@@ -80,8 +80,8 @@ pub fn cmd_build<G: Game>(a: &BuildArgs) -> CmdResult {
         ));
     }
     println!();
-    println!("| level | positions | status | forward s | sweep s | total s | floor s | build/floor | peak RSS |");
-    println!("|---:|---:|---|---:|---:|---:|---:|---:|---:|");
+    println!("| level | positions | status | forward s | sweep s | total s | floor s | build/floor | max frontier | peak RSS |");
+    println!("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|");
     let pb = bar(0, "positions");
     let t0 = Instant::now();
     let res = build_tables::<G>(&a.dir, a.rule, a.max, &pb, |ev| {
@@ -89,7 +89,7 @@ pub fn cmd_build<G: Game>(a: &BuildArgs) -> CmdResult {
         match &ev.report {
             None => pb.suspend(|| {
                 println!(
-                    "| {n} | {} | kept (verified) | | | | | | |",
+                    "| {n} | {} | kept (verified) | | | | | | | |",
                     p[n as usize].positions
                 )
             }),
@@ -106,12 +106,13 @@ pub fn cmd_build<G: Game>(a: &BuildArgs) -> CmdResult {
                     (String::new(), String::new())
                 };
                 pb.suspend(|| println!(
-                    "| {n} | {} | built | {:.3} | {:.3} ({:.3} scans) | {:.3} | {floor} | {ratio} | {} |",
+                    "| {n} | {} | built | {:.3} | {:.3} ({:.3} scans) | {:.3} | {floor} | {ratio} | {} | {} |",
                     r.positions,
                     r.forward_secs,
                     r.sweep_secs,
                     r.scan_secs,
                     r.total_secs,
+                    fmt_bytes(4 * r.max_frontier),
                     fmt_bytes(peak_rss())
                 ));
             }

@@ -392,7 +392,16 @@ fn main() -> ExitCode {
                 resume,
                 timings: !no_timings,
                 stop_after,
-                command: std::env::args().collect::<Vec<_>>().join(" "),
+                command: std::iter::once("adji".to_string())
+                    .chain(std::env::args().skip(1).map(|a| {
+                        if a.contains(' ') {
+                            format!("\"{a}\"")
+                        } else {
+                            a
+                        }
+                    }))
+                    .collect::<Vec<_>>()
+                    .join(" "),
             };
             dispatch!(game, cmd_openings(&a))
         })(),

@@ -179,3 +179,32 @@ fn literal_rule_and_start_rule_disagree_on_4_of_910_small_adjito_positions() {
     assert_eq!(total, 910);
     assert_eq!(differ, 4);
 }
+
+#[test]
+fn a_tiny_frontier_cap_spills_to_pending_bits_and_gives_identical_tables() {
+    use adji::tables::build::{build_level, build_level_capped};
+    for rule in [LoopRule::Start, LoopRule::Even] {
+        let dir = tempfile::tempdir().unwrap();
+        let set = tables_to::<Adjito>(dir.path(), rule, 8);
+        for n in 0..=8 {
+            let lower = TableSet::open::<Adjito>(dir.path(), rule, n.max(1) - 1).unwrap();
+            let lower = if n == 0 {
+                TableSet::empty(adji::game::GameId::Adjito, rule)
+            } else {
+                lower
+            };
+            let (lo1, hi1, _) = build_level::<Adjito>(n, &lower, &ProgressBar::hidden()).unwrap();
+            let (lo2, hi2, rep) =
+                build_level_capped::<Adjito>(n, &lower, &ProgressBar::hidden(), 16).unwrap();
+            assert_eq!((lo1, hi1), (lo2, hi2), "level {n}");
+            if n >= 6 {
+                assert!(rep.spills > 0, "level {n} should have spilled");
+            }
+        }
+        drop(set);
+    }
+}
+
+fn tables_to<G: Game>(dir: &std::path::Path, rule: LoopRule, max: u32) -> TableSet {
+    build::<G>(dir, rule, max)
+}

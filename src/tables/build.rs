@@ -32,8 +32,10 @@
 //! # Memory and races
 //!
 //! Three bytes per position: `a` (E, later lo), `b` (counter in the low four
-//! bits, W and L flags), `c` (the first bound found, later hi). Frontiers
-//! hold `u32` ranks. Counters and flags are atomics; each phase makes only
+//! bits, W and L flags, two pending bits), `c` (the first bound found, later
+//! hi). Frontiers hold `u32` ranks, at most `size / 64` of them per list;
+//! beyond that, positions get a pending bit and the next phase collects them
+//! with a scan, so the frontiers cost at most about 0.2 byte per position. Counters and flags are atomics; each phase makes only
 //! one kind of transition (W or L), and the thread that wins the flag
 //! (`fetch_or`) or takes the counter to zero (`fetch_sub`) is the only
 //! writer of that position's `a`/`c` in the phase, so the result is the
@@ -55,6 +57,8 @@ const CHUNK: usize = 1 << 14;
 const CNT: u8 = 0x0F;
 const IN_W: u8 = 0x10;
 const IN_L: u8 = 0x20;
+const PEND_W: u8 = 0x40;
+const PEND_L: u8 = 0x80;
 const NONE: i8 = i8::MIN;
 
 /// What one level needs.
@@ -110,6 +114,8 @@ pub struct LevelReport {
     pub scans: u32,
     /// Seconds spent in the threshold scans (part of `sweep_secs`).
     pub scan_secs: f64,
+    /// Frontier rounds that overflowed the cap and needed a pending-bit scan.
+    pub spills: u32,
 }
 
 /// `(E, quiet-move count)` of a position; `E` is [`i8::MIN`] when it has no exit.
@@ -166,6 +172,85 @@ fn prefetch(x: &AtomicU8) {
     let _ = x;
 }
 
+/// Collects frontier ranks up to a shared cap; past it, marks positions
+/// with a pending bit instead, so frontiers never outgrow the budget.
+struct Sink<'a> {
+    cap: usize,
+    len: std::sync::atomic::AtomicUsize,
+    spilled: std::sync::atomic::AtomicBool,
+    flags: &'a [AtomicU8],
+    bit: u8,
+}
+
+impl<'a> Sink<'a> {
+    fn new(cap: usize, flags: &'a [AtomicU8], bit: u8) -> Self {
+        Sink {
+            cap,
+            len: Default::default(),
+            spilled: Default::default(),
+            flags,
+            bit,
+        }
+    }
+
+    #[inline]
+    fn push(&self, out: &mut Vec<u32>, i: usize) {
+        if self.len.fetch_add(1, Relaxed) < self.cap {
+            out.push(i as u32);
+        } else {
+            self.flags[i].fetch_or(self.bit, Relaxed);
+            self.spilled.store(true, Relaxed);
+        }
+    }
+
+    fn spilled(&self) -> bool {
+        self.spilled.load(Relaxed)
+    }
+}
+
+/// Runs `f` over a frontier list and, if it spilled, over every position
+/// carrying the pending `bit` (clearing it). Returns what `f` produced.
+fn phase<F>(
+    list: &[u32],
+    spilled: bool,
+    bit: u8,
+    sink: &Sink,
+    flags: &[AtomicU8],
+    f: &F,
+) -> Vec<u32>
+where
+    F: Fn(&[u32], &Sink, &mut Vec<u32>) + Sync,
+{
+    let mut out: Vec<u32> = list
+        .par_chunks(BATCH * 8)
+        .flat_map_iter(|ch| {
+            let mut o = Vec::new();
+            f(ch, sink, &mut o);
+            o
+        })
+        .collect();
+    if spilled {
+        let size = flags.len();
+        let more: Vec<u32> = (0..size.div_ceil(CHUNK))
+            .into_par_iter()
+            .flat_map_iter(|ci| {
+                let mine: Vec<u32> = (ci * CHUNK..((ci + 1) * CHUNK).min(size))
+                    .filter(|&i| {
+                        flags[i].load(Relaxed) & bit != 0
+                            && flags[i].fetch_and(!bit, Relaxed) & bit != 0
+                    })
+                    .map(|i| i as u32)
+                    .collect();
+                let mut o = Vec::new();
+                f(&mine, sink, &mut o);
+                o
+            })
+            .collect();
+        out.extend(more);
+    }
+    out
+}
+
 #[inline]
 fn pos_of<G: Game>(idx: u32, n: u32) -> Position {
     Position {
@@ -190,6 +275,21 @@ pub fn build_level<G: Game>(
     n: u32,
     lower: &TableSet,
     bar: &ProgressBar,
+) -> Result<(Vec<u8>, Vec<u8>, LevelReport), TableError> {
+    let size = level_size(n as usize, G::PITS) as usize;
+    build_level_capped::<G>(n, lower, bar, (size / 64).max(1 << 16))
+}
+
+/// [`build_level`] with an explicit frontier cap (entries per list); a small
+/// cap forces the pending-bit path, which tests use.
+///
+/// # Errors
+/// As [`build_level`].
+pub fn build_level_capped<G: Game>(
+    n: u32,
+    lower: &TableSet,
+    bar: &ProgressBar,
+    cap: usize,
 ) -> Result<(Vec<u8>, Vec<u8>, LevelReport), TableError> {
     if lower.covered() < n {
         return Err(TableError::Missing {
@@ -274,6 +374,9 @@ pub fn build_level<G: Game>(
         ..Default::default()
     };
     let ni = n as i32;
+    // Frontiers hold at most `cap` ranks; beyond that, positions are marked
+    // with a pending bit and collected by a scan in the next phase.
+    let cap = cap.max(1);
     for t in (-ni..=ni).rev() {
         let hw = hist[(t + ni) as usize];
         let hl = hist[(-t + ni) as usize];
@@ -283,7 +386,8 @@ pub fn build_level<G: Game>(
         report.scans += 1;
         bar.set_message(format!("level {n}: threshold {t:+}"));
         let ts = Instant::now();
-        let (mut wf, mut lf): (Vec<u32>, Vec<u32>) = (0..size.div_ceil(CHUNK))
+        let (sink_w, sink_l) = (Sink::new(cap, ba, PEND_W), Sink::new(cap, ba, PEND_L));
+        let (mut w_list, mut l_list): (Vec<u32>, Vec<u32>) = (0..size.div_ceil(CHUNK))
             .into_par_iter()
             .map(|ci| {
                 let (mut w, mut l) = (Vec::new(), Vec::new());
@@ -298,11 +402,11 @@ pub fn build_level<G: Game>(
                     }
                     let e = e as i32;
                     if f & IN_W == 0 && e == t && w_trans(i, t) {
-                        w.push(i as u32);
+                        sink_w.push(&mut w, i);
                     }
                     if f & IN_L == 0 && f & CNT == 0 && e == -t {
                         l_trans(i, t);
-                        l.push(i as u32);
+                        sink_l.push(&mut l, i);
                     }
                 }
                 (w, l)
@@ -315,46 +419,49 @@ pub fn build_level<G: Game>(
                     (w1, l1)
                 },
             );
+        let (mut w_spill, mut l_spill) = (sink_w.spilled(), sink_l.spilled());
         report.scan_secs += ts.elapsed().as_secs_f64();
-        while !wf.is_empty() || !lf.is_empty() {
-            report.max_frontier = report.max_frontier.max((wf.len() + lf.len()) as u64);
-            // Phase A: new W positions decrement their predecessors' counters.
-            let new_l: Vec<u32> = wf
-                .par_chunks(BATCH)
-                .flat_map_iter(|ch| {
-                    let mut out = Vec::new();
-                    let preds = predecessor_ranks::<G>(ch, n, ba);
-                    for &i in &preds {
-                        let i = i as usize;
-                        let prev = ba[i].fetch_sub(1, Relaxed);
-                        debug_assert!(prev & CNT > 0);
-                        if prev & CNT == 1 && prev & IN_L == 0 {
-                            let e = aa[i].load(Relaxed) as i8;
-                            if e == NONE || (e as i32) <= -t {
-                                l_trans(i, t);
-                                out.push(i as u32);
-                            }
+        // Phase A: a new W position decrements its predecessors' counters;
+        // a counter reaching 0 with E ≤ −t puts that predecessor in L.
+        let process_w = |xs: &[u32], sink: &Sink, out: &mut Vec<u32>| {
+            for ch in xs.chunks(BATCH) {
+                for &i in &predecessor_ranks::<G>(ch, n, ba) {
+                    let i = i as usize;
+                    let prev = ba[i].fetch_sub(1, Relaxed);
+                    debug_assert!(prev & CNT > 0);
+                    if prev & CNT == 1 && prev & IN_L == 0 {
+                        let e = aa[i].load(Relaxed) as i8;
+                        if e == NONE || (e as i32) <= -t {
+                            l_trans(i, t);
+                            sink.push(out, i);
                         }
                     }
-                    out
-                })
-                .collect();
-            lf.extend(new_l);
-            // Phase B: new L positions put their predecessors in W.
-            wf = lf
-                .par_chunks(BATCH)
-                .flat_map_iter(|ch| {
-                    let mut out = Vec::new();
-                    for &i in &predecessor_ranks::<G>(ch, n, ba) {
-                        let i = i as usize;
-                        if ba[i].load(Relaxed) & IN_W == 0 && w_trans(i, t) {
-                            out.push(i as u32);
-                        }
+                }
+            }
+        };
+        // Phase B: a new L position puts its predecessors in W.
+        let process_l = |xs: &[u32], sink: &Sink, out: &mut Vec<u32>| {
+            for ch in xs.chunks(BATCH) {
+                for &i in &predecessor_ranks::<G>(ch, n, ba) {
+                    let i = i as usize;
+                    if ba[i].load(Relaxed) & IN_W == 0 && w_trans(i, t) {
+                        sink.push(out, i);
                     }
-                    out
-                })
-                .collect();
-            lf = Vec::new();
+                }
+            }
+        };
+        while !w_list.is_empty() || w_spill || !l_list.is_empty() || l_spill {
+            report.max_frontier = report
+                .max_frontier
+                .max((w_list.len() + l_list.len()) as u64);
+            report.spills += (w_spill || l_spill) as u32;
+            let s = Sink::new(cap, ba, PEND_L);
+            l_list.extend(phase(&w_list, w_spill, PEND_W, &s, ba, &process_w));
+            l_spill |= s.spilled();
+            let s = Sink::new(cap, ba, PEND_W);
+            w_list = phase(&l_list, l_spill, PEND_L, &s, ba, &process_l);
+            w_spill = s.spilled();
+            (l_list, l_spill) = (Vec::new(), false);
         }
     }
     report.sweep_secs = t1.elapsed().as_secs_f64();
