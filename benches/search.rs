@@ -244,7 +244,7 @@ fn main() {
         }
     }
 
-    println!("\n## Threads (atomic table, Adjito bench suite, root splitting)\n");
+    println!("\n## Threads (atomic table, Adjito bench suite, Lazy SMP inside each exact solve)\n");
     println!("| threads | nodes | seconds | Mnodes/s | exact | speed-up |\n|---:|---:|---:|---:|---:|---:|");
     let one = solve_all::<Adjito, _>(&a, atomic, None, base, 1);
     let two = solve_all::<Adjito, _>(

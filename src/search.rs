@@ -1,5 +1,5 @@
 //! Exact search: fail-soft alpha-beta (negamax) with null-window bisection,
-//! a shared transposition table, endgame-table probes and root splitting.
+//! a shared transposition table, endgame-table probes and Lazy SMP.
 //!
 //! # What is computed (RULES.md §4)
 //!
@@ -48,8 +48,6 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-use rayon::prelude::*;
-
 use crate::game::{Game, Move, Position};
 use crate::tables::TableSet;
 use crate::tt::{key, Entry, Kind, TransTable, NO_MOVE};
@@ -77,7 +75,7 @@ pub struct Options {
     pub ordering: bool,
     /// Probe endgame tables at stretch starts.
     pub use_tables: bool,
-    /// Search root moves in parallel (rayon's pool).
+    /// Use rayon's pool for Lazy SMP helpers inside each exact solve.
     pub parallel: bool,
     /// Longest principal variation to extract.
     pub pv_max: usize,
@@ -208,6 +206,10 @@ pub struct Stats {
 }
 
 struct Ctx {
+    /// Set for Lazy-SMP helpers: the main thread raises it when it is done.
+    helper: Option<std::sync::Arc<AtomicBool>>,
+    /// Non-zero for helpers: perturbs the order of quiet moves.
+    perturb: u64,
     stack: Vec<u64>,
     /// Counting filter over the keys on `stack`: a zero slot proves a key
     /// is not on the path, so most nodes skip the scan.
@@ -247,6 +249,8 @@ impl Ctx {
 
     fn new() -> Self {
         Ctx {
+            helper: None,
+            perturb: 0,
             stack: Vec::with_capacity(256),
             filter: Box::new([0; FILTER]),
             base: 0,
@@ -314,6 +318,9 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
         self.hits.fetch_add(std::mem::take(&mut ctx.hits), Relaxed);
         self.table_hits
             .fetch_add(std::mem::take(&mut ctx.table_hits), Relaxed);
+        if ctx.helper.as_ref().is_some_and(|h| h.load(Relaxed)) {
+            return Err(Abort);
+        }
         if self.stop.load(Relaxed) {
             return Err(Abort);
         }
@@ -417,7 +424,7 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
         ctx.push(full_key);
         let nodes_before = ctx.nodes;
 
-        let ordered = self.order(pos, &moves, hint);
+        let ordered = self.order(pos, &moves, hint, ctx.perturb);
         let mut best = i32::MIN;
         let mut best_mv = NO_MOVE;
         let mut rep = false;
@@ -500,6 +507,7 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
         pos: &Position,
         moves: &crate::game::MoveList,
         hint: u8,
+        perturb: u64,
     ) -> [(Move, Position, u8); 6] {
         let mut out = [(Move(0), Position::default(), 0u8); 6];
         let mut keys = [0i32; 6];
@@ -513,8 +521,14 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
             } else if p.captured > 0 {
                 1000 + p.captured as i32
             } else {
-                // The opponent's view of the split after the move, negated.
-                -G::split(&p.pos)
+                // The opponent's view of the split after the move, negated;
+                // helpers break ties (and near-ties) differently.
+                let noise = if perturb == 0 {
+                    0
+                } else {
+                    (crate::game::mix64(perturb ^ p.pos.key()) & 3) as i32
+                };
+                -G::split(&p.pos) * 4 + noise
             };
         }
         if self.opts.ordering {
@@ -548,12 +562,43 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
             cands.push(w);
             cands.sort_unstable();
         }
+        if self.opts.parallel && rayon::current_num_threads() > 1 {
+            // Lazy SMP: helpers run the same bisection with perturbed move
+            // orders and fill the shared table; the main thread's answer is
+            // the one returned, and it stops the helpers when done.
+            let done = std::sync::Arc::new(AtomicBool::new(false));
+            return rayon::scope(|sc| {
+                for h in 1..rayon::current_num_threads() {
+                    let mut ctx = Ctx::new();
+                    ctx.helper = Some(done.clone());
+                    ctx.perturb = h as u64;
+                    let cands = &cands;
+                    sc.spawn(move |_| {
+                        let _ = self.bisect(pos, kind, w, cands, &mut ctx);
+                    });
+                }
+                let r = self.bisect(pos, kind, w, &cands, &mut Ctx::new());
+                done.store(true, Relaxed);
+                r
+            });
+        }
+        self.bisect(pos, kind, w, &cands, &mut Ctx::new())
+    }
+
+    /// The null-window bisection of [`Searcher::solve_start`].
+    fn bisect(
+        &self,
+        pos: &Position,
+        kind: Kind,
+        w: i32,
+        cands: &[i32],
+        ctx: &mut Ctx,
+    ) -> (Range, bool) {
         let mut r = Range {
             lower: cands[0],
             upper: *cands.last().unwrap(),
         };
         let (mut rep_any, mut lower_proved, mut upper_proved) = (false, false, false);
-        let mut ctx = Ctx::new();
         while r.lower < r.upper {
             let inside: Vec<i32> = cands
                 .iter()
@@ -561,7 +606,7 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
                 .filter(|&v| v > r.lower && v <= r.upper)
                 .collect();
             let t = inside[(inside.len() - 1) / 2];
-            match self.negamax(&mut ctx, pos, t - 1, t, w, Some(kind)) {
+            match self.negamax(ctx, pos, t - 1, t, w, Some(kind)) {
                 Ok((v, rep)) => {
                     rep_any |= rep;
                     // Fail-soft bounds may fall between the possible values:
@@ -584,7 +629,7 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
                 Err(Abort) => break,
             }
         }
-        let _ = self.flush(&mut ctx);
+        let _ = self.flush(ctx);
         (r, !rep_any && lower_proved && upper_proved && r.exact())
     }
 
@@ -625,11 +670,9 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
                 }
             }
         };
-        if self.opts.parallel {
-            moves.par_iter().map(one).collect()
-        } else {
-            moves.iter().map(one).collect()
-        }
+        // Root moves one after another, so that each benefits from the
+        // table entries of the previous ones; threads work inside each solve.
+        moves.iter().map(one).collect()
     }
 
     fn stats(&self, t0: Instant) -> Stats {
