@@ -25,10 +25,7 @@ fn pick<G: Game>(seed: u64, levels: std::ops::RangeInclusive<u32>, want: usize) 
             if ml.is_empty() || levels.contains(&st.pos.level()) && !st.pos.in_opening() {
                 break;
             }
-            let mv = ml.get(lcg(&mut rng) as usize % ml.len());
-            let p = G::play_unchecked(&st.pos, mv);
-            st.stores[st.pos.side as usize] += p.captured as u16;
-            st.pos = p.pos;
+            st = st.play::<G>(ml.get(lcg(&mut rng) as usize % ml.len())).0;
         }
         if !levels.contains(&st.pos.level()) || G::legal_moves(&st.pos).is_empty() {
             continue;

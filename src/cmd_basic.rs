@@ -51,16 +51,11 @@ pub fn cmd_moves<G: Game>(a: &PosArgs, json_out: bool) -> CmdResult {
     let moves = G::legal_moves(&st.pos);
     let mut list = Vec::new();
     for mv in moves.iter() {
-        let p = G::play_unchecked(&st.pos, mv);
-        let mut after = State {
-            pos: p.pos,
-            stores: st.stores,
-        };
-        after.stores[st.pos.side as usize] += p.captured as u16;
+        let (after, captured) = st.play::<G>(mv);
         list.push((
             format_move::<G>(&st.pos, mv),
             format_state::<G>(&after),
-            p.captured,
+            captured,
         ));
     }
     let end = if moves.is_empty() {

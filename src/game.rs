@@ -300,6 +300,18 @@ pub struct State {
     pub stores: [u16; 2],
 }
 
+impl State {
+    /// Plays `mv` (which must be legal) and credits any capture to the
+    /// mover's store. Returns the new state and the seeds captured.
+    #[inline]
+    pub fn play<G: Game>(&self, mv: Move) -> (State, u8) {
+        let p = G::play_unchecked(&self.pos, mv);
+        let mut stores = self.stores;
+        stores[self.pos.side as usize] += p.captured as u16;
+        (State { pos: p.pos, stores }, p.captured)
+    }
+}
+
 /// The result of playing one move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Played {

@@ -101,3 +101,22 @@ pub fn next_board(board: &mut [u8; MAX_PITS], k: usize) -> bool {
     }
     false
 }
+
+/// The boards of ranks `ranks` of level `n` on `k` pits, in rank order,
+/// with their ranks: one unrank, then [`next_board`] steps.
+pub fn boards(
+    ranks: std::ops::Range<u64>,
+    n: usize,
+    k: usize,
+) -> impl Iterator<Item = (u64, [u8; MAX_PITS])> {
+    let mut board = if ranks.start < ranks.end {
+        unrank(ranks.start, n, k)
+    } else {
+        [0; MAX_PITS]
+    };
+    ranks.map(move |r| {
+        let b = board;
+        next_board(&mut board, k);
+        (r, b)
+    })
+}

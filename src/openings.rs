@@ -125,12 +125,7 @@ pub fn enumerate<G: Game>(root: State, plies: u32) -> Tree {
         }
         let mut kids = Vec::new();
         for mv in moves.iter() {
-            let p = G::play_unchecked(&st.pos, mv);
-            let mut s = State {
-                pos: p.pos,
-                stores: st.stores,
-            };
-            s.stores[st.pos.side as usize] += p.captured as u16;
+            let (s, captured) = st.play::<G>(mv);
             let child = nodes.len();
             nodes.push(Node {
                 state: s,
@@ -141,7 +136,7 @@ pub fn enumerate<G: Game>(root: State, plies: u32) -> Tree {
             kids.push(Edge {
                 mv,
                 name: format_move::<G>(&st.pos, mv),
-                captured: p.captured,
+                captured,
                 child,
                 value: UNKNOWN,
             });

@@ -23,10 +23,7 @@ pub fn playout<G: Game>(choices: &[u8]) -> State {
         if ml.is_empty() {
             break;
         }
-        let mv = ml.get(c as usize % ml.len());
-        let p = G::play_unchecked(&st.pos, mv);
-        st.stores[st.pos.side as usize] += p.captured as u16;
-        st.pos = p.pos;
+        st = st.play::<G>(ml.get(c as usize % ml.len())).0;
     }
     st
 }

@@ -115,9 +115,9 @@ fn a_position_reached_by_two_move_orders_is_analysed_once() {
         seed = seed
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
-        let p = Adjito::play_unchecked(&st.pos, ml.get((seed >> 33) as usize % ml.len()));
-        st.stores[st.pos.side as usize] += p.captured as u16;
-        st.pos = p.pos;
+        st = st
+            .play::<Adjito>(ml.get((seed >> 33) as usize % ml.len()))
+            .0;
     };
     let root_text = adji::notation::format_state::<Adjito>(&st);
     let calls = AtomicUsize::new(0);

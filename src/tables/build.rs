@@ -50,7 +50,7 @@ use rayon::prelude::*;
 
 use super::{format, Table, TableError, TableSet};
 use crate::game::{for_each_step, Game, Position, Step};
-use crate::index::{level_size, next_board, rank, unrank};
+use crate::index::{boards, level_size, rank, unrank};
 use crate::value::{LoopRule, NEG_INF_BYTE, POS_INF_BYTE};
 
 const CHUNK: usize = 1 << 14;
@@ -317,8 +317,8 @@ pub fn build_level_capped<G: Game>(
         .enumerate()
         .map(|(ci, (ac, bc))| {
             let mut h = vec![0u64; 2 * n as usize + 1];
-            let mut board = unrank((ci * CHUNK) as u64, n as usize, G::PITS);
-            for k in 0..ac.len() {
+            let ranks = (ci * CHUNK) as u64..(ci * CHUNK + ac.len()) as u64;
+            for (k, (_, board)) in boards(ranks, n as usize, G::PITS).enumerate() {
                 let pos = Position {
                     pits: board,
                     side: 0,
@@ -330,7 +330,6 @@ pub fn build_level_capped<G: Game>(
                 if e != NONE {
                     h[(e as i32 + n as i32) as usize] += 1;
                 }
-                next_board(&mut board, G::PITS);
             }
             bar.inc(ac.len() as u64);
             h
@@ -498,10 +497,10 @@ pub fn floor_pass<G: Game>(n: u32) -> u64 {
     (0..size.div_ceil(CHUNK))
         .into_par_iter()
         .map(|ci| {
-            let mut board = unrank((ci * CHUNK) as u64, n as usize, G::PITS);
             let mut moves = 0u64;
             let mut sink = 0u64;
-            for _ in ci * CHUNK..((ci + 1) * CHUNK).min(size) {
+            let ranks = (ci * CHUNK) as u64..((ci + 1) * CHUNK).min(size) as u64;
+            for (_, board) in boards(ranks, n as usize, G::PITS) {
                 let pos = Position {
                     pits: board,
                     side: 0,
@@ -512,7 +511,6 @@ pub fn floor_pass<G: Game>(n: u32) -> u64 {
                     sink = sink.wrapping_add(p.pos.pits[0] as u64 + p.captured as u64);
                     moves += 1;
                 }
-                next_board(&mut board, G::PITS);
             }
             std::hint::black_box(sink);
             moves

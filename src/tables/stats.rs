@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use super::TableSet;
 use crate::game::{Game, Position};
-use crate::index::{level_size, next_board, unrank};
+use crate::index::{boards, level_size};
 
 /// Statistics of one level.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -41,8 +41,11 @@ pub fn level_stats<G: Game>(set: &TableSet, level: u32) -> LevelStats {
                 level,
                 ..Default::default()
             };
-            let mut board = unrank(ci * CHUNK, level as usize, G::PITS);
-            for idx in ci * CHUNK..((ci + 1) * CHUNK).min(size) {
+            for (idx, board) in boards(
+                ci * CHUNK..((ci + 1) * CHUNK).min(size),
+                level as usize,
+                G::PITS,
+            ) {
                 let pos = Position {
                     pits: board,
                     side: 0,
@@ -58,7 +61,6 @@ pub fn level_stats<G: Game>(set: &TableSet, level: u32) -> LevelStats {
                 }
                 s.loop_sensitive += b.loop_sensitive() as u64;
                 *s.histogram.entry(v).or_default() += 1;
-                next_board(&mut board, G::PITS);
             }
             s
         })

@@ -15,7 +15,7 @@ use rayon::prelude::*;
 
 use super::TableSet;
 use crate::game::{for_each_step, Game, Position, Step};
-use crate::index::{level_size, next_board, unrank};
+use crate::index::{boards, level_size};
 use crate::value::{Bounds, NEG_INF};
 
 /// One entry that does not match its successors.
@@ -76,10 +76,13 @@ pub fn verify_level<G: Game>(
     let found: Vec<(Vec<Mismatch>, u64)> = (0..size.div_ceil(CHUNK))
         .into_par_iter()
         .map(|ci| {
-            let mut board = unrank(ci * CHUNK, level as usize, G::PITS);
             let mut bad = Vec::new();
             let mut count = 0;
-            for idx in ci * CHUNK..((ci + 1) * CHUNK).min(size) {
+            for (idx, board) in boards(
+                ci * CHUNK..((ci + 1) * CHUNK).min(size),
+                level as usize,
+                G::PITS,
+            ) {
                 let pos = Position {
                     pits: board,
                     side: 0,
@@ -103,7 +106,6 @@ pub fn verify_level<G: Game>(
                         });
                     }
                 }
-                next_board(&mut board, G::PITS);
             }
             (bad, count)
         })
