@@ -394,3 +394,119 @@ fn bench_fingerprint_is_stable() {
         "search changed: update tests/data/bench.txt if intended"
     );
 }
+
+#[test]
+fn openings_command_works_and_rejects_bad_budgets() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o");
+    let o = out.to_str().unwrap();
+    let pos = "0,2,1,1,2,0/1,0,2,0,1,2 B 18-18";
+    fails_with(
+        &[
+            "openings",
+            "--plies",
+            "2",
+            "--position",
+            pos,
+            "--no-tables",
+            "--out",
+            o,
+        ],
+        "give a budget",
+    );
+    fails_with(
+        &[
+            "openings",
+            "--plies",
+            "2",
+            "--depth",
+            "3",
+            "--no-tables",
+            "--out",
+            o,
+        ],
+        "--depth is not supported",
+    );
+    fails_with(
+        &[
+            "openings",
+            "--plies",
+            "2",
+            "--position",
+            "nonsense",
+            "--exact",
+            "--out",
+            o,
+        ],
+        "--position",
+    );
+    adji()
+        .args([
+            "openings",
+            "--plies",
+            "2",
+            "--position",
+            pos,
+            "--exact",
+            "--no-tables",
+            "--out",
+            o,
+            "--no-timings",
+        ])
+        .assert()
+        .success();
+    for f in [
+        "lines.csv",
+        "tree.json",
+        "tree.svg",
+        "summary.md",
+        "checkpoint.bin",
+    ] {
+        assert!(out.join(f).exists(), "{f}");
+    }
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(summary.contains("Value of the root for B"));
+    // Resuming with other settings is refused clearly.
+    fails_with(
+        &[
+            "openings",
+            "--plies",
+            "3",
+            "--position",
+            pos,
+            "--exact",
+            "--no-tables",
+            "--out",
+            o,
+            "--resume",
+        ],
+        "other settings",
+    );
+    // Interrupted by the test hook, then resumed.
+    let out2 = dir.path().join("p");
+    let o2 = out2.to_str().unwrap();
+    let args = [
+        "openings",
+        "--plies",
+        "2",
+        "--position",
+        pos,
+        "--exact",
+        "--no-tables",
+        "--out",
+        o2,
+        "--no-timings",
+    ];
+    fails_with(
+        &[&args[..], &["--stop-after", "3"]].concat(),
+        "stopped after 3",
+    );
+    adji()
+        .args([&args[..], &["--resume"]].concat())
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read(out2.join("lines.csv")).unwrap(),
+        std::fs::read(out.join("lines.csv")).unwrap()
+    );
+}
