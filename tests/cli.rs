@@ -121,7 +121,10 @@ fn bad_input_gives_one_clear_error() {
         ],
         "after the end",
     );
-    fails_with(&["solve", "--position", "garbage"], "--position");
+    fails_with(
+        &["solve", "--no-tables", "--position", "garbage"],
+        "--position",
+    );
     fails_with(&["solve", "--hash", "0"], "--hash");
     fails_with(&["solve", "--time=-3"], "--time");
     fails_with(&["solve", "--time", "soon"], "--time");

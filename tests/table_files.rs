@@ -43,8 +43,7 @@ fn verify_detects_a_changed_entry() {
     build::<Adjito>(dir.path(), LoopRule::Start, 6);
     // Rewrite level 6 with one lo byte changed and a correct checksum.
     let t = open(dir.path(), GameId::Adjito, LoopRule::Start, 6).unwrap();
-    let mut lo = t.lo_plane().to_vec();
-    let hi = t.hi_plane().to_vec();
+    let (mut lo, hi) = t.planes();
     drop(t);
     lo[100] = lo[100].wrapping_add(2);
     adji::tables::format::write_level(dir.path(), GameId::Adjito, LoopRule::Start, 6, &lo, &hi)

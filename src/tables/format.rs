@@ -3,7 +3,7 @@
 //! ```text
 //! offset size  field
 //!   0     8    magic "ADJITBL\0"
-//!   8     4    format version, u32 LE (1)
+//!   8     4    format version, u32 LE (2)
 //!  12     1    game: 1 = adjito, 2 = adjiboto
 //!  13     1    loop rule: 0 = start, 1 = even
 //!  14     2    level (seeds on the board), u16 LE
@@ -12,8 +12,7 @@
 //!  40     4    CRC-32 of the payload, u32 LE
 //!  44     4    CRC-32 of bytes 0..44, u32 LE
 //!  48    16    reserved, zero
-//!  64     N    lo plane: one i8 per entry, in colex rank order
-//!  64+N   N    hi plane: one i8 per entry
+//!  64    2N    entries in colex rank order, two i8 each: lo, then hi
 //! ```
 //! A bound byte is the value (seeds, mover minus opponent) with −128 for
 //! −∞ and +127 for +∞. The stored value is `clamp(w, lo, hi)` and the
@@ -30,8 +29,9 @@ use super::TableError;
 
 /// File magic.
 pub const MAGIC: &[u8; 8] = b"ADJITBL\0";
-/// Current format version.
-pub const VERSION: u32 = 1;
+/// Current format version. Version 1 stored `lo` and `hi` as two separate
+/// planes; version 2 interleaves them so that a lookup touches one cache line.
+pub const VERSION: u32 = 2;
 /// Header size in bytes.
 pub const HEADER_LEN: usize = 64;
 
@@ -156,16 +156,20 @@ pub fn write_level(
         path: path.clone(),
         source: e,
     };
-    let mut crc = crc32fast::Hasher::new();
-    crc.update(lo);
-    crc.update(hi);
+    // Interleave lo and hi, a block at a time.
+    let mut payload = Vec::with_capacity(2 * lo.len());
+    for (l, h) in lo.iter().zip(hi) {
+        payload.push(*l);
+        payload.push(*h);
+    }
+    let crc = crc32fast::hash(&payload);
     let header = Header {
         game,
         rule,
         level: level as u16,
         count: lo.len() as u64,
         tool: format!("adji {}", env!("CARGO_PKG_VERSION")),
-        payload_crc: crc.finalize(),
+        payload_crc: crc,
     };
     std::fs::create_dir_all(dir).map_err(io)?;
     let mut tmp = tempfile::Builder::new()
@@ -176,8 +180,7 @@ pub fn write_level(
     {
         let mut w = std::io::BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
         w.write_all(&header.encode()).map_err(io)?;
-        w.write_all(lo).map_err(io)?;
-        w.write_all(hi).map_err(io)?;
+        w.write_all(&payload).map_err(io)?;
         w.flush().map_err(io)?;
     }
     tmp.as_file().sync_all().map_err(io)?;

@@ -241,23 +241,22 @@ impl Table {
         self.count == 0
     }
 
-    /// The lo plane.
-    pub fn lo_plane(&self) -> &[u8] {
-        &self.map[format::HEADER_LEN..format::HEADER_LEN + self.count]
-    }
-
-    /// The hi plane.
-    pub fn hi_plane(&self) -> &[u8] {
-        &self.map[format::HEADER_LEN + self.count..]
+    /// The lo and hi bytes of every entry, as two separate planes.
+    pub fn planes(&self) -> (Vec<u8>, Vec<u8>) {
+        let p = &self.map[format::HEADER_LEN..];
+        (
+            p.iter().step_by(2).copied().collect(),
+            p.iter().skip(1).step_by(2).copied().collect(),
+        )
     }
 
     /// Bounds of entry `idx`.
     #[inline]
     pub fn bounds(&self, idx: usize) -> Bounds {
-        let o = format::HEADER_LEN;
+        let o = format::HEADER_LEN + 2 * idx;
         Bounds {
-            lo: decode_bound(self.map[o + idx] as i8),
-            hi: decode_bound(self.map[o + self.count + idx] as i8),
+            lo: decode_bound(self.map[o] as i8),
+            hi: decode_bound(self.map[o + 1] as i8),
         }
     }
 }
