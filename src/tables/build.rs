@@ -120,21 +120,34 @@ pub struct LevelReport {
 }
 
 /// `(E, quiet-move count)` of a position; `E` is [`i8::MIN`] when it has no exit.
+/// The lower-level entries of all capture children are located and
+/// prefetched first, then read, so their cache misses overlap.
 #[inline]
 fn exits<G: Game>(pos: &Position, lower: &TableSet) -> (i8, u8) {
-    let mut e = i32::MIN;
+    let mut caps = [(0i32, 0u32, 0usize, 0i32); 6];
+    let mut ncap = 0;
     let mut cnt = 0u8;
     let any = for_each_step::<G>(pos, |s| match s {
         Step::Capture {
             pos: c, captured, ..
         } => {
-            let v = lower
-                .value::<G>(&c)
-                .expect("lower level present (checked by build_level)");
-            e = e.max(captured as i32 - v);
+            let level = c.level();
+            let idx = rank(&c.pits, G::PITS) as usize;
+            if let Some(t) = lower.level(level) {
+                t.prefetch(idx);
+            }
+            caps[ncap] = (captured as i32, level, idx, lower.rule.w::<G>(&c));
+            ncap += 1;
         }
         Step::Quiet { .. } => cnt += 1,
     });
+    let mut e = i32::MIN;
+    for &(captured, level, idx, w) in &caps[..ncap] {
+        let t = lower
+            .level(level)
+            .expect("lower level present (checked by build_level)");
+        e = e.max(captured - t.bounds(idx).value(w));
+    }
     if !any {
         e = G::split(pos);
     }

@@ -250,6 +250,23 @@ impl Table {
         )
     }
 
+    /// Hints the processor to fetch entry `idx` (no effect on results).
+    #[inline(always)]
+    pub fn prefetch(&self, idx: usize) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(b) = self.map.get(format::HEADER_LEN + 2 * idx) {
+            // SAFETY: prefetching is a hint; the address is inside the map.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch(
+                    b as *const u8 as *const i8,
+                    std::arch::x86_64::_MM_HINT_T0,
+                )
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = idx;
+    }
+
     /// Bounds of entry `idx`.
     #[inline]
     pub fn bounds(&self, idx: usize) -> Bounds {
