@@ -112,7 +112,7 @@ pub fn cmd_build<G: Game>(a: &BuildArgs) -> CmdResult {
                     r.sweep_secs,
                     r.scan_secs,
                     r.total_secs,
-                    fmt_bytes(8 * r.max_frontier),
+                    fmt_bytes(4 * r.max_frontier),
                     fmt_bytes(peak_rss())
                 ));
             }

@@ -33,8 +33,7 @@
 //!
 //! Three bytes per position: `a` (E, later lo), `b` (counter in the low four
 //! bits, W and L flags, two pending bits), `c` (the first bound found, later
-//! hi). Frontier entries are the boards themselves packed into a `u64`
-//! (so processing them needs no unranking), at most `size / 128` per list;
+//! hi). Frontiers hold `u32` ranks, at most `size / 64` of them per list;
 //! beyond that, positions get a pending bit and the next phase collects them
 //! with a scan, so the frontiers cost at most about 0.2 byte per position. Counters and flags are atomics; each phase makes only
 //! one kind of transition (W or L), and the thread that wins the flag
@@ -159,44 +158,14 @@ fn exits<G: Game>(pos: &Position, lower: &TableSet) -> (i8, u8) {
 /// accesses overlap instead of stalling one by one.
 const BATCH: usize = 64;
 
-/// Bits per pit in a frontier entry: 5 for Adjito (levels up to 31), 6 for
-/// Adji-Boto (levels up to 63).
-const fn pit_bits(pits: usize) -> u32 {
-    (64 / pits) as u32
-}
-
-/// A frontier entry: the board itself, packed into 64 bits, so that
-/// processing it needs no unranking.
-#[inline]
-fn pack_board<G: Game>(b: &[u8; crate::game::MAX_PITS]) -> u64 {
-    let bits = pit_bits(G::PITS);
-    (0..G::PITS).fold(0u64, |x, i| x | ((b[i] as u64) << (bits * i as u32)))
-}
-
-#[inline]
-fn unpack_board<G: Game>(x: u64) -> Position {
-    let bits = pit_bits(G::PITS);
-    let mask = (1u64 << bits) - 1;
-    let mut pits = [0u8; crate::game::MAX_PITS];
-    for (i, p) in pits.iter_mut().enumerate().take(G::PITS) {
-        *p = ((x >> (bits * i as u32)) & mask) as u8;
-    }
-    Position {
-        pits,
-        side: 0,
-        opening: 0,
-    }
-}
-
-/// Ranks and packed boards of the quiet predecessors of the frontier
-/// entries `ch`, each rank's flag byte prefetched.
-fn predecessors<G: Game>(ch: &[u64], flags: &[AtomicU8]) -> Vec<(u32, u64)> {
+/// Ranks of the quiet predecessors of the boards ranked `ch`, each prefetched.
+fn predecessor_ranks<G: Game>(ch: &[u32], n: u32, flags: &[AtomicU8]) -> Vec<u32> {
     let mut preds = Vec::with_capacity(ch.len() * 6);
     for &x in ch {
-        G::for_each_quiet_predecessor(&unpack_board::<G>(x), |p| {
+        G::for_each_quiet_predecessor(&pos_of::<G>(x, n), |p| {
             let i = rank(&p.pits, G::PITS) as u32;
             prefetch(&flags[i as usize]);
-            preds.push((i, pack_board::<G>(&p.pits)));
+            preds.push(i);
         });
     }
     preds
@@ -237,13 +206,25 @@ impl<'a> Sink<'a> {
         }
     }
 
+    /// Pushes rank `i` into `out`, or marks it pending once the cap is
+    /// reached. `budget` is the producer's own reservation, taken from the
+    /// shared count 1024 entries at a time so that the counter's cache line
+    /// is not fought over on every push.
     #[inline]
-    fn push(&self, out: &mut Vec<u64>, i: usize, board: u64) {
-        if self.len.fetch_add(1, Relaxed) < self.cap {
-            out.push(board);
+    fn push(&self, out: &mut Vec<u32>, budget: &mut usize, i: usize) {
+        // Once full, the shared words are only read, never written again.
+        if *budget == 0 && !self.spilled.load(Relaxed) {
+            if self.len.fetch_add(1024, Relaxed) < self.cap {
+                *budget = 1024;
+            } else {
+                self.spilled.store(true, Relaxed);
+            }
+        }
+        if *budget > 0 {
+            *budget -= 1;
+            out.push(i as u32);
         } else {
             self.flags[i].fetch_or(self.bit, Relaxed);
-            self.spilled.store(true, Relaxed);
         }
     }
 
@@ -254,19 +235,18 @@ impl<'a> Sink<'a> {
 
 /// Runs `f` over a frontier list and, if it spilled, over every position
 /// carrying the pending `bit` (clearing it). Returns what `f` produced.
-fn phase<G: Game, F>(
-    list: &[u64],
+fn phase<F>(
+    list: &[u32],
     spilled: bool,
     bit: u8,
-    n: u32,
     sink: &Sink,
     flags: &[AtomicU8],
     f: &F,
-) -> Vec<u64>
+) -> Vec<u32>
 where
-    F: Fn(&[u64], &Sink, &mut Vec<u64>) + Sync,
+    F: Fn(&[u32], &Sink, &mut Vec<u32>) + Sync,
 {
-    let mut out: Vec<u64> = list
+    let mut out: Vec<u32> = list
         .par_chunks(BATCH * 8)
         .flat_map_iter(|ch| {
             let mut o = Vec::new();
@@ -276,21 +256,16 @@ where
         .collect();
     if spilled {
         let size = flags.len();
-        let more: Vec<u64> = (0..size.div_ceil(CHUNK))
+        let more: Vec<u32> = (0..size.div_ceil(CHUNK))
             .into_par_iter()
             .flat_map_iter(|ci| {
-                let mine: Vec<u64> = boards(
-                    (ci * CHUNK) as u64..((ci + 1) * CHUNK).min(size) as u64,
-                    n as usize,
-                    G::PITS,
-                )
-                .filter(|&(i, _)| {
-                    let i = i as usize;
-                    flags[i].load(Relaxed) & bit != 0
-                        && flags[i].fetch_and(!bit, Relaxed) & bit != 0
-                })
-                .map(|(_, b)| pack_board::<G>(&b))
-                .collect();
+                let mine: Vec<u32> = (ci * CHUNK..((ci + 1) * CHUNK).min(size))
+                    .filter(|&i| {
+                        flags[i].load(Relaxed) & bit != 0
+                            && flags[i].fetch_and(!bit, Relaxed) & bit != 0
+                    })
+                    .map(|i| i as u32)
+                    .collect();
                 let mut o = Vec::new();
                 f(&mine, sink, &mut o);
                 o
@@ -299,6 +274,15 @@ where
         out.extend(more);
     }
     out
+}
+
+#[inline]
+fn pos_of<G: Game>(idx: u32, n: u32) -> Position {
+    Position {
+        pits: unrank(idx as u64, n as usize, G::PITS),
+        side: 0,
+        opening: 0,
+    }
 }
 
 fn atomic(v: &mut [u8]) -> &[AtomicU8] {
@@ -318,7 +302,7 @@ pub fn build_level<G: Game>(
     bar: &ProgressBar,
 ) -> Result<(Vec<u8>, Vec<u8>, LevelReport), TableError> {
     let size = level_size(n as usize, G::PITS) as usize;
-    build_level_capped::<G>(n, lower, bar, (size / 128).max(1 << 16))
+    build_level_capped::<G>(n, lower, bar, (size / 64).max(1 << 16))
 }
 
 /// [`build_level`] with an explicit frontier cap (entries per list); a small
@@ -414,15 +398,9 @@ pub fn build_level_capped<G: Game>(
         ..Default::default()
     };
     let ni = n as i32;
-    // Frontiers hold at most `cap` entries; beyond that, positions are marked
+    // Frontiers hold at most `cap` ranks; beyond that, positions are marked
     // with a pending bit and collected by a scan in the next phase.
     let cap = cap.max(1);
-    if n >= 1 << pit_bits(G::PITS) {
-        return Err(TableError::Corrupted {
-            path: PathBuf::from("(build)"),
-            what: format!("level {n} is too large for this builder's frontier packing"),
-        });
-    }
     for t in (-ni..=ni).rev() {
         let hw = hist[(t + ni) as usize];
         let hl = hist[(-t + ni) as usize];
@@ -433,10 +411,11 @@ pub fn build_level_capped<G: Game>(
         bar.set_message(format!("level {n}: threshold {t:+}"));
         let ts = Instant::now();
         let (sink_w, sink_l) = (Sink::new(cap, ba, PEND_W), Sink::new(cap, ba, PEND_L));
-        let (mut w_list, mut l_list): (Vec<u64>, Vec<u64>) = (0..size.div_ceil(CHUNK))
+        let (mut w_list, mut l_list): (Vec<u32>, Vec<u32>) = (0..size.div_ceil(CHUNK))
             .into_par_iter()
             .map(|ci| {
                 let (mut w, mut l) = (Vec::new(), Vec::new());
+                let (mut bw, mut bl) = (0, 0);
                 for i in ci * CHUNK..((ci + 1) * CHUNK).min(size) {
                     let f = ba[i].load(Relaxed);
                     if f & (IN_W | IN_L) == IN_W | IN_L {
@@ -448,19 +427,11 @@ pub fn build_level_capped<G: Game>(
                     }
                     let e = e as i32;
                     if f & IN_W == 0 && e == t && w_trans(i, t) {
-                        sink_w.push(
-                            &mut w,
-                            i,
-                            pack_board::<G>(&unrank(i as u64, n as usize, G::PITS)),
-                        );
+                        sink_w.push(&mut w, &mut bw, i);
                     }
                     if f & IN_L == 0 && f & CNT == 0 && e == -t {
                         l_trans(i, t);
-                        sink_l.push(
-                            &mut l,
-                            i,
-                            pack_board::<G>(&unrank(i as u64, n as usize, G::PITS)),
-                        );
+                        sink_l.push(&mut l, &mut bl, i);
                     }
                 }
                 (w, l)
@@ -477,9 +448,10 @@ pub fn build_level_capped<G: Game>(
         report.scan_secs += ts.elapsed().as_secs_f64();
         // Phase A: a new W position decrements its predecessors' counters;
         // a counter reaching 0 with E ≤ −t puts that predecessor in L.
-        let process_w = |xs: &[u64], sink: &Sink, out: &mut Vec<u64>| {
+        let process_w = |xs: &[u32], sink: &Sink, out: &mut Vec<u32>| {
+            let mut budget = 0;
             for ch in xs.chunks(BATCH) {
-                for (i, board) in predecessors::<G>(ch, ba) {
+                for &i in &predecessor_ranks::<G>(ch, n, ba) {
                     let i = i as usize;
                     let prev = ba[i].fetch_sub(1, Relaxed);
                     debug_assert!(prev & CNT > 0);
@@ -487,19 +459,20 @@ pub fn build_level_capped<G: Game>(
                         let e = aa[i].load(Relaxed) as i8;
                         if e == NONE || (e as i32) <= -t {
                             l_trans(i, t);
-                            sink.push(out, i, board);
+                            sink.push(out, &mut budget, i);
                         }
                     }
                 }
             }
         };
         // Phase B: a new L position puts its predecessors in W.
-        let process_l = |xs: &[u64], sink: &Sink, out: &mut Vec<u64>| {
+        let process_l = |xs: &[u32], sink: &Sink, out: &mut Vec<u32>| {
+            let mut budget = 0;
             for ch in xs.chunks(BATCH) {
-                for (i, board) in predecessors::<G>(ch, ba) {
+                for &i in &predecessor_ranks::<G>(ch, n, ba) {
                     let i = i as usize;
                     if ba[i].load(Relaxed) & IN_W == 0 && w_trans(i, t) {
-                        sink.push(out, i, board);
+                        sink.push(out, &mut budget, i);
                     }
                 }
             }
@@ -510,12 +483,10 @@ pub fn build_level_capped<G: Game>(
                 .max((w_list.len() + l_list.len()) as u64);
             report.spills += (w_spill || l_spill) as u32;
             let s = Sink::new(cap, ba, PEND_L);
-            l_list.extend(phase::<G, _>(
-                &w_list, w_spill, PEND_W, n, &s, ba, &process_w,
-            ));
+            l_list.extend(phase(&w_list, w_spill, PEND_W, &s, ba, &process_w));
             l_spill |= s.spilled();
             let s = Sink::new(cap, ba, PEND_W);
-            w_list = phase::<G, _>(&l_list, l_spill, PEND_L, n, &s, ba, &process_l);
+            w_list = phase(&l_list, l_spill, PEND_L, &s, ba, &process_l);
             w_spill = s.spilled();
             (l_list, l_spill) = (Vec::new(), false);
         }
