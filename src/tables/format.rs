@@ -156,13 +156,23 @@ pub fn write_level(
         path: path.clone(),
         source: e,
     };
-    // Interleave lo and hi, a block at a time.
-    let mut payload = Vec::with_capacity(2 * lo.len());
-    for (l, h) in lo.iter().zip(hi) {
-        payload.push(*l);
-        payload.push(*h);
+    // The payload is lo/hi interleaved; it is produced a block at a time
+    // (for the checksum, then for the file) rather than held in memory.
+    let blocks = || {
+        lo.chunks(1 << 16).zip(hi.chunks(1 << 16)).map(|(l, h)| {
+            let mut b = Vec::with_capacity(2 * l.len());
+            for (x, y) in l.iter().zip(h) {
+                b.push(*x);
+                b.push(*y);
+            }
+            b
+        })
+    };
+    let mut hasher = crc32fast::Hasher::new();
+    for b in blocks() {
+        hasher.update(&b);
     }
-    let crc = crc32fast::hash(&payload);
+    let crc = hasher.finalize();
     let header = Header {
         game,
         rule,
@@ -180,7 +190,9 @@ pub fn write_level(
     {
         let mut w = std::io::BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
         w.write_all(&header.encode()).map_err(io)?;
-        w.write_all(&payload).map_err(io)?;
+        for b in blocks() {
+            w.write_all(&b).map_err(io)?;
+        }
         w.flush().map_err(io)?;
     }
     tmp.as_file().sync_all().map_err(io)?;
