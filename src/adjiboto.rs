@@ -173,7 +173,6 @@ impl Game for AdjiBoto {
         debug_assert!(!child.in_opening());
         let after = rotate_half::<N>(&child.pits);
         let side = child.side ^ 1;
-        let level: u32 = after.iter().map(|&x| x as u32).sum();
         // Pass: the board is unchanged; legal when the parent's mover had no
         // sowing move and the child's mover has one.
         if after[..H].iter().all(|&x| x < 2) && after[H..N].iter().any(|&x| x >= 2) {
@@ -183,21 +182,37 @@ impl Game for AdjiBoto {
                 opening: 0,
             });
         }
+        // The origin keeps exactly one seed of its own, plus one per full
+        // lap: a move sowing m = 10k + r seeds (r < 10) leaves after[o] =
+        // 1 + k, so k is fixed and only r = 0..9 remain to try.
         for o in 0..H {
+            if after[o] == 0 {
+                continue;
+            }
+            let k = after[o] - 1;
+            if after[..N].iter().any(|&x| x < k) {
+                continue;
+            }
             let mut b = after;
-            for m in 1..=level {
-                let d = ((m as usize - 1) % N) + 1;
-                let j = (o + d) % N;
-                if b[j] == 0 {
-                    break;
+            for x in b.iter_mut().take(N) {
+                *x -= k;
+            }
+            // b[o] == 1 now; r more seeds went to pits o+1 .. o+r.
+            for r in 0..N {
+                if r > 0 {
+                    let j = (o + r) % N;
+                    if b[j] == 0 {
+                        break;
+                    }
+                    b[j] -= 1;
                 }
-                b[j] -= 1;
-                // The origin keeps exactly one seed of its own.
-                if b[o] != 1 || m + 1 > 127 {
+                let m = k as usize * N + r;
+                if m == 0 || m + 1 > 127 {
                     continue;
                 }
+                let last = (o + ((m - 1) % N) + 1) % N;
                 // Quiet: the pit after the last one does not hold 1, 3 or 5.
-                if matches!(after[(j + 1) % N], 1 | 3 | 5) {
+                if matches!(after[(last + 1) % N], 1 | 3 | 5) {
                     continue;
                 }
                 let mut parent = Position {
