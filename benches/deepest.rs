@@ -98,8 +98,18 @@ fn run<G: Game>(levels: &[u32], per_level: u64) {
     }
 }
 
+/// `cargo bench --bench deepest [-- GAME LEVEL…]`: by default both games at
+/// their default level lists.
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let levels: Vec<u32> = args.iter().skip(1).filter_map(|a| a.parse().ok()).collect();
     println!("## Deepest positions solved within 60 s (2 threads, 1 GiB hash)");
-    run::<Adjito>(&[24, 26, 28, 30, 32, 34, 36], 2);
-    run::<AdjiBoto>(&[30, 35, 40, 45, 50, 55, 60], 2);
+    match args.first().map(|s| s.as_str()) {
+        Some("adjito") => run::<Adjito>(&levels, 2),
+        Some("adjiboto") => run::<AdjiBoto>(&levels, 2),
+        _ => {
+            run::<Adjito>(&[24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46], 2);
+            run::<AdjiBoto>(&[30, 35, 40, 45, 50, 55, 60], 2);
+        }
+    }
 }
