@@ -101,7 +101,10 @@ fn run<G: Game>(levels: &[u32], per_level: u64) {
 /// `cargo bench --bench deepest [-- GAME LEVEL…]`: by default both games at
 /// their default level lists.
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
     let levels: Vec<u32> = args.iter().skip(1).filter_map(|a| a.parse().ok()).collect();
     println!("## Deepest positions solved within 60 s (2 threads, 1 GiB hash)");
     match args.first().map(|s| s.as_str()) {
