@@ -10,7 +10,11 @@ fn cyclic<G: Game>(n: usize) -> (u64, u64) {
     // a cycle of relative boards is a cycle of play (the side alternates).
     let succ: Vec<Vec<usize>> = boards(0..size as u64, n, G::PITS)
         .map(|(_, b)| {
-            let pos = Position { pits: b, side: 0, opening: 0 };
+            let pos = Position {
+                pits: b,
+                side: 0,
+                opening: 0,
+            };
             G::legal_moves(&pos)
                 .iter()
                 .filter_map(|m| {
@@ -43,7 +47,10 @@ fn cyclic<G: Game>(n: usize) -> (u64, u64) {
 }
 
 fn main() {
-    let top: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(8);
+    let top: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(8);
     for n in 1..=top {
         let (a, ac) = cyclic::<Adjito>(n);
         let (b, bc) = cyclic::<AdjiBoto>(n);
