@@ -48,9 +48,9 @@ use std::time::Instant;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 
-use super::{format, Table, TableError, TableSet};
+use super::{format, level_positions, Table, TableError, TableSet};
 use crate::game::{for_each_step, Game, Position, Step};
-use crate::index::{boards, level_size, rank, unrank};
+use crate::index::{level_size, rank, unrank};
 use crate::value::{LoopRule, NEG_INF_BYTE, POS_INF_BYTE};
 
 const CHUNK: usize = 1 << 14;
@@ -343,12 +343,7 @@ pub fn build_level_capped<G: Game>(
         .map(|(ci, (ac, bc))| {
             let mut h = vec![0u64; 2 * n as usize + 1];
             let ranks = (ci * CHUNK) as u64..(ci * CHUNK + ac.len()) as u64;
-            for (k, (_, board)) in boards(ranks, n as usize, G::PITS).enumerate() {
-                let pos = Position {
-                    pits: board,
-                    side: 0,
-                    opening: 0,
-                };
+            for (k, (_, pos)) in level_positions::<G>(n, ranks).enumerate() {
                 let (e, cnt) = exits::<G>(&pos, lower);
                 ac[k] = e as u8;
                 bc[k] = cnt;
@@ -528,12 +523,7 @@ pub fn floor_pass<G: Game>(n: u32) -> u64 {
             let mut moves = 0u64;
             let mut sink = 0u64;
             let ranks = (ci * CHUNK) as u64..((ci + 1) * CHUNK).min(size) as u64;
-            for (_, board) in boards(ranks, n as usize, G::PITS) {
-                let pos = Position {
-                    pits: board,
-                    side: 0,
-                    opening: 0,
-                };
+            for (_, pos) in level_positions::<G>(n, ranks) {
                 for mv in G::legal_moves(&pos).iter() {
                     let p = G::play_unchecked(&pos, mv);
                     sink = sink.wrapping_add(p.pos.pits[0] as u64 + p.captured as u64);

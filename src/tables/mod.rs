@@ -379,6 +379,24 @@ impl TableSet {
     }
 }
 
+/// The positions (mover to move, main phase) of ranks `ranks` of `level`,
+/// with their ranks, in rank order: the walk every per-level pass makes.
+pub fn level_positions<G: Game>(
+    level: u32,
+    ranks: std::ops::Range<u64>,
+) -> impl Iterator<Item = (u64, Position)> {
+    crate::index::boards(ranks, level as usize, G::PITS).map(|(r, pits)| {
+        (
+            r,
+            Position {
+                pits,
+                side: 0,
+                opening: 0,
+            },
+        )
+    })
+}
+
 /// The value of one legal move from a probe of the tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveValue {

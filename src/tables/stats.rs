@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 
-use super::TableSet;
-use crate::game::{Game, Position};
-use crate::index::{boards, level_size};
+use super::{level_positions, TableSet};
+use crate::game::Game;
+use crate::index::level_size;
 
 /// Statistics of one level.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -41,16 +41,8 @@ pub fn level_stats<G: Game>(set: &TableSet, level: u32) -> LevelStats {
                 level,
                 ..Default::default()
             };
-            for (idx, board) in boards(
-                ci * CHUNK..((ci + 1) * CHUNK).min(size),
-                level as usize,
-                G::PITS,
-            ) {
-                let pos = Position {
-                    pits: board,
-                    side: 0,
-                    opening: 0,
-                };
+            for (idx, pos) in level_positions::<G>(level, ci * CHUNK..((ci + 1) * CHUNK).min(size))
+            {
                 let b = table.bounds(idx as usize);
                 let v = b.value(rule.w::<G>(&pos));
                 s.positions += 1;

@@ -13,9 +13,9 @@
 
 use rayon::prelude::*;
 
-use super::TableSet;
+use super::{level_positions, TableSet};
 use crate::game::{for_each_step, Game, Position, Step};
-use crate::index::{boards, level_size};
+use crate::index::level_size;
 use crate::value::{Bounds, NEG_INF};
 
 /// One entry that does not match its successors.
@@ -78,16 +78,8 @@ pub fn verify_level<G: Game>(
         .map(|ci| {
             let mut bad = Vec::new();
             let mut count = 0;
-            for (idx, board) in boards(
-                ci * CHUNK..((ci + 1) * CHUNK).min(size),
-                level as usize,
-                G::PITS,
-            ) {
-                let pos = Position {
-                    pits: board,
-                    side: 0,
-                    opening: 0,
-                };
+            for (idx, pos) in level_positions::<G>(level, ci * CHUNK..((ci + 1) * CHUNK).min(size))
+            {
                 let stored = table.bounds(idx as usize);
                 let again = recompute::<G>(set, &pos);
                 if again != Some(stored) || stored.lo > stored.hi {
