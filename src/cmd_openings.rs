@@ -70,7 +70,7 @@ pub fn cmd_openings<G: Game>(a: &OpeningsArgs) -> CmdResult {
         stop_after: a.stop_after,
     };
     let limits = match a.budget {
-        Budget::Exact => Limits::default(),
+        Budget::Exact | Budget::Depth(_) => Limits::default(),
         Budget::Seconds(s) => Limits {
             time: Some(Duration::from_secs_f64(s)),
             nodes: None,
@@ -92,7 +92,10 @@ pub fn cmd_openings<G: Game>(a: &OpeningsArgs) -> CmdResult {
         };
         let s = Searcher::<G, _>::new(tables.as_ref(), &tt, opts)
             .expect("rule and game checked when opening");
-        let an = s.analyse(pos);
+        let an = match a.budget {
+            Budget::Depth(d) => s.analyse_depth(pos, d),
+            _ => s.analyse(pos),
+        };
         let best = if an.value.exact() {
             an.moves.first().map(|m| m.mv)
         } else {

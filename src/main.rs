@@ -202,7 +202,8 @@ enum Command {
         /// At most about this many nodes per position.
         #[arg(long, group = "budget")]
         nodes_per_position: Option<u64>,
-        /// Depth-limited analysis (not supported: see the error).
+        /// Plain minimax to D plies per position: proven bounds, exact where
+        /// the horizon is never reached (no evaluation is ever used).
         #[arg(long, group = "budget")]
         depth: Option<u32>,
         /// Worker threads: positions analysed at a time (default: all cores).
@@ -357,15 +358,11 @@ fn main() -> ExitCode {
             stop_after,
         } => (|| {
             set_threads(threads)?;
-            if depth.is_some() {
-                return Err("--depth is not supported: the search is exact and has no depth-limited evaluation; \
-                            use --exact, --time-per-position S or --nodes-per-position N"
-                    .into());
-            }
             if hash == 0 {
                 return Err("--hash must be at least 1 (MiB)".into());
             }
             let budget = match (exact, time_per_position, nodes_per_position) {
+                _ if depth.is_some() => adji::openings::Budget::Depth(depth.unwrap_or(0)),
                 (true, _, _) => adji::openings::Budget::Exact,
                 (_, Some(s), _) if s > 0.0 && s.is_finite() => adji::openings::Budget::Seconds(s),
                 (_, Some(s), _) => {

@@ -203,6 +203,8 @@ pub enum Budget {
     Seconds(f64),
     /// At most about this many nodes per position.
     Nodes(u64),
+    /// Plain minimax to this many plies per position: proven bounds.
+    Depth(u32),
 }
 
 impl Budget {
@@ -212,6 +214,7 @@ impl Budget {
             Budget::Exact => "exact".into(),
             Budget::Seconds(s) => format!("{s} s per position"),
             Budget::Nodes(n) => format!("{n} nodes per position"),
+            Budget::Depth(d) => format!("depth {d} per position (bounds from plain minimax)"),
         }
     }
 }

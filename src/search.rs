@@ -688,6 +688,19 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
     /// Analyses `pos` as the start of a stretch: the value, every move's
     /// value, the principal variation and the loop-sensitivity.
     pub fn analyse(&self, pos: &Position) -> Analysis {
+        self.analyse_with(pos, None)
+    }
+
+    /// Like [`Searcher::analyse`], but with `depth = Some(d)` every move is
+    /// valued by plain minimax over the next `d` plies only, where a position
+    /// left unresolved at the horizon contributes its whole possible range:
+    /// the results are proven bounds (exact where the horizon was never
+    /// reached), never an evaluation.
+    pub fn analyse_depth(&self, pos: &Position, depth: u32) -> Analysis {
+        self.analyse_with(pos, Some(depth))
+    }
+
+    fn analyse_with(&self, pos: &Position, depth: Option<u32>) -> Analysis {
         let t0 = Instant::now();
         let w = self.opts.rule.w::<G>(pos);
         if G::legal_moves(pos).is_empty() {
@@ -704,9 +717,10 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
                 stats: self.stats(t0),
             };
         }
-        let (mut moves, from_tables) = match self.table_moves(pos, w) {
-            Some(m) => (m, true),
-            None => (self.move_results(pos, w), false),
+        let (mut moves, from_tables) = match (self.table_moves(pos, w), depth) {
+            (Some(m), _) => (m, true),
+            (None, None) => (self.move_results(pos, w), false),
+            (None, Some(d)) => (self.depth_move_results(pos, w, d), false),
         };
         let (lo, hi) = root_bounds(&moves);
         let value = Range {
@@ -714,7 +728,11 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
             upper: moves.iter().map(|m| m.value.upper).max().unwrap(),
         };
         moves.sort_by_key(|m| std::cmp::Reverse((m.value.lower, m.value.upper)));
-        let (pv, pv_end) = self.principal_variation(pos, w, &moves, value);
+        let (pv, pv_end) = if depth.is_none() {
+            self.principal_variation(pos, w, &moves, value)
+        } else {
+            (Vec::new(), PvEnd::Unresolved)
+        };
         Analysis {
             value,
             lo,
@@ -725,6 +743,130 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
             from_tables,
             stats: self.stats(t0),
         }
+    }
+
+    /// Move results from [`Searcher::depth_range`], as `move_results` does
+    /// with exact solves.
+    fn depth_move_results(&self, pos: &Position, w: i32, depth: u32) -> Vec<MoveResult> {
+        let none = Range { lower: 0, upper: 0 };
+        let mut ctx = Ctx::new();
+        G::legal_moves(pos)
+            .iter()
+            .map(|mv| {
+                let p = G::play_unchecked(pos, mv);
+                let d = depth.saturating_sub(1);
+                if p.captured > 0 {
+                    let c = p.captured as i32;
+                    let v = self.depth_range(
+                        &mut ctx,
+                        &p.pos,
+                        d,
+                        self.opts.rule.w::<G>(&p.pos),
+                        Some(Kind::Rule),
+                    );
+                    MoveResult {
+                        mv,
+                        value: Range {
+                            lower: c - v.upper,
+                            upper: c - v.lower,
+                        },
+                        captured: p.captured,
+                        child_lo: none,
+                        child_hi: none,
+                    }
+                } else {
+                    let lo = self.depth_range(&mut ctx, &p.pos, d, NEG_INF, Some(Kind::Lo));
+                    let hi = self.depth_range(&mut ctx, &p.pos, d, POS_INF, Some(Kind::Hi));
+                    MoveResult {
+                        mv,
+                        value: quiet_move_range(w, lo, hi),
+                        captured: 0,
+                        child_lo: lo,
+                        child_hi: hi,
+                    }
+                }
+            })
+            .collect()
+    }
+
+    /// Bounds of `pos`'s value by plain minimax to `depth` plies (no pruning,
+    /// no transposition table), with repeats scored `w` as in `negamax` and
+    /// endgame tables probed at stretch starts. At the horizon a position
+    /// gets its whole range, so the result always contains the exact value.
+    fn depth_range(
+        &self,
+        ctx: &mut Ctx,
+        pos: &Position,
+        depth: u32,
+        w: i32,
+        start: Option<Kind>,
+    ) -> Range {
+        ctx.nodes += 1;
+        if ctx.nodes & 1023 == 0 && self.flush(ctx).is_err() {
+            return Range::full(pos.level() as i32, w);
+        }
+        let key = pos.key();
+        if start.is_none() && ctx.repeats(key) {
+            return Range { lower: w, upper: w };
+        }
+        let moves = G::legal_moves(pos);
+        if moves.is_empty() {
+            let v = G::split(pos);
+            return Range { lower: v, upper: v };
+        }
+        if let (Some(kind), Some(t)) = (start, self.tables) {
+            if let Some(b) = t.bounds::<G>(pos) {
+                ctx.table_hits += 1;
+                let v = match kind {
+                    Kind::Lo => b.lo,
+                    Kind::Hi => b.hi,
+                    _ => b.value(w),
+                };
+                return Range { lower: v, upper: v };
+            }
+        }
+        if depth == 0 {
+            return Range::full(pos.level() as i32, w);
+        }
+        let saved = ctx.base;
+        if start.is_some() {
+            ctx.base = ctx.stack.len();
+        }
+        ctx.push(key);
+        let mut r = Range {
+            lower: i32::MIN,
+            upper: i32::MIN,
+        };
+        for mv in moves.iter() {
+            let p = G::play_unchecked(pos, mv);
+            let m = if p.captured > 0 {
+                let c = p.captured as i32;
+                let v = self.depth_range(
+                    ctx,
+                    &p.pos,
+                    depth - 1,
+                    self.opts.rule.w::<G>(&p.pos),
+                    Some(Kind::Rule),
+                );
+                Range {
+                    lower: c - v.upper,
+                    upper: c - v.lower,
+                }
+            } else {
+                let v = self.depth_range(ctx, &p.pos, depth - 1, -w, None);
+                Range {
+                    lower: -v.upper,
+                    upper: -v.lower,
+                }
+            };
+            r = Range {
+                lower: r.lower.max(m.lower),
+                upper: r.upper.max(m.upper),
+            };
+        }
+        ctx.pop();
+        ctx.base = saved;
+        r
     }
 
     /// Move results straight from the tables when they cover `pos`.

@@ -417,19 +417,25 @@ fn openings_command_works_and_rejects_bad_budgets() {
         ],
         "give a budget",
     );
-    fails_with(
-        &[
+    let od = dir.path().join("d");
+    adji()
+        .args([
             "openings",
             "--plies",
-            "2",
+            "1",
+            "--position",
+            pos,
             "--depth",
             "3",
             "--no-tables",
             "--out",
-            o,
-        ],
-        "--depth is not supported",
-    );
+            od.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    assert!(std::fs::read_to_string(od.join("summary.md"))
+        .unwrap()
+        .contains("depth 3 per position"));
     fails_with(
         &[
             "openings",

@@ -182,3 +182,55 @@ fn node_limit_gives_honest_bounds() {
     assert!(!a.value.exact());
     assert!(a.value.lower >= -48 && a.value.upper <= 48 && a.value.lower <= a.value.upper);
 }
+
+/// Depth-limited analysis gives bounds that always contain the exact value
+/// (of the position and of every move), and exact values where the horizon
+/// is never reached.
+fn depth_bounds_contain_exact<G: Game>(seed: u64) {
+    let dir = tempfile::tempdir().unwrap();
+    let full = tables::<G>(dir.path(), LoopRule::Start, 10);
+    let tt = AtomicTable::new(4);
+    let s = Searcher::<G, _>::new(None, &tt, opts(LoopRule::Start, false)).unwrap();
+    let mut rng = seed;
+    let (mut exact, mut total) = (0, 0);
+    for _ in 0..150 {
+        let n = 3 + (common::lcg(&mut rng) % 8) as u32;
+        let idx = common::lcg(&mut rng) % level_size(n as usize, G::PITS);
+        let pos = Position {
+            pits: unrank(idx, n as usize, G::PITS),
+            side: 0,
+            opening: 0,
+        };
+        let want = full.value::<G>(&pos).unwrap();
+        let moves = move_values::<G>(&full, &pos).unwrap();
+        for d in [1, 3, 6] {
+            let a = s.analyse_depth(&pos, d);
+            assert!(
+                a.value.lower <= want && want <= a.value.upper,
+                "{pos:?} depth {d}: {:?} vs {want}",
+                a.value
+            );
+            for m in &a.moves {
+                let t = moves.iter().find(|x| x.mv == m.mv).unwrap().value;
+                assert!(
+                    m.value.lower <= t && t <= m.value.upper,
+                    "{pos:?} depth {d} move {:?}",
+                    m.mv
+                );
+            }
+            total += 1;
+            exact += a.value.exact() as usize;
+        }
+    }
+    assert!(exact > 0 && exact < total, "{exact} of {total} exact");
+}
+
+#[test]
+fn adjito_depth_limited_bounds_contain_the_exact_value() {
+    depth_bounds_contain_exact::<Adjito>(41);
+}
+
+#[test]
+fn adjiboto_depth_limited_bounds_contain_the_exact_value() {
+    depth_bounds_contain_exact::<AdjiBoto>(43);
+}
