@@ -34,7 +34,7 @@ use serde_json::json;
 use crate::game::{Game, Move, Packed, Position, State};
 use crate::notation::{format_move, format_state};
 use crate::records::{Checkpoint, CheckpointError, CheckpointHeader, ResultRecord};
-use crate::search::{quiet_move_range, root_bounds, MoveResult, Range};
+use crate::search::{root_bounds, MoveResult, Range};
 use crate::value::LoopRule;
 
 /// The analysis of one position, as the openings code needs it.
@@ -414,21 +414,10 @@ pub fn backup<G: Game>(tree: &mut Tree, known: &HashMap<Position, LeafResult>, r
         let mut results = Vec::new();
         for e in &tree.nodes[i].children {
             let c = &tree.nodes[e.child];
-            let value = if e.captured > 0 {
-                let k = e.captured as i32;
-                Range {
-                    lower: k - c.value.upper,
-                    upper: k - c.value.lower,
-                }
+            results.push(if e.captured > 0 {
+                MoveResult::capture(e.mv, e.captured, c.value)
             } else {
-                quiet_move_range(w, c.lo, c.hi)
-            };
-            results.push(MoveResult {
-                mv: e.mv,
-                value,
-                captured: e.captured,
-                child_lo: c.lo,
-                child_hi: c.hi,
+                MoveResult::quiet(e.mv, w, c.lo, c.hi)
             });
         }
         let (lo, hi) = root_bounds(&results);

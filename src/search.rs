@@ -141,6 +141,36 @@ pub struct MoveResult {
     pub child_hi: Range,
 }
 
+impl MoveResult {
+    /// A capture of `captured` seeds whose child (a stretch start) has value bounds `child`.
+    pub fn capture(mv: Move, captured: u8, child: Range) -> Self {
+        let c = captured as i32;
+        let none = Range { lower: 0, upper: 0 };
+        MoveResult {
+            mv,
+            value: Range {
+                lower: c - child.upper,
+                upper: c - child.lower,
+            },
+            captured,
+            child_lo: none,
+            child_hi: none,
+        }
+    }
+
+    /// A quiet move whose child has `lo`/`hi` bounds, in a stretch whose
+    /// repeat score seen by the mover is `w`.
+    pub fn quiet(mv: Move, w: i32, lo: Range, hi: Range) -> Self {
+        MoveResult {
+            mv,
+            value: quiet_move_range(w, lo, hi),
+            captured: 0,
+            child_lo: lo,
+            child_hi: hi,
+        }
+    }
+}
+
 /// Where a principal variation stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum PvEnd {
@@ -639,20 +669,8 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
         let moves: Vec<Move> = G::legal_moves(pos).iter().collect();
         let one = |&mv: &Move| {
             let p = G::play_unchecked(pos, mv);
-            let none = Range { lower: 0, upper: 0 };
             if p.captured > 0 {
-                let (v, _) = self.solve_start(&p.pos, Kind::Rule);
-                let c = p.captured as i32;
-                MoveResult {
-                    mv,
-                    value: Range {
-                        lower: c - v.upper,
-                        upper: c - v.lower,
-                    },
-                    captured: p.captured,
-                    child_lo: none,
-                    child_hi: none,
-                }
+                MoveResult::capture(mv, p.captured, self.solve_start(&p.pos, Kind::Rule).0)
             } else {
                 let (lo, w_free) = self.solve_start(&p.pos, Kind::Lo);
                 let hi = if w_free {
@@ -660,14 +678,7 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
                 } else {
                     self.solve_start(&p.pos, Kind::Hi).0
                 };
-                let value = quiet_move_range(w, lo, hi);
-                MoveResult {
-                    mv,
-                    value,
-                    captured: 0,
-                    child_lo: lo,
-                    child_hi: hi,
-                }
+                MoveResult::quiet(mv, w, lo, hi)
             }
         };
         // Root moves one after another, so that each benefits from the
@@ -748,42 +759,23 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
     /// Move results from [`Searcher::depth_range`], as `move_results` does
     /// with exact solves.
     fn depth_move_results(&self, pos: &Position, w: i32, depth: u32) -> Vec<MoveResult> {
-        let none = Range { lower: 0, upper: 0 };
         let mut ctx = Ctx::new();
+        let d = depth.saturating_sub(1);
         G::legal_moves(pos)
             .iter()
             .map(|mv| {
                 let p = G::play_unchecked(pos, mv);
-                let d = depth.saturating_sub(1);
                 if p.captured > 0 {
-                    let c = p.captured as i32;
-                    let v = self.depth_range(
-                        &mut ctx,
-                        &p.pos,
-                        d,
-                        self.opts.rule.w::<G>(&p.pos),
-                        Some(Kind::Rule),
-                    );
-                    MoveResult {
+                    let rule_w = self.opts.rule.w::<G>(&p.pos);
+                    MoveResult::capture(
                         mv,
-                        value: Range {
-                            lower: c - v.upper,
-                            upper: c - v.lower,
-                        },
-                        captured: p.captured,
-                        child_lo: none,
-                        child_hi: none,
-                    }
+                        p.captured,
+                        self.depth_range(&mut ctx, &p.pos, d, rule_w, Some(Kind::Rule)),
+                    )
                 } else {
                     let lo = self.depth_range(&mut ctx, &p.pos, d, NEG_INF, Some(Kind::Lo));
                     let hi = self.depth_range(&mut ctx, &p.pos, d, POS_INF, Some(Kind::Hi));
-                    MoveResult {
-                        mv,
-                        value: quiet_move_range(w, lo, hi),
-                        captured: 0,
-                        child_lo: lo,
-                        child_hi: hi,
-                    }
+                    MoveResult::quiet(mv, w, lo, hi)
                 }
             })
             .collect()
@@ -877,34 +869,18 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
         }
         self.table_hits.fetch_add(1, Relaxed);
         let mut out = Vec::new();
+        let exact = |v: i32| Range { lower: v, upper: v };
         for mv in G::legal_moves(pos).iter() {
             let p = G::play_unchecked(pos, mv);
-            let none = Range { lower: 0, upper: 0 };
             if p.captured > 0 {
-                let v = p.captured as i32 - t.value::<G>(&p.pos)?;
-                out.push(MoveResult {
+                out.push(MoveResult::capture(
                     mv,
-                    value: Range { lower: v, upper: v },
-                    captured: p.captured,
-                    child_lo: none,
-                    child_hi: none,
-                });
+                    p.captured,
+                    exact(t.value::<G>(&p.pos)?),
+                ));
             } else {
                 let b = t.bounds::<G>(&p.pos)?;
-                let v = value_of(w, -b.hi, -b.lo);
-                out.push(MoveResult {
-                    mv,
-                    value: Range { lower: v, upper: v },
-                    captured: 0,
-                    child_lo: Range {
-                        lower: b.lo,
-                        upper: b.lo,
-                    },
-                    child_hi: Range {
-                        lower: b.hi,
-                        upper: b.hi,
-                    },
-                });
+                out.push(MoveResult::quiet(mv, w, exact(b.lo), exact(b.hi)));
             }
         }
         Some(out)
