@@ -204,16 +204,6 @@ impl Position {
     pub fn key(&self) -> u64 {
         self.pack().key()
     }
-
-    /// Deterministic 64-bit key that ignores the absolute side. Values depend
-    /// only on the relative board and the opening, so transposition tables
-    /// use this key.
-    #[inline]
-    pub fn value_key(&self) -> u64 {
-        let mut p = *self;
-        p.side = 0;
-        p.pack().key()
-    }
 }
 
 /// A [`Position`] packed into 128 bits.

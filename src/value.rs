@@ -73,24 +73,6 @@ pub const fn decode_bound(b: i8) -> i32 {
     }
 }
 
-/// Encodes a bound (finite values must lie in −126..=126).
-#[inline]
-pub const fn encode_bound(v: i32) -> i8 {
-    if v <= NEG_INF {
-        NEG_INF_BYTE
-    } else if v >= POS_INF {
-        POS_INF_BYTE
-    } else {
-        v as i8
-    }
-}
-
-/// Negation that maps ±∞ to ∓∞.
-#[inline]
-pub const fn neg(v: i32) -> i32 {
-    -v
-}
-
 /// The value of a position from its bounds: `clamp(w, lo, hi)`.
 #[inline]
 pub fn value_of(w: i32, lo: i32, hi: i32) -> i32 {
