@@ -96,19 +96,7 @@ pub fn cmd_openings<G: Game>(a: &OpeningsArgs) -> CmdResult {
             Budget::Depth(d) => s.analyse_depth(pos, d),
             _ => s.analyse(pos),
         };
-        let best = if an.value.exact() {
-            an.moves.first().map(|m| m.mv)
-        } else {
-            None
-        };
-        LeafResult {
-            value: an.value,
-            lo: an.lo,
-            hi: an.hi,
-            best,
-            nodes: an.stats.nodes,
-            ms: t.elapsed().as_millis() as u64,
-        }
+        LeafResult::from_analysis(&an, t.elapsed().as_millis() as u64)
     };
     let pb = crate::util::bar(0, "positions");
     let r = run::<G>(&cfg, &out, a.resume, analyse, &pb);

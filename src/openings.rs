@@ -54,6 +54,26 @@ pub struct LeafResult {
     pub ms: u64,
 }
 
+impl LeafResult {
+    /// The parts of a search's analysis the openings need; the best move is
+    /// kept only when the value is exact.
+    pub fn from_analysis(a: &crate::search::Analysis, ms: u64) -> Self {
+        let best = if a.value.exact() {
+            a.moves.first().map(|m| m.mv)
+        } else {
+            None
+        };
+        LeafResult {
+            value: a.value,
+            lo: a.lo,
+            hi: a.hi,
+            best,
+            nodes: a.stats.nodes,
+            ms,
+        }
+    }
+}
+
 /// An edge of the opening tree.
 #[derive(Clone, Debug)]
 pub struct Edge {

@@ -44,20 +44,7 @@ fn solve<G: Game>(pos: &Position) -> LeafResult {
         },
     )
     .unwrap();
-    let a = s.analyse(pos);
-    let best = if a.value.exact() {
-        a.moves.first().map(|m| m.mv)
-    } else {
-        None
-    };
-    LeafResult {
-        value: a.value,
-        lo: a.lo,
-        hi: a.hi,
-        best,
-        nodes: a.stats.nodes,
-        ms: 0,
-    }
+    LeafResult::from_analysis(&s.analyse(pos), 0)
 }
 
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
