@@ -5,10 +5,11 @@ use std::time::Duration;
 
 use adji::game::{Game, State};
 use adji::notation::{format_move, format_state, parse_state, Stores};
-use adji::search::{Analysis, Limits, Options, Range, Searcher};
+use adji::search::{Analysis, Limits, Options, Searcher};
 use adji::tables::TableSet;
 use adji::tt::{AtomicTable, TransTable};
 use adji::value::LoopRule;
+use adji::value::Range;
 use serde_json::json;
 
 use crate::util::fmt_bytes;

@@ -34,8 +34,8 @@ use serde_json::json;
 use crate::game::{Game, Move, Packed, Position, State};
 use crate::notation::{format_move, format_state};
 use crate::records::{Checkpoint, CheckpointError, CheckpointHeader, ResultRecord};
-use crate::search::{root_bounds, MoveResult, Range};
-use crate::value::LoopRule;
+use crate::search::MoveResult;
+use crate::value::{Contribution, LoopRule, Range};
 
 /// The analysis of one position, as the openings code needs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,7 +121,7 @@ pub struct Tree {
     pub leaves: Vec<usize>,
 }
 
-const UNKNOWN: Range = Range { lower: 0, upper: 0 };
+const UNKNOWN: Range = Range::point(0);
 
 /// Enumerates every line of `plies` moves from `root` (shorter where the
 /// game ends) and deduplicates the leaf positions with a concurrent map.
@@ -440,11 +440,7 @@ pub fn backup<G: Game>(tree: &mut Tree, known: &HashMap<Position, LeafResult>, r
                 MoveResult::quiet(e.mv, w, c.lo, c.hi)
             });
         }
-        let (lo, hi) = root_bounds(&results);
-        let value = Range {
-            lower: results.iter().map(|m| m.value.lower).max().unwrap(),
-            upper: results.iter().map(|m| m.value.upper).max().unwrap(),
-        };
+        let Contribution { value, lo, hi } = MoveResult::join(&results);
         let best = value
             .exact()
             .then(|| {

@@ -51,7 +51,7 @@ use std::time::{Duration, Instant};
 use crate::game::{Game, Move, Position};
 use crate::tables::TableSet;
 use crate::tt::{key, Entry, Kind, TransTable, NO_MOVE};
-use crate::value::{value_of, LoopRule, NEG_INF, POS_INF};
+use crate::value::{Contribution, LoopRule, Range, NEG_INF, POS_INF};
 
 /// Search limits.
 #[derive(Clone, Copy, Debug, Default)]
@@ -99,30 +99,6 @@ impl Default for Options {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Abort;
 
-/// Closed bounds on a value; `lower == upper` when exact.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Range {
-    /// Lower bound.
-    pub lower: i32,
-    /// Upper bound.
-    pub upper: i32,
-}
-
-impl Range {
-    /// The whole range for a stretch with `n` seeds and repeat score `w`.
-    fn full(n: i32, w: i32) -> Range {
-        Range {
-            lower: (-n).min(w),
-            upper: n.max(w),
-        }
-    }
-
-    /// True when exact.
-    pub fn exact(&self) -> bool {
-        self.lower == self.upper
-    }
-}
-
 /// One root move's result.
 #[derive(Clone, Copy, Debug, serde::Serialize)]
 pub struct MoveResult {
@@ -133,41 +109,37 @@ pub struct MoveResult {
     pub value: Range,
     /// Seeds it captures.
     pub captured: u8,
-    /// For quiet moves: the child's `lo` and `hi` bounds.
+    /// What it contributes to the position's value, `lo` and `hi`.
     #[serde(skip)]
-    pub child_lo: Range,
-    /// See `child_lo`.
-    #[serde(skip)]
-    pub child_hi: Range,
+    pub part: Contribution,
 }
 
 impl MoveResult {
     /// A capture of `captured` seeds whose child (a stretch start) has value bounds `child`.
     pub fn capture(mv: Move, captured: u8, child: Range) -> Self {
-        let c = captured as i32;
-        let none = Range { lower: 0, upper: 0 };
-        MoveResult {
-            mv,
-            value: Range {
-                lower: c - child.upper,
-                upper: c - child.lower,
-            },
-            captured,
-            child_lo: none,
-            child_hi: none,
-        }
+        Self::new(mv, captured, Contribution::capture(captured, child))
     }
 
     /// A quiet move whose child has `lo`/`hi` bounds, in a stretch whose
     /// repeat score seen by the mover is `w`.
     pub fn quiet(mv: Move, w: i32, lo: Range, hi: Range) -> Self {
+        Self::new(mv, 0, Contribution::quiet(w, lo, hi))
+    }
+
+    fn new(mv: Move, captured: u8, part: Contribution) -> Self {
         MoveResult {
             mv,
-            value: quiet_move_range(w, lo, hi),
-            captured: 0,
-            child_lo: lo,
-            child_hi: hi,
+            value: part.value,
+            captured,
+            part,
         }
+    }
+
+    /// The position's value, `lo` and `hi` bounds from its moves.
+    pub fn join(moves: &[MoveResult]) -> Contribution {
+        moves
+            .iter()
+            .fold(Contribution::NONE, |acc, m| acc.join(m.part))
     }
 }
 
@@ -716,7 +688,7 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
         let w = self.opts.rule.w::<G>(pos);
         if G::legal_moves(pos).is_empty() {
             let v = G::split(pos);
-            let r = Range { lower: v, upper: v };
+            let r = Range::point(v);
             return Analysis {
                 value: r,
                 lo: r,
@@ -733,11 +705,7 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
             (None, None) => (self.move_results(pos, w), false),
             (None, Some(d)) => (self.depth_move_results(pos, w, d), false),
         };
-        let (lo, hi) = root_bounds(&moves);
-        let value = Range {
-            lower: moves.iter().map(|m| m.value.lower).max().unwrap(),
-            upper: moves.iter().map(|m| m.value.upper).max().unwrap(),
-        };
+        let Contribution { value, lo, hi } = MoveResult::join(&moves);
         moves.sort_by_key(|m| std::cmp::Reverse((m.value.lower, m.value.upper)));
         let (pv, pv_end) = if depth.is_none() {
             self.principal_variation(pos, w, &moves, value)
@@ -799,12 +767,12 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
         }
         let key = pos.key();
         if start.is_none() && ctx.repeats(key) {
-            return Range { lower: w, upper: w };
+            return Range::point(w);
         }
         let moves = G::legal_moves(pos);
         if moves.is_empty() {
             let v = G::split(pos);
-            return Range { lower: v, upper: v };
+            return Range::point(v);
         }
         if let (Some(kind), Some(t)) = (start, self.tables) {
             if let Some(b) = t.bounds::<G>(pos) {
@@ -814,7 +782,7 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
                     Kind::Hi => b.hi,
                     _ => b.value(w),
                 };
-                return Range { lower: v, upper: v };
+                return Range::point(v);
             }
         }
         if depth == 0 {
@@ -825,14 +793,10 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
             ctx.base = ctx.stack.len();
         }
         ctx.push(key);
-        let mut r = Range {
-            lower: i32::MIN,
-            upper: i32::MIN,
-        };
+        let mut r = Range::NONE;
         for mv in moves.iter() {
             let p = G::play_unchecked(pos, mv);
             let m = if p.captured > 0 {
-                let c = p.captured as i32;
                 let v = self.depth_range(
                     ctx,
                     &p.pos,
@@ -840,21 +804,11 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
                     self.opts.rule.w::<G>(&p.pos),
                     Some(Kind::Rule),
                 );
-                Range {
-                    lower: c - v.upper,
-                    upper: c - v.lower,
-                }
+                Contribution::capture(p.captured, v).value
             } else {
-                let v = self.depth_range(ctx, &p.pos, depth - 1, -w, None);
-                Range {
-                    lower: -v.upper,
-                    upper: -v.lower,
-                }
+                self.depth_range(ctx, &p.pos, depth - 1, -w, None).neg()
             };
-            r = Range {
-                lower: r.lower.max(m.lower),
-                upper: r.upper.max(m.upper),
-            };
+            r = r.max_join(m);
         }
         ctx.pop();
         ctx.base = saved;
@@ -869,18 +823,22 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
         }
         self.table_hits.fetch_add(1, Relaxed);
         let mut out = Vec::new();
-        let exact = |v: i32| Range { lower: v, upper: v };
         for mv in G::legal_moves(pos).iter() {
             let p = G::play_unchecked(pos, mv);
             if p.captured > 0 {
                 out.push(MoveResult::capture(
                     mv,
                     p.captured,
-                    exact(t.value::<G>(&p.pos)?),
+                    Range::point(t.value::<G>(&p.pos)?),
                 ));
             } else {
                 let b = t.bounds::<G>(&p.pos)?;
-                out.push(MoveResult::quiet(mv, w, exact(b.lo), exact(b.hi)));
+                out.push(MoveResult::quiet(
+                    mv,
+                    w,
+                    Range::point(b.lo),
+                    Range::point(b.hi),
+                ));
             }
         }
         Some(out)
@@ -939,54 +897,7 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
                 Some(m) => m,
                 None => self.move_results(&pos, w),
             };
-            value = Range {
-                lower: moves.iter().map(|m| m.value.lower).max().unwrap(),
-                upper: moves.iter().map(|m| m.value.upper).max().unwrap(),
-            };
+            value = MoveResult::join(&moves).value;
         }
     }
-}
-
-/// Bounds of a quiet move's value, `clamp(w, −hi(c), −lo(c))`, from bounds
-/// on the child's `lo` and `hi` (the clamp is monotone in both).
-pub fn quiet_move_range(w: i32, lo: Range, hi: Range) -> Range {
-    Range {
-        lower: value_of(w, -hi.upper, -lo.upper.min(hi.upper)),
-        upper: value_of(w, -hi.lower.max(lo.lower), -lo.lower),
-    }
-}
-
-/// A position's `lo`/`hi` bounds from its moves: exits count in both; a
-/// quiet move to `c` gives `−hi(c)` to `lo` and `−lo(c)` to `hi`.
-pub fn root_bounds(moves: &[MoveResult]) -> (Range, Range) {
-    let mut lo = Range {
-        lower: i32::MIN,
-        upper: i32::MIN,
-    };
-    let mut hi = lo;
-    for m in moves {
-        let (l, h) = if m.captured > 0 {
-            (m.value, m.value)
-        } else {
-            (
-                Range {
-                    lower: -m.child_hi.upper,
-                    upper: -m.child_hi.lower,
-                },
-                Range {
-                    lower: -m.child_lo.upper,
-                    upper: -m.child_lo.lower,
-                },
-            )
-        };
-        lo = Range {
-            lower: lo.lower.max(l.lower),
-            upper: lo.upper.max(l.upper),
-        };
-        hi = Range {
-            lower: hi.lower.max(h.lower),
-            upper: hi.upper.max(h.upper),
-        };
-    }
-    (lo, hi)
 }

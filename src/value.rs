@@ -102,3 +102,174 @@ impl Bounds {
         self.lo < self.hi
     }
 }
+
+/// Closed bounds on a value; `lower == upper` when exact.
+///
+/// This is the one home of RULES.md §4's value algebra: every consumer
+/// (tables, verify, search, openings, reports) values a move and joins moves
+/// into a position with these operations, on exact values (a [`Range::point`])
+/// and on proven bounds alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Range {
+    /// Lower bound.
+    pub lower: i32,
+    /// Upper bound.
+    pub upper: i32,
+}
+
+impl Range {
+    /// The identity of [`Range::max_join`]: below every value.
+    pub const NONE: Range = Range {
+        lower: i32::MIN,
+        upper: i32::MIN,
+    };
+
+    /// An exact value.
+    #[inline]
+    pub const fn point(v: i32) -> Range {
+        Range { lower: v, upper: v }
+    }
+
+    /// The whole range of a stretch start with `n` seeds on the board whose
+    /// endless play scores `w` (which may be ±∞): `−n..=n`, widened to `w`.
+    #[inline]
+    pub fn full(n: i32, w: i32) -> Range {
+        Range {
+            lower: (-n).min(w),
+            upper: n.max(w),
+        }
+    }
+
+    /// True when exact.
+    #[inline]
+    pub const fn exact(&self) -> bool {
+        self.lower == self.upper
+    }
+
+    /// The same bounds seen by the other player.
+    #[inline]
+    pub const fn neg(self) -> Range {
+        Range {
+            lower: -self.upper,
+            upper: -self.lower,
+        }
+    }
+
+    /// The bounds moved by `c` (for example the seeds a capture takes).
+    #[inline]
+    pub const fn shift(self, c: i32) -> Range {
+        Range {
+            lower: self.lower + c,
+            upper: self.upper + c,
+        }
+    }
+
+    /// Bounds of the maximum of two values (the mover picks the better move).
+    #[inline]
+    pub fn max_join(self, other: Range) -> Range {
+        Range {
+            lower: self.lower.max(other.lower),
+            upper: self.upper.max(other.upper),
+        }
+    }
+}
+
+/// What one move contributes to its position (RULES.md §4): to the value,
+/// and to the `lo`/`hi` fixpoints. A position's value, `lo` and `hi` are the
+/// [`Contribution::join`] of its moves' contributions, or the split when the
+/// game is over ([`Contribution::end`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Contribution {
+    /// Bounds of the move's value for the mover.
+    pub value: Range,
+    /// Its contribution to the position's `lo`.
+    pub lo: Range,
+    /// Its contribution to the position's `hi`.
+    pub hi: Range,
+}
+
+impl Contribution {
+    /// The identity of [`Contribution::join`] (a position with no moves yet).
+    pub const NONE: Contribution = Contribution {
+        value: Range::NONE,
+        lo: Range::NONE,
+        hi: Range::NONE,
+    };
+
+    /// A capture of `captured` seeds whose child (a fresh stretch start) is
+    /// worth `child`: an exit worth `captured − value(child)` under every
+    /// loop convention.
+    #[inline]
+    pub const fn capture(captured: u8, child: Range) -> Contribution {
+        let v = child.neg().shift(captured as i32);
+        Contribution {
+            value: v,
+            lo: v,
+            hi: v,
+        }
+    }
+
+    /// A quiet move to a child with `lo`/`hi` bounds `child_lo`/`child_hi`,
+    /// in a stretch whose endless play scores `w` for the mover. It gives
+    /// `−hi(c)` to `lo`, `−lo(c)` to `hi`, and is worth
+    /// `clamp(w, −hi(c), −lo(c))` (monotone in both, so bounds carry over).
+    #[inline]
+    pub fn quiet(w: i32, child_lo: Range, child_hi: Range) -> Contribution {
+        Contribution {
+            value: Range {
+                lower: value_of(w, -child_hi.upper, -child_lo.upper.min(child_hi.upper)),
+                upper: value_of(w, -child_hi.lower.max(child_lo.lower), -child_lo.lower),
+            },
+            lo: child_hi.neg(),
+            hi: child_lo.neg(),
+        }
+    }
+
+    /// The end of the game: everything is the split.
+    #[inline]
+    pub const fn end(split: i32) -> Contribution {
+        let v = Range::point(split);
+        Contribution {
+            value: v,
+            lo: v,
+            hi: v,
+        }
+    }
+
+    /// The position's bounds from two of its moves: the mover takes the
+    /// better in each coordinate.
+    #[inline]
+    pub fn join(self, other: Contribution) -> Contribution {
+        Contribution {
+            value: self.value.max_join(other.value),
+            lo: self.lo.max_join(other.lo),
+            hi: self.hi.max_join(other.hi),
+        }
+    }
+}
+
+/// The value of a capture of `captured` seeds into a child worth `child`
+/// (exact): `captured − child`. The table builder's and verifier's exit.
+#[inline]
+pub const fn capture_value(captured: u8, child: i32) -> i32 {
+    Contribution::capture(captured, Range::point(child))
+        .value
+        .lower
+}
+
+/// The value of a quiet move into a child with exact bounds `child`, in a
+/// stretch whose endless play scores `w` for the mover.
+#[inline]
+pub fn quiet_value(w: i32, child: Bounds) -> i32 {
+    Contribution::quiet(w, Range::point(child.lo), Range::point(child.hi))
+        .value
+        .lower
+}
+
+impl Bounds {
+    /// The contribution of a quiet move into a child with these exact bounds.
+    #[inline]
+    pub fn quiet_child(self, w: i32) -> Contribution {
+        Contribution::quiet(w, Range::point(self.lo), Range::point(self.hi))
+    }
+}

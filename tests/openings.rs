@@ -111,7 +111,7 @@ fn a_position_reached_by_two_move_orders_is_analysed_once() {
     let dir = tempfile::tempdir().unwrap();
     let fake = |_: &Position| {
         calls.fetch_add(1, Ordering::SeqCst);
-        let r = adji::search::Range { lower: 0, upper: 0 };
+        let r = adji::value::Range::point(0);
         LeafResult {
             value: r,
             lo: r,

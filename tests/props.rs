@@ -179,3 +179,46 @@ fn move_of_the_wrong_player_is_rejected() {
     let e = parse_move::<Adjito>(&Adjito::start(), "3A").unwrap_err();
     assert!(e.message.contains("belongs to player A"), "{e}");
 }
+
+/// A range `a..=b` (ordered) and a value inside it.
+fn range_and_point() -> impl Strategy<Value = (adji::value::Range, i32)> {
+    (-60i32..60, 0i32..40, 0i32..40).prop_map(|(a, len, off)| {
+        let off = off.min(len);
+        (
+            adji::value::Range {
+                lower: a,
+                upper: a + len,
+            },
+            a + off,
+        )
+    })
+}
+
+proptest! {
+    /// The value algebra on bounds contains the algebra on the exact values
+    /// inside them: a capture, a quiet move (for any w, ±∞ included) and a
+    /// join of two moves.
+    #[test]
+    fn value_algebra_bounds_contain_points(
+        (lo_r, lo) in range_and_point(),
+        (hi_r, hi) in range_and_point(),
+        (other_r, other) in range_and_point(),
+        w in prop::sample::select(vec![-1000, -7, 0, 3, 1000]),
+        captured in 0u8..30,
+    ) {
+        use adji::value::{capture_value, quiet_value, Bounds, Contribution, Range};
+        prop_assume!(lo <= hi);
+        let contains = |r: Range, v: i32| r.lower <= v && v <= r.upper;
+        let cap = Contribution::capture(captured, other_r);
+        prop_assert!(contains(cap.value, capture_value(captured, other)));
+        prop_assert_eq!(cap.lo, cap.value);
+        let q = Contribution::quiet(w, lo_r, hi_r);
+        let exact = quiet_value(w, Bounds { lo, hi });
+        prop_assert!(contains(q.value, exact), "{:?} does not hold {}", q.value, exact);
+        prop_assert!(contains(q.lo, -hi) && contains(q.hi, -lo));
+        prop_assert_eq!(exact, w.clamp(-hi, -lo));
+        let j = q.join(cap);
+        prop_assert!(contains(j.value, exact.max(capture_value(captured, other))));
+        prop_assert_eq!(Contribution::NONE.join(q), q);
+    }
+}

@@ -51,7 +51,7 @@ use rayon::prelude::*;
 use super::{format, level_positions, Table, TableError, TableSet};
 use crate::game::{for_each_step, Game, Position, Step};
 use crate::index::{level_size, rank, unrank};
-use crate::value::{LoopRule, NEG_INF_BYTE, POS_INF_BYTE};
+use crate::value::{capture_value, LoopRule, NEG_INF_BYTE, POS_INF_BYTE};
 
 const CHUNK: usize = 1 << 14;
 const CNT: u8 = 0x0F;
@@ -123,7 +123,7 @@ pub struct LevelReport {
 /// prefetched first, then read, so their cache misses overlap.
 #[inline]
 fn exits<G: Game>(pos: &Position, lower: &TableSet) -> (i8, u8) {
-    let mut caps = [(0i32, 0u32, 0usize, 0i32); 6];
+    let mut caps = [(0u8, 0u32, 0usize, 0i32); 6];
     let mut ncap = 0;
     let mut cnt = 0u8;
     let any = for_each_step::<G>(pos, |s| match s {
@@ -135,7 +135,7 @@ fn exits<G: Game>(pos: &Position, lower: &TableSet) -> (i8, u8) {
             if let Some(t) = lower.level(level) {
                 t.prefetch(idx);
             }
-            caps[ncap] = (captured as i32, level, idx, lower.rule.w::<G>(&c));
+            caps[ncap] = (captured, level, idx, lower.rule.w::<G>(&c));
             ncap += 1;
         }
         Step::Quiet { .. } => cnt += 1,
@@ -145,7 +145,7 @@ fn exits<G: Game>(pos: &Position, lower: &TableSet) -> (i8, u8) {
         let t = lower
             .level(level)
             .expect("lower level present (checked by build_level)");
-        e = e.max(captured - t.bounds(idx).value(w));
+        e = e.max(capture_value(captured, t.bounds(idx).value(w)));
     }
     if !any {
         e = G::split(pos);

@@ -21,7 +21,7 @@ use memmap2::Mmap;
 
 use crate::game::{Game, GameId, Position};
 use crate::index::{level_size, rank};
-use crate::value::{decode_bound, Bounds, LoopRule};
+use crate::value::{capture_value, decode_bound, quiet_value, Bounds, LoopRule};
 
 pub use format::{level_path, Header};
 
@@ -415,10 +415,9 @@ pub fn move_values<G: Game>(set: &TableSet, pos: &Position) -> Option<Vec<MoveVa
     for mv in G::legal_moves(pos).iter() {
         let p = G::play_unchecked(pos, mv);
         let value = if p.captured > 0 {
-            p.captured as i32 - set.value::<G>(&p.pos)?
+            capture_value(p.captured, set.value::<G>(&p.pos)?)
         } else {
-            let b = set.bounds::<G>(&p.pos)?;
-            crate::value::value_of(w, -b.hi, -b.lo)
+            quiet_value(w, set.bounds::<G>(&p.pos)?)
         };
         out.push(MoveValue { mv, value });
     }

@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use super::{level_positions, TableSet};
 use crate::game::{for_each_step, Game, Position, Step};
 use crate::index::level_size;
-use crate::value::{Bounds, NEG_INF};
+use crate::value::{Bounds, Contribution, Range, NEG_INF};
 
 /// One entry that does not match its successors.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,32 +35,30 @@ pub struct Mismatch {
 
 /// Recomputes the bounds of `pos` from the tables (its level and below).
 pub fn recompute<G: Game>(set: &TableSet, pos: &Position) -> Option<Bounds> {
-    let mut lo = NEG_INF;
-    let mut hi = NEG_INF;
+    let mut acc = Contribution::NONE;
     let mut ok = true;
-    let any = for_each_step::<G>(pos, |s| match s {
-        Step::Capture {
-            pos: c, captured, ..
-        } => match set.value::<G>(&c) {
-            Some(v) => {
-                lo = lo.max(captured as i32 - v);
-                hi = hi.max(captured as i32 - v);
-            }
+    let any = for_each_step::<G>(pos, |s| {
+        let part = match s {
+            Step::Capture {
+                pos: c, captured, ..
+            } => set
+                .value::<G>(&c)
+                .map(|v| Contribution::capture(captured, Range::point(v))),
+            // The quiet move's value needs the stretch's w; lo and hi do not.
+            Step::Quiet { pos: c, .. } => set.bounds::<G>(&c).map(|b| b.quiet_child(0)),
+        };
+        match part {
+            Some(p) => acc = acc.join(p),
             None => ok = false,
-        },
-        Step::Quiet { pos: c, .. } => match set.bounds::<G>(&c) {
-            Some(b) => {
-                lo = lo.max(-b.hi);
-                hi = hi.max(-b.lo);
-            }
-            None => ok = false,
-        },
+        }
     });
     if !any {
-        lo = G::split(pos);
-        hi = lo;
+        acc = Contribution::end(G::split(pos));
     }
-    ok.then_some(Bounds { lo, hi })
+    ok.then_some(Bounds {
+        lo: acc.lo.lower,
+        hi: acc.hi.lower,
+    })
 }
 
 /// Verifies every entry of `level` (which `set` must cover, with all lower
