@@ -17,7 +17,9 @@
 //! - [`tt`], [`search`]: the transposition table and the exact search;
 //! - [`bench`]: the fixed bench suite;
 //! - [`openings`]: opening enumeration, batch analysis and reports;
-//! - [`records`]: the small binary records of the openings checkpoint.
+//! - [`records`]: the small binary records of the openings checkpoint;
+//! - [`fsutil`]: atomic writes, stale temporary files, regular-file opens;
+//! - [`progress`]: the progress callback long jobs report to.
 //!
 //! ```
 //! use adji::{Adjito, Game};
@@ -63,6 +65,8 @@ pub use adjiboto::AdjiBoto;
 pub use adjito::Adjito;
 pub use game::{Game, GameId, Move, Position, State};
 pub mod bench;
+pub mod fsutil;
+pub mod progress;
 
 pub mod openings;
 pub mod records;

@@ -1,0 +1,180 @@
+//! Files the tool writes and reads: one atomic-write helper (temporary file
+//! in the target directory, fsync, rename), cleanup of our own stale
+//! temporary files after a kill, and opening of regular files only (a FIFO
+//! or device named like a table must not hang or confuse a reader).
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+
+/// Prefix of every temporary file this tool creates.
+pub const TMP_PREFIX: &str = ".adji-";
+/// Suffix of every temporary file this tool creates.
+pub const TMP_SUFFIX: &str = ".tmp";
+
+/// Writes `path` atomically: `fill` writes the contents into a temporary file
+/// in the same directory, which is then flushed, fsynced and renamed over
+/// `path`. On any error the temporary file is removed and `path` is untouched.
+///
+/// # Errors
+/// Any I/O error from creating, writing, syncing or renaming.
+pub fn write_atomic_with(
+    path: &Path,
+    fill: impl FnOnce(&mut BufWriter<&mut File>) -> io::Result<()>,
+) -> io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(TMP_PREFIX)
+        .suffix(TMP_SUFFIX)
+        .tempfile_in(dir)?;
+    {
+        let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
+        fill(&mut w)?;
+        w.flush()?;
+    }
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    // Make the rename itself durable.
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to `path` atomically (see [`write_atomic_with`]).
+///
+/// # Errors
+/// Any I/O error.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_atomic_with(path, |w| w.write_all(bytes))
+}
+
+/// Removes the temporary files of our own naming (`.adji-*.tmp`) that a
+/// killed run left in `dir`. Returns how many were removed. A missing
+/// directory removes nothing.
+///
+/// # Errors
+/// An I/O error listing the directory or removing a file.
+pub fn remove_stale_temps(dir: &Path) -> io::Result<usize> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(e),
+    };
+    let mut removed = 0;
+    for entry in entries {
+        let entry = entry?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with(TMP_PREFIX)
+            && name.ends_with(TMP_SUFFIX)
+            && entry.file_type()?.is_file()
+        {
+            std::fs::remove_file(entry.path())?;
+            removed += 1;
+        }
+    }
+    Ok(removed)
+}
+
+/// Opens `path` for reading only if it is a regular file (after following
+/// links). A directory, FIFO, socket or device gets an
+/// [`io::ErrorKind::InvalidInput`] error saying what it is, before any open
+/// that could block.
+///
+/// # Errors
+/// `NotFound` when missing, `InvalidInput` when not a regular file, or the
+/// open's own error.
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("not a regular file ({})", kind_name(&meta)),
+        ));
+    }
+    File::open(path)
+}
+
+fn kind_name(meta: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_block_device() || t.is_char_device() {
+            return "a device";
+        }
+    }
+    if meta.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_replaces_and_leaves_no_temp() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("x.txt");
+        write_atomic(&p, b"one").unwrap();
+        write_atomic(&p, b"two").unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"two");
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn failed_fill_leaves_target_untouched() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("x.txt");
+        write_atomic(&p, b"keep").unwrap();
+        let e = write_atomic_with(&p, |_| Err(io::Error::other("boom")));
+        assert!(e.is_err());
+        assert_eq!(std::fs::read(&p).unwrap(), b"keep");
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn stale_temps_are_removed_and_others_kept() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(d.path().join(".adji-abc.tmp"), b"x").unwrap();
+        std::fs::write(d.path().join("keep.tmp"), b"x").unwrap();
+        std::fs::write(d.path().join(".adji-keep"), b"x").unwrap();
+        assert_eq!(remove_stale_temps(d.path()).unwrap(), 1);
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 2);
+        assert_eq!(remove_stale_temps(&d.path().join("none")).unwrap(), 0);
+    }
+
+    #[test]
+    fn only_regular_files_open() {
+        let d = tempfile::tempdir().unwrap();
+        let e = open_regular(d.path()).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
+        assert!(e.to_string().contains("directory"));
+        #[cfg(unix)]
+        {
+            let e = open_regular(Path::new("/dev/null")).unwrap_err();
+            assert!(e.to_string().contains("device"), "{e}");
+        }
+        let f = d.path().join("f");
+        std::fs::write(&f, b"x").unwrap();
+        assert!(open_regular(&f).is_ok());
+        assert_eq!(
+            open_regular(&d.path().join("missing")).unwrap_err().kind(),
+            io::ErrorKind::NotFound
+        );
+    }
+}
