@@ -7,10 +7,10 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-mod cmd_basic;
-mod cmd_openings;
-mod cmd_solve;
-mod cmd_tables;
+mod basic;
+mod openings;
+mod solve;
+mod tables;
 mod util;
 
 /// Solver and analysis tool for the mancala games Adjito and Adji-Boto.
@@ -321,8 +321,8 @@ fn main() -> ExitCode {
             if hash == 0 {
                 return Err("--hash must be at least 1 (MiB)".to_string());
             }
-            let time = time.as_deref().map(cmd_solve::parse_time).transpose()?;
-            let a = cmd_solve::SolveArgs {
+            let time = time.as_deref().map(solve::parse_time).transpose()?;
+            let a = solve::SolveArgs {
                 position: if position.is_none() && positions_file.is_none() {
                     Some("start".into())
                 } else {
@@ -338,7 +338,7 @@ fn main() -> ExitCode {
             };
             dispatch!(game, cmd_solve(&a))
         })(),
-        Command::Bench { hash, json } => cmd_solve::cmd_bench(hash, json),
+        Command::Bench { hash, json } => solve::cmd_bench(hash, json),
         Command::Openings {
             game,
             plies,
@@ -378,7 +378,7 @@ fn main() -> ExitCode {
                     )
                 }
             };
-            let a = cmd_openings::OpeningsArgs {
+            let a = openings::OpeningsArgs {
                 plies,
                 position,
                 tables: if no_tables { None } else { Some(tables) },
@@ -412,9 +412,9 @@ fn main() -> ExitCode {
     }
 }
 
-use cmd_basic::{cmd_moves, cmd_perft, cmd_replay, cmd_show};
-use cmd_openings::cmd_openings;
-use cmd_solve::cmd_solve;
+use basic::{cmd_moves, cmd_perft, cmd_replay, cmd_show};
+use openings::cmd_openings;
+use solve::cmd_solve;
 
 /// Sets the size of rayon's global pool.
 pub fn set_threads(threads: Option<usize>) -> CmdResult {
@@ -431,7 +431,7 @@ pub fn set_threads(threads: Option<usize>) -> CmdResult {
 }
 
 fn run_tables(t: TablesCommand) -> CmdResult {
-    use cmd_tables::*;
+    use tables::*;
     match t {
         TablesCommand::Build {
             game,

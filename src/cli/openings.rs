@@ -31,7 +31,7 @@ pub struct OpeningsArgs {
 pub fn cmd_openings<G: Game>(a: &OpeningsArgs) -> CmdResult {
     let root =
         parse_state::<G>(&a.position, Stores::Required).map_err(|e| format!("--position: {e}"))?;
-    let tables = crate::cmd_solve::open_tables::<G>(a.tables.as_deref(), a.rule)?;
+    let tables = crate::solve::open_tables::<G>(a.tables.as_deref(), a.rule)?;
     let tables_text = match (&tables, &a.tables) {
         (Some(t), Some(d)) => format!("levels 0..={} from `{}`", t.covered() - 1, d.display()),
         _ => "none".to_string(),
