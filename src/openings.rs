@@ -26,8 +26,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
+use crate::progress::Progress;
 use dashmap::DashMap;
-use indicatif::ProgressBar;
 use rayon::prelude::*;
 use serde_json::json;
 
@@ -349,7 +349,7 @@ pub fn run<G: Game>(
     out: &Path,
     resume: bool,
     analyse: impl Fn(&Position) -> LeafResult + Sync,
-    bar: &ProgressBar,
+    bar: &dyn Progress,
 ) -> Result<Report, OpeningsError> {
     let t0 = Instant::now();
     std::fs::create_dir_all(out).map_err(|e| OpeningsError::Io(out.to_path_buf(), e))?;
@@ -370,8 +370,8 @@ pub fn run<G: Game>(
     let todo: Vec<usize> = (0..tree.unique.len())
         .filter(|&u| !known.contains_key(&tree.unique[u]))
         .collect();
-    bar.set_length(tree.unique.len() as u64);
-    bar.set_position((tree.unique.len() - todo.len()) as u64);
+    bar.start("positions", tree.unique.len() as u64);
+    bar.inc((tree.unique.len() - todo.len()) as u64);
     let exact = AtomicUsize::new(known.values().filter(|r| r.value.exact()).count());
     let taken = AtomicUsize::new(0);
     let fresh: Vec<(usize, LeafResult)> = todo
@@ -391,7 +391,7 @@ pub fn run<G: Game>(
             ck.append(&to_record(&tree.unique[u], &r)).ok()?;
             let e = exact.fetch_add(r.value.exact() as usize, Ordering::Relaxed)
                 + r.value.exact() as usize;
-            bar.set_message(format!("{e} exact"));
+            bar.message(&format!("{e} exact"));
             bar.inc(1);
             Some((u, r))
         })

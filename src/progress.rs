@@ -9,6 +9,8 @@ pub trait Progress: Sync {
     fn start(&self, what: &str, total: u64);
     /// `n` more units are done.
     fn inc(&self, n: u64);
+    /// A short status for the current phase (e.g. "threshold +3").
+    fn message(&self, _message: &str) {}
     /// The phase is over; `message` says how it ended.
     fn finish(&self, message: &str);
 }

@@ -7,11 +7,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use adji::game::{Game, Position, State};
 use adji::notation::{parse_state, Stores};
 use adji::openings::{enumerate, run, Budget, Config, LeafResult, OpeningsError};
+use adji::progress::NoProgress;
 use adji::search::{Options, Searcher};
 use adji::tt::AtomicTable;
 use adji::value::LoopRule;
 use adji::{AdjiBoto, Adjito};
-use indicatif::ProgressBar;
 
 const ROOT: &str = "0,2,1,1,2,0/1,0,2,0,1,2 B 18-18"; // 12 seeds
 
@@ -61,7 +61,7 @@ fn backed_up_equals_direct<G: Game>(r: &str, plies: u32) {
         dir.path(),
         false,
         solve::<G>,
-        &ProgressBar::hidden(),
+        &NoProgress,
     )
     .unwrap();
     for n in &rep.tree.nodes {
@@ -126,7 +126,7 @@ fn a_position_reached_by_two_move_orders_is_analysed_once() {
         dir.path(),
         false,
         fake,
-        &ProgressBar::hidden(),
+        &NoProgress,
     )
     .unwrap();
     assert_eq!(calls.load(Ordering::SeqCst), t.unique.len());
@@ -137,35 +137,21 @@ fn a_position_reached_by_two_move_orders_is_analysed_once() {
 fn resume_after_interruption_gives_identical_outputs_and_redoes_nothing() {
     let full = tempfile::tempdir().unwrap();
     let c = cfg::<Adjito>(ROOT, 3);
-    run::<Adjito>(
-        &c,
-        full.path(),
-        false,
-        solve::<Adjito>,
-        &ProgressBar::hidden(),
-    )
-    .unwrap();
+    run::<Adjito>(&c, full.path(), false, solve::<Adjito>, &NoProgress).unwrap();
 
     let part = tempfile::tempdir().unwrap();
     let stop = Config {
         stop_after: Some(7),
         ..c.clone()
     };
-    let err = run::<Adjito>(
-        &stop,
-        part.path(),
-        false,
-        solve::<Adjito>,
-        &ProgressBar::hidden(),
-    )
-    .unwrap_err();
+    let err = run::<Adjito>(&stop, part.path(), false, solve::<Adjito>, &NoProgress).unwrap_err();
     assert!(matches!(err, OpeningsError::Interrupted(7)));
     let calls = AtomicUsize::new(0);
     let counted = |p: &Position| {
         calls.fetch_add(1, Ordering::SeqCst);
         solve::<Adjito>(p)
     };
-    let rep = run::<Adjito>(&c, part.path(), true, counted, &ProgressBar::hidden()).unwrap();
+    let rep = run::<Adjito>(&c, part.path(), true, counted, &NoProgress).unwrap();
     assert_eq!(calls.load(Ordering::SeqCst), rep.tree.unique.len() - 7);
     assert_eq!(files(part.path()), files(full.path()));
 }
@@ -174,21 +160,14 @@ fn resume_after_interruption_gives_identical_outputs_and_redoes_nothing() {
 fn a_half_written_or_corrupt_checkpoint_tail_is_dropped_never_trusted() {
     let full = tempfile::tempdir().unwrap();
     let c = cfg::<Adjito>(ROOT, 2);
-    run::<Adjito>(
-        &c,
-        full.path(),
-        false,
-        solve::<Adjito>,
-        &ProgressBar::hidden(),
-    )
-    .unwrap();
+    run::<Adjito>(&c, full.path(), false, solve::<Adjito>, &NoProgress).unwrap();
     let ck = full.path().join("checkpoint.bin");
     let good = std::fs::read(&ck).unwrap();
 
     // Half-written last record.
     let d1 = tempfile::tempdir().unwrap();
     std::fs::write(d1.path().join("checkpoint.bin"), &good[..good.len() - 5]).unwrap();
-    let rep = run::<Adjito>(&c, d1.path(), true, solve::<Adjito>, &ProgressBar::hidden()).unwrap();
+    let rep = run::<Adjito>(&c, d1.path(), true, solve::<Adjito>, &NoProgress).unwrap();
     assert!(rep.dropped_bytes > 0);
     assert_eq!(rep.analysed_now, 1);
     assert_eq!(files(d1.path()), files(full.path()));
@@ -199,7 +178,7 @@ fn a_half_written_or_corrupt_checkpoint_tail_is_dropped_never_trusted() {
     let k = good.len() / 3;
     bad[k] ^= 0x55;
     std::fs::write(d2.path().join("checkpoint.bin"), &bad).unwrap();
-    let rep = run::<Adjito>(&c, d2.path(), true, solve::<Adjito>, &ProgressBar::hidden()).unwrap();
+    let rep = run::<Adjito>(&c, d2.path(), true, solve::<Adjito>, &NoProgress).unwrap();
     assert!(rep.dropped_bytes > 0 && rep.analysed_now > 1);
     assert_eq!(files(d2.path()), files(full.path()));
 
@@ -210,21 +189,13 @@ fn a_half_written_or_corrupt_checkpoint_tail_is_dropped_never_trusted() {
         plies: 3,
         ..c.clone()
     };
-    let e = run::<Adjito>(
-        &other,
-        d3.path(),
-        true,
-        solve::<Adjito>,
-        &ProgressBar::hidden(),
-    )
-    .unwrap_err();
+    let e = run::<Adjito>(&other, d3.path(), true, solve::<Adjito>, &NoProgress).unwrap_err();
     assert!(e.to_string().contains("other settings"), "{e}");
 
     // Not a checkpoint at all.
     let d4 = tempfile::tempdir().unwrap();
     std::fs::write(d4.path().join("checkpoint.bin"), b"garbage").unwrap();
-    let e =
-        run::<Adjito>(&c, d4.path(), true, solve::<Adjito>, &ProgressBar::hidden()).unwrap_err();
+    let e = run::<Adjito>(&c, d4.path(), true, solve::<Adjito>, &NoProgress).unwrap_err();
     assert!(e.to_string().contains("not an openings checkpoint"), "{e}");
 }
 

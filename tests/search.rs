@@ -4,16 +4,16 @@ mod common;
 
 use adji::game::{Game, Position};
 use adji::index::{level_size, unrank};
+use adji::progress::NoProgress;
 use adji::search::{Limits, Options, Searcher};
 use adji::tables::build::build_tables;
 use adji::tables::{move_values, TableSet};
 use adji::tt::AtomicTable;
 use adji::value::LoopRule;
 use adji::{AdjiBoto, Adjito};
-use indicatif::ProgressBar;
 
 fn tables<G: Game>(dir: &std::path::Path, rule: LoopRule, max: u32) -> TableSet {
-    build_tables::<G>(dir, rule, max, &ProgressBar::hidden(), |_| {}).unwrap()
+    build_tables::<G>(dir, rule, max, &NoProgress, |_| {}).unwrap()
 }
 
 fn opts(rule: LoopRule, parallel: bool) -> Options {

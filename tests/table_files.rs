@@ -4,17 +4,17 @@
 use std::path::Path;
 
 use adji::game::{Game, GameId};
+use adji::progress::NoProgress;
 use adji::tables::build::build_tables;
 use adji::tables::format::{Header, HEADER_LEN};
 use adji::tables::verify::verify_level;
 use adji::tables::{level_path, Table, TableError, TableSet};
 use adji::value::LoopRule;
 use adji::{AdjiBoto, Adjito};
-use indicatif::ProgressBar;
 use proptest::prelude::*;
 
 fn build<G: Game>(dir: &Path, rule: LoopRule, max: u32) -> TableSet {
-    build_tables::<G>(dir, rule, max, &ProgressBar::hidden(), |_| {}).unwrap()
+    build_tables::<G>(dir, rule, max, &NoProgress, |_| {}).unwrap()
 }
 
 fn open(dir: &Path, game: GameId, rule: LoopRule, level: u32) -> Result<Table, TableError> {
@@ -142,13 +142,7 @@ fn building_on_lower_levels_of_the_other_rule_is_refused() {
         level_path(dir.path(), GameId::Adjito, LoopRule::Even, 0),
     )
     .unwrap();
-    let r = build_tables::<Adjito>(
-        dir.path(),
-        LoopRule::Even,
-        3,
-        &ProgressBar::hidden(),
-        |_| {},
-    );
+    let r = build_tables::<Adjito>(dir.path(), LoopRule::Even, 3, &NoProgress, |_| {});
     assert!(matches!(r, Err(TableError::WrongRule { .. })));
 }
 
@@ -162,13 +156,9 @@ fn resume_keeps_finished_levels_and_rebuilds_bad_ones() {
     std::fs::remove_file(level_path(dir.path(), GameId::Adjito, LoopRule::Start, 6)).unwrap();
     std::fs::write(&p5, &good5[..good5.len() / 2]).unwrap();
     let mut events = Vec::new();
-    build_tables::<Adjito>(
-        dir.path(),
-        LoopRule::Start,
-        6,
-        &ProgressBar::hidden(),
-        |e| events.push((e.level, e.skipped)),
-    )
+    build_tables::<Adjito>(dir.path(), LoopRule::Start, 6, &NoProgress, |e| {
+        events.push((e.level, e.skipped))
+    })
     .unwrap();
     assert_eq!(
         events,

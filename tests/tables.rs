@@ -3,15 +3,15 @@
 
 use adji::game::{Game, Position, MAX_PITS};
 use adji::index::{level_size, next_board, rank, unrank};
+use adji::progress::NoProgress;
 use adji::reference::Reference;
 use adji::tables::build::build_tables;
 use adji::tables::TableSet;
 use adji::value::LoopRule;
 use adji::{AdjiBoto, Adjito};
-use indicatif::ProgressBar;
 
 fn build<G: Game>(dir: &std::path::Path, rule: LoopRule, max: u32) -> TableSet {
-    build_tables::<G>(dir, rule, max, &ProgressBar::hidden(), |_| {}).unwrap()
+    build_tables::<G>(dir, rule, max, &NoProgress, |_| {}).unwrap()
 }
 
 fn tables_match_reference<G: Game>(rule: LoopRule, max: u32) {
@@ -193,9 +193,8 @@ fn a_tiny_frontier_cap_spills_to_pending_bits_and_gives_identical_tables() {
             } else {
                 lower
             };
-            let (lo1, hi1, _) = build_level::<Adjito>(n, &lower, &ProgressBar::hidden()).unwrap();
-            let (lo2, hi2, rep) =
-                build_level_capped::<Adjito>(n, &lower, &ProgressBar::hidden(), 16).unwrap();
+            let (lo1, hi1, _) = build_level::<Adjito>(n, &lower, &NoProgress).unwrap();
+            let (lo2, hi2, rep) = build_level_capped::<Adjito>(n, &lower, &NoProgress, 16).unwrap();
             assert_eq!((lo1, hi1), (lo2, hi2), "level {n}");
             if n >= 6 {
                 assert!(rep.spills > 0, "level {n} should have spilled");

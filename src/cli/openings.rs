@@ -98,9 +98,9 @@ pub fn cmd_openings<G: Game>(a: &OpeningsArgs) -> CmdResult {
         };
         LeafResult::from_analysis(&an, t.elapsed().as_millis() as u64)
     };
-    let pb = crate::util::bar(0, "positions");
+    let pb = crate::util::Bar(crate::util::bar(0, "positions"));
     let r = run::<G>(&cfg, &out, a.resume, analyse, &pb);
-    pb.finish_and_clear();
+    pb.0.finish_and_clear();
     let r = r.map_err(|e| e.to_string())?;
     if r.dropped_bytes > 0 {
         eprintln!("warning: dropped a bad checkpoint tail of {} bytes (half-written or corrupt); those positions were analysed again", r.dropped_bytes);

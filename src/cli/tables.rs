@@ -13,7 +13,7 @@ use adji::tables::{level_path, move_values, Table, TableSet};
 use adji::value::LoopRule;
 use serde_json::json;
 
-use crate::util::{bar, fmt_bytes, peak_rss};
+use crate::util::{bar, fmt_bytes, peak_rss, Bar};
 use crate::CmdResult;
 
 /// Options of `tables build`.
@@ -82,12 +82,12 @@ pub fn cmd_build<G: Game>(a: &BuildArgs) -> CmdResult {
     println!();
     println!("| level | positions | status | forward s | sweep s | total s | floor s | build/floor | max frontier | peak RSS |");
     println!("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|");
-    let pb = bar(0, "positions");
+    let pb = Bar(bar(0, "positions"));
     let t0 = Instant::now();
     let res = build_tables::<G>(&a.dir, a.rule, a.max, &pb, |ev| {
         let n = ev.level;
         match &ev.report {
-            None => pb.suspend(|| {
+            None => pb.0.suspend(|| {
                 println!(
                     "| {n} | {} | kept (verified) | | | | | | | |",
                     p[n as usize].positions
@@ -105,7 +105,7 @@ pub fn cmd_build<G: Game>(a: &BuildArgs) -> CmdResult {
                 } else {
                     (String::new(), String::new())
                 };
-                pb.suspend(|| println!(
+                pb.0.suspend(|| println!(
                     "| {n} | {} | built | {:.3} | {:.3} ({:.3} scans) | {:.3} | {floor} | {ratio} | {} | {} |",
                     r.positions,
                     r.forward_secs,
@@ -118,7 +118,7 @@ pub fn cmd_build<G: Game>(a: &BuildArgs) -> CmdResult {
             }
         }
     });
-    pb.finish_and_clear();
+    pb.0.finish_and_clear();
     res.map_err(|e| e.to_string())?;
     println!("\nDone in {:.1}s.", t0.elapsed().as_secs_f64());
     Ok(())

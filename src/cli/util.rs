@@ -4,7 +4,29 @@
 use std::io::Write;
 use std::path::Path;
 
+use adji::progress::Progress;
 use indicatif::{ProgressBar, ProgressStyle};
+
+/// A progress bar on stderr (hidden when stderr is not a terminal); it
+/// receives the library's [`Progress`] calls.
+pub struct Bar(pub ProgressBar);
+
+impl Progress for Bar {
+    fn start(&self, what: &str, total: u64) {
+        self.0.set_length(total);
+        self.0.set_position(0);
+        self.0.set_message(what.to_string());
+    }
+    fn inc(&self, n: u64) {
+        self.0.inc(n);
+    }
+    fn message(&self, message: &str) {
+        self.0.set_message(message.to_string());
+    }
+    fn finish(&self, message: &str) {
+        self.0.finish_with_message(message.to_string());
+    }
+}
 
 /// A progress bar on stderr (hidden when stderr is not a terminal).
 pub fn bar(len: u64, unit: &str) -> ProgressBar {

@@ -45,12 +45,12 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 use std::time::Instant;
 
-use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use super::{format, level_positions, Table, TableError, TableSet};
 use crate::game::{for_each_step, Game, Position, Step};
 use crate::index::{level_size, rank, unrank};
+use crate::progress::Progress;
 use crate::value::{capture_value, LoopRule, NEG_INF_BYTE, POS_INF_BYTE};
 
 const CHUNK: usize = 1 << 14;
@@ -299,7 +299,7 @@ fn atomic(v: &mut [u8]) -> &[AtomicU8] {
 pub fn build_level<G: Game>(
     n: u32,
     lower: &TableSet,
-    bar: &ProgressBar,
+    bar: &dyn Progress,
 ) -> Result<(Vec<u8>, Vec<u8>, LevelReport), TableError> {
     let size = level_size(n as usize, G::PITS) as usize;
     build_level_capped::<G>(n, lower, bar, (size / 64).max(1 << 16))
@@ -313,7 +313,7 @@ pub fn build_level<G: Game>(
 pub fn build_level_capped<G: Game>(
     n: u32,
     lower: &TableSet,
-    bar: &ProgressBar,
+    bar: &dyn Progress,
     cap: usize,
 ) -> Result<(Vec<u8>, Vec<u8>, LevelReport), TableError> {
     if lower.covered() < n {
@@ -331,9 +331,8 @@ pub fn build_level_capped<G: Game>(
     let mut a = vec![0u8; size];
     let mut b = vec![0u8; size];
     let mut c = vec![0u8; size];
-    bar.set_length(size as u64);
-    bar.set_position(0);
-    bar.set_message(format!("level {n}: forward pass"));
+    bar.start(&format!("level {n}"), size as u64);
+    bar.message(&format!("level {n}: forward pass"));
 
     // 1. Forward pass, with a histogram of E to skip empty thresholds.
     let hist = a
@@ -403,7 +402,7 @@ pub fn build_level_capped<G: Game>(
             continue;
         }
         report.scans += 1;
-        bar.set_message(format!("level {n}: threshold {t:+}"));
+        bar.message(&format!("level {n}: threshold {t:+}"));
         let ts = Instant::now();
         let (sink_w, sink_l) = (Sink::new(cap, ba, PEND_W), Sink::new(cap, ba, PEND_L));
         let (mut w_list, mut l_list): (Vec<u32>, Vec<u32>) = (0..size.div_ceil(CHUNK))
@@ -557,7 +556,7 @@ pub fn build_tables<G: Game>(
     dir: &Path,
     rule: LoopRule,
     max: u32,
-    bar: &ProgressBar,
+    bar: &dyn Progress,
     mut on_level: impl FnMut(&BuildEvent),
 ) -> Result<TableSet, TableError> {
     let mut set = TableSet::empty(G::ID, rule);
