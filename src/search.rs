@@ -95,6 +95,27 @@ impl Default for Options {
     }
 }
 
+/// A search that cannot be set up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum SearchError {
+    /// The tables were built under another loop rule.
+    #[error("tables were built with --loop {} but the search uses --loop {}", .tables.name(), .search.name())]
+    TablesRule {
+        /// The tables' rule.
+        tables: LoopRule,
+        /// The search's rule.
+        search: LoopRule,
+    },
+    /// The tables are for the other game.
+    #[error("tables are for {tables}, not {search}")]
+    TablesGame {
+        /// The tables' game.
+        tables: crate::game::GameId,
+        /// The search's game.
+        search: crate::game::GameId,
+    },
+}
+
 /// The search was stopped by a limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Abort;
@@ -284,17 +305,23 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
     ///
     /// # Errors
     /// When the tables' loop rule or game differs from the search's.
-    pub fn new(tables: Option<&'a TableSet>, tt: &'a T, opts: Options) -> Result<Self, String> {
+    pub fn new(
+        tables: Option<&'a TableSet>,
+        tt: &'a T,
+        opts: Options,
+    ) -> Result<Self, SearchError> {
         if let Some(t) = tables {
             if t.rule != opts.rule {
-                return Err(format!(
-                    "tables were built with --loop {} but the search uses --loop {}",
-                    t.rule.name(),
-                    opts.rule.name()
-                ));
+                return Err(SearchError::TablesRule {
+                    tables: t.rule,
+                    search: opts.rule,
+                });
             }
             if t.game != G::ID {
-                return Err(format!("tables are for {}, not {}", t.game, G::ID));
+                return Err(SearchError::TablesGame {
+                    tables: t.game,
+                    search: G::ID,
+                });
             }
         }
         Ok(Searcher {

@@ -125,24 +125,69 @@ pub struct AtomicTable {
     gen: AtomicU8,
 }
 
+/// Bytes of one entry (slot) of an [`AtomicTable`].
+pub const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
+
+/// The largest hash size accepted, in MiB (1 TiB).
+pub const MAX_MIB: usize = 1 << 20;
+
+/// A transposition table that cannot be made.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum TtError {
+    /// The size is 0 or above [`MAX_MIB`].
+    #[error("hash size {0} MiB is out of range (1 to {MAX_MIB} MiB)")]
+    Size(usize),
+    /// The allocator refused the memory.
+    #[error("cannot allocate {0} bytes for the hash table")]
+    Alloc(usize),
+}
+
 impl AtomicTable {
-    /// A table of about `mib` MiB (rounded down to a power of two of buckets; at least one).
-    pub fn new(mib: usize) -> Self {
-        let bytes = mib.max(1) << 20;
-        let b = (bytes / 64).max(1);
-        let buckets = 1usize << (usize::BITS - 1 - b.leading_zeros());
-        let mut slots = Vec::with_capacity(buckets * 2);
-        slots.resize_with(buckets * 2, Slot::default);
-        AtomicTable {
-            slots,
-            mask: buckets - 1,
-            gen: AtomicU8::new(1),
+    /// Entries of a table of `mib` MiB: the largest power of two of
+    /// two-slot buckets that fits. `None` when `mib` is out of range.
+    pub fn entries_for(mib: usize) -> Option<usize> {
+        if !(1..=MAX_MIB).contains(&mib) {
+            return None;
         }
+        let b = (mib << 20) / (2 * SLOT_BYTES);
+        Some(2 << (usize::BITS - 1 - b.leading_zeros()))
+    }
+
+    /// A table of about `mib` MiB (rounded down to a power of two of buckets).
+    ///
+    /// # Errors
+    /// [`TtError::Size`] for 0 or more than [`MAX_MIB`]; [`TtError::Alloc`]
+    /// when the memory cannot be had (never an abort).
+    pub fn try_new(mib: usize) -> Result<Self, TtError> {
+        let n = Self::entries_for(mib).ok_or(TtError::Size(mib))?;
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(n)
+            .map_err(|_| TtError::Alloc(n * SLOT_BYTES))?;
+        slots.resize_with(n, Slot::default);
+        Ok(AtomicTable {
+            slots,
+            mask: n / 2 - 1,
+            gen: AtomicU8::new(1),
+        })
+    }
+
+    /// [`AtomicTable::try_new`] for sizes known to be sane (tests, benches).
+    ///
+    /// # Panics
+    /// When `try_new` fails.
+    pub fn new(mib: usize) -> Self {
+        Self::try_new(mib).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// Capacity in entries.
     pub fn capacity(&self) -> usize {
         self.slots.len()
+    }
+
+    /// Memory held by the entries, in bytes.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * SLOT_BYTES
     }
 
     #[inline]
@@ -251,7 +296,7 @@ pub struct DashTable {
 impl DashTable {
     /// A table holding at most as many entries as an [`AtomicTable`] of `mib` MiB.
     pub fn new(mib: usize) -> Self {
-        let cap = AtomicTable::new(1).capacity() * mib.max(1);
+        let cap = AtomicTable::entries_for(1).unwrap_or(1) * mib.max(1);
         DashTable {
             map: DashMap::with_hasher(ahash::RandomState::with_seeds(1, 2, 3, 4)),
             cap,
@@ -275,5 +320,27 @@ impl TransTable for DashTable {
 
     fn hashfull(&self) -> u32 {
         (self.map.len() * 1000 / self.cap.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod sizing_tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_checked_not_wrapped() {
+        assert_eq!(SLOT_BYTES, 32);
+        assert_eq!(AtomicTable::entries_for(1), Some((1 << 20) / 32));
+        assert_eq!(AtomicTable::entries_for(3), Some((2 << 20) / 32));
+        assert_eq!(AtomicTable::entries_for(0), None);
+        // Used to shift to a 64-byte table (2^44 MiB << 20 wraps to 0).
+        assert_eq!(AtomicTable::entries_for(17_592_186_044_416), None);
+        assert_eq!(AtomicTable::entries_for(usize::MAX), None);
+        assert!(matches!(
+            AtomicTable::try_new(usize::MAX),
+            Err(TtError::Size(_))
+        ));
+        let t = AtomicTable::try_new(2).unwrap();
+        assert_eq!(t.bytes(), 2 << 20);
     }
 }

@@ -206,7 +206,7 @@ fn analyse_one<G: Game>(
         parallel: a.threads > 1,
         ..Options::default()
     };
-    let s = Searcher::<G, _>::new(tables, tt, opts)?;
+    let s = Searcher::<G, _>::new(tables, tt, opts).map_err(|e| e.to_string())?;
     let an = s.analyse(&st.pos);
     Ok(report_json::<G>(st, &an))
 }
@@ -217,7 +217,7 @@ pub fn cmd_solve<G: Game>(a: &SolveArgs) -> CmdResult {
     eprintln!(
         "{}: hash {} ({} entries), threads {}, tables {}",
         G::ID,
-        fmt_bytes((tt.capacity() * 32) as u64),
+        fmt_bytes(tt.bytes() as u64),
         tt.capacity(),
         a.threads,
         match &tables {
