@@ -41,14 +41,7 @@ pub fn cmd_openings<G: Game>(a: &OpeningsArgs) -> CmdResult {
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("results/openings-{}-{}", G::ID.name(), a.plies)));
     let threads = rayon::current_num_threads();
-    let mapped: u64 = tables
-        .as_ref()
-        .map(|t| {
-            (0..t.covered())
-                .map(|n| t.level(n).map(|x| 2 * x.len() as u64).unwrap_or(0))
-                .sum()
-        })
-        .unwrap_or(0);
+    let mapped: u64 = tables.as_ref().map(|t| t.mapped_bytes()).unwrap_or(0);
     eprintln!(
         "{}: {} plies, budget {}, {threads} positions at a time, memory: {} of hash ({threads} × {} MiB) + {} of tables mapped; output in {}",
         G::ID,

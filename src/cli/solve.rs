@@ -224,11 +224,7 @@ pub fn cmd_solve<G: Game>(a: &SolveArgs) -> CmdResult {
             Some(t) => format!(
                 "levels 0..={} ({} mapped)",
                 t.covered() - 1,
-                fmt_bytes(
-                    (0..t.covered())
-                        .map(|n| t.level(n).map(|x| 2 * x.len() as u64).unwrap_or(0))
-                        .sum()
-                )
+                fmt_bytes(t.mapped_bytes())
             ),
             None => "none".into(),
         }

@@ -356,6 +356,11 @@ impl TableSet {
         (level as usize) < self.levels.len()
     }
 
+    /// Bytes of all mapped table files (what a search may touch).
+    pub fn mapped_bytes(&self) -> u64 {
+        self.levels.iter().map(|t| t.map.len() as u64).sum()
+    }
+
     /// The table of `level`.
     pub fn level(&self, level: u32) -> Option<&Table> {
         self.levels.get(level as usize)
