@@ -415,7 +415,7 @@ fn openings_command_works_and_rejects_bad_budgets() {
             "--out",
             o,
         ],
-        "give a budget",
+        "<--exact|--time-per-position <SECONDS>|--nodes-per-position <N>|--depth <D>>",
     );
     let od = dir.path().join("d");
     adji()
