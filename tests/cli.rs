@@ -219,7 +219,7 @@ fn tables_build_probe_verify_stats_end_to_end() {
         .unwrap();
     assert!(
         String::from_utf8_lossy(&out.stdout)
-            .matches("kept (verified)")
+            .matches("kept (checksum OK)")
             .count()
             == 9
     );

@@ -52,6 +52,58 @@ fn build(dir: &Path, game: &str, max: u32, rule: &str) -> String {
     String::from_utf8_lossy(&out.stdout).to_string()
 }
 
+/// Overwrites payload bytes of a table file and recomputes both checksums,
+/// so that only the recompute of the entries can find the damage.
+fn forge(path: &Path, at: &[usize], byte: u8) {
+    let mut b = std::fs::read(path).unwrap();
+    for &i in at {
+        b[64 + i] = byte;
+    }
+    let payload = crc32fast::hash(&b[64..]);
+    b[40..44].copy_from_slice(&payload.to_le_bytes());
+    let header = crc32fast::hash(&b[0..44]);
+    b[44..48].copy_from_slice(&header.to_le_bytes());
+    std::fs::write(path, b).unwrap();
+}
+
+#[test]
+fn d1_verify_fails_when_entries_differ_and_resume_says_what_it_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    build(dir.path(), "adjito", 7, "start");
+    // Level 5 holds values -5..=5: +7 is wrong for every entry.
+    forge(&dir.path().join("adjito-start-005.adjt"), &[0, 1], 7);
+    let err = fails_with(&["tables", "verify", "--dir", d], "differ");
+    assert!(err.contains("adjito-start-005.adjt"), "{err}");
+    // The levels above are not recomputed against the bad one.
+    let out = adji()
+        .args(["tables", "verify", "--dir", d])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("FAIL "), "{text}");
+    let line6 = text.lines().find(|l| l.contains("adjito-start-006.adjt"));
+    assert!(line6.is_some_and(|l| l.starts_with("SKIP")), "{text}");
+    // A resumed build keeps the forged file: its checksums are right. The
+    // line must say that this is all that was checked.
+    let out = build(dir.path(), "adjito", 7, "start");
+    assert_eq!(out.matches("kept (checksum OK)").count(), 8, "{out}");
+    assert!(!out.contains("verified"), "{out}");
+}
+
+#[test]
+fn d2_a_missing_level_fails_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    build(dir.path(), "adjito", 7, "start");
+    std::fs::remove_file(dir.path().join("adjito-start-005.adjt")).unwrap();
+    let err = fails_with(&["tables", "verify", "--dir", d], "level 5");
+    assert!(err.contains("missing"), "{err}");
+    // Level 0 missing: every level above it is unverifiable.
+    std::fs::remove_file(dir.path().join("adjito-start-000.adjt")).unwrap();
+    fails_with(&["tables", "verify", "--dir", d], "level 0");
+}
+
 #[test]
 fn d3_number_options_are_refused_naming_the_option() {
     for t in ["1e20", "nan", "NaN", "inf", "-1", "0", "1e10", "soon", ""] {

@@ -7,7 +7,7 @@ use clap::{ArgGroup, Args, Subcommand};
 
 use adji::game::{Game, GameId};
 use adji::notation::{parse_state, Stores};
-use adji::report::{EntryMismatch, ProbeReport};
+use adji::report::{CheckOutcome, EntryMismatch, LevelCheck, ProbeReport};
 use adji::tables::build::{build_tables, floor_pass, plan, LevelPlan};
 use adji::tables::stats::{level_stats, markdown};
 use adji::tables::verify::verify_level;
@@ -29,7 +29,8 @@ pub enum TablesCommand {
     Build(BuildArgs),
     /// Look positions up: value, loop-sensitivity and the value of every move.
     Probe(ProbeArgs),
-    /// Check every table file: header, checksum, and every entry against its successors.
+    /// Check every table file: header, checksum, and every entry against its
+    /// successors; a missing level below a present one is a failure.
     Verify(VerifyArgs),
     /// Per-level statistics: wins, draws, losses, loop-sensitive positions, value histogram.
     Stats(StatsArgs),
@@ -202,8 +203,9 @@ fn build<G: Game>(a: &BuildArgs) -> Result<(), CliError> {
     let res = build_tables::<G>(&a.dir.dir, a.rule.rule(), a.max_seeds, &pb, |ev| {
         let n = ev.level;
         let row = match &ev.report {
+            // Opening a kept file checks its header and payload checksum only.
             None => format!(
-                "| {n} | {} | kept (verified) | | | | | | | |\n",
+                "| {n} | {} | kept (checksum OK) | | | | | | | |\n",
                 p[n as usize].positions
             ),
             Some(r) => {
@@ -312,71 +314,96 @@ fn levels_in_dir(dir: &Path, game: GameId, rule: LoopRule) -> Vec<u32> {
     v
 }
 
-/// Verifies every table file of game `G` in `dir`. Returns the number of
-/// problems, the first one's message, and how many files were looked at.
-fn verify_game<G: Game>(dir: &Path) -> Result<(u64, Option<String>, usize), CliError> {
-    let mut files = 0;
-    let mut problems = 0u64;
-    let mut first: Option<String> = None;
-    for rule in [LoopRule::Start, LoopRule::Even] {
-        let levels = levels_in_dir(dir, G::ID, rule);
-        if levels.is_empty() {
-            continue;
+/// What `tables verify` found so far.
+#[derive(Default)]
+struct Tally {
+    files: usize,
+    problems: u64,
+    first: Option<String>,
+}
+
+impl Tally {
+    /// Prints a level's check and counts its problems.
+    fn add(&mut self, c: &LevelCheck) -> Result<(), CliError> {
+        out::print(c)?;
+        self.problems += c.problems();
+        if self.first.is_none() {
+            self.first = c.problem();
         }
-        files += levels.len();
-        let mut set = TableSet::empty(G::ID, rule);
-        let mut chain_ok = true;
-        for &n in &levels {
-            let path = level_path(dir, G::ID, rule, n);
-            let t0 = Instant::now();
-            match Table::open(&path, G::ID, rule, n, G::PITS) {
-                Err(e) => {
-                    out::print(format_args!("FAIL {e}\n"))?;
-                    first.get_or_insert_with(|| e.to_string());
-                    problems += 1;
-                    chain_ok = false;
+        Ok(())
+    }
+}
+
+/// Checks one level given the levels below it (`set`): opens it, and
+/// recomputes its entries when every lower level checked out.
+fn check_level<G: Game>(
+    dir: &Path,
+    rule: LoopRule,
+    n: u32,
+    set: &mut TableSet,
+    present: bool,
+    chain_ok: bool,
+) -> LevelCheck {
+    let path = level_path(dir, G::ID, rule, n);
+    let t0 = Instant::now();
+    if !present {
+        let outcome = CheckOutcome::Missing;
+        return LevelCheck {
+            level: n,
+            outcome,
+            path,
+        };
+    }
+    let outcome = match Table::open(&path, G::ID, rule, n, G::PITS) {
+        Err(e) => CheckOutcome::Bad {
+            error: e.to_string(),
+        },
+        Ok(_) if !chain_ok => CheckOutcome::Unchecked,
+        Ok(t) => {
+            set.push(t);
+            let (bad, count) = verify_level::<G>(set, n, 5);
+            if count == 0 {
+                CheckOutcome::Ok {
+                    entries: set.level(n).map_or(0, Table::len),
+                    seconds: t0.elapsed().as_secs_f64(),
                 }
-                Ok(t) => {
-                    if !chain_ok || set.covered() != n {
-                        out::print(format_args!(
-                            "SKIP {}: header and checksum ok; entries not recomputed (a lower level is missing or bad)\n",
-                            path.display()
-                        ))?;
-                        chain_ok = false;
-                        continue;
-                    }
-                    set.push(t);
-                    let (bad, count) = verify_level::<G>(&set, n, 5);
-                    if count == 0 {
-                        out::print(format_args!(
-                            "ok   {} ({} entries, {:.2}s)\n",
-                            path.display(),
-                            set.level(n).map(|t| t.len()).unwrap_or(0),
-                            t0.elapsed().as_secs_f64()
-                        ))?;
-                    } else {
-                        problems += count;
-                        out::print(format_args!(
-                            "FAIL {}: {count} entries differ from their successors\n",
-                            path.display()
-                        ))?;
-                        for m in bad {
-                            let m = EntryMismatch::new::<G>(&m);
-                            out::print(format_args!(
-                                "     rank {} board {}: stored lo {} hi {}, recomputed lo {} hi {}\n",
-                                m.rank, m.board, m.stored_lo, m.stored_hi, m.recomputed_lo, m.recomputed_hi
-                            ))?;
-                        }
-                        chain_ok = false;
-                    }
+            } else {
+                CheckOutcome::Differ {
+                    count,
+                    examples: bad.iter().map(EntryMismatch::new::<G>).collect(),
                 }
             }
         }
+    };
+    LevelCheck {
+        level: n,
+        outcome,
+        path,
     }
-    Ok((problems, first, files))
 }
 
-/// `tables verify`.
+/// Verifies every table file of game `G` in `dir`, both loop rules; every
+/// level from 0 to the highest present must be there.
+fn verify_game<G: Game>(dir: &Path, tally: &mut Tally) -> Result<(), CliError> {
+    for rule in [LoopRule::Start, LoopRule::Even] {
+        let levels = levels_in_dir(dir, G::ID, rule);
+        let Some(&top) = levels.last() else { continue };
+        tally.files += levels.len();
+        let mut set = TableSet::empty(G::ID, rule);
+        // Entries are recomputed while every lower level checked out.
+        let mut chain_ok = true;
+        for n in 0..=top {
+            let present = levels.binary_search(&n).is_ok();
+            chain_ok &= set.covered() == n;
+            let c = check_level::<G>(dir, rule, n, &mut set, present, chain_ok);
+            chain_ok &= matches!(c.outcome, CheckOutcome::Ok { .. });
+            tally.add(&c)?;
+        }
+    }
+    Ok(())
+}
+
+/// `tables verify`: fails on any missing level, bad file or wrong entry.
 fn verify(a: &VerifyArgs) -> Result<(), CliError> {
     set_threads(a.threads)?;
     let dir = &a.dir.dir;
@@ -387,22 +414,20 @@ fn verify(a: &VerifyArgs) -> Result<(), CliError> {
         )));
     }
     let games = a.game.map_or(GameArg::ALL.to_vec(), |g| vec![g]);
-    let (mut problems, mut first, mut files) = (0, None, 0);
+    let mut tally = Tally::default();
     for g in games {
-        let (p, f, n) = dispatch!(g, verify_game(dir))?;
-        problems += p;
-        first = first.or(f);
-        files += n;
+        dispatch!(g, verify_game(dir, &mut tally))?;
     }
-    if files == 0 {
+    if tally.files == 0 {
         return Err(CliError::Input(format!(
             "no table files in {}",
             dir.display()
         )));
     }
-    match first {
-        Some(f) if problems > 0 => Err(CliError::Failed(format!(
-            "verification found {problems} problem(s); first: {f}"
+    match tally.first {
+        Some(f) if tally.problems > 0 => Err(CliError::Failed(format!(
+            "verification found {} problem(s); first: {f}",
+            tally.problems
         ))),
         _ => Ok(()),
     }
