@@ -132,6 +132,70 @@ fn openings_budget_error_names_every_budget() {
     openings_fails(&["--exact", "--depth", "2"], "--depth");
 }
 
+/// A positions file: a good line, a line that is not UTF-8, a good line.
+fn file_with_bad_bytes(dir: &Path, good: &str) -> std::path::PathBuf {
+    let f = dir.join("p.txt");
+    let mut b = Vec::new();
+    b.extend_from_slice(good.as_bytes());
+    b.extend_from_slice(b"\n4,4,\xff\xfe,4 B\r\n");
+    b.extend_from_slice(good.as_bytes());
+    b.extend_from_slice(b"\r\n");
+    std::fs::write(&f, b).unwrap();
+    f
+}
+
+fn json_lines(stdout: &[u8]) -> Vec<serde_json::Value> {
+    String::from_utf8(stdout.to_vec())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Runs a batch command on a file whose second line is not UTF-8 and checks
+/// that the other two lines are answered alike, and the exit is non-zero.
+fn batch_with_a_bad_line(args: &[&str], good: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let f = file_with_bad_bytes(dir.path(), good);
+    let out = adji()
+        .args(args)
+        .args(["--json", "--positions-file"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let lines = json_lines(&out.stdout);
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(lines[0]["value"].is_i64());
+    assert_eq!(lines[1]["line"], 2);
+    assert!(lines[1]["error"].as_str().unwrap().contains("UTF-8"));
+    assert_eq!(lines[2]["value"], lines[0]["value"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("1 line(s)"), "{err}");
+    // Text mode: the same three answers.
+    let out = adji()
+        .args(args)
+        .arg("--positions-file")
+        .arg(&f)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("line 2: error: not valid UTF-8"), "{text}");
+}
+
+#[test]
+fn d8_a_non_utf8_line_fails_alone() {
+    let good = "0,0,0,0,0,1/0,1,0,1,0,0 B 22-23";
+    batch_with_a_bad_line(&["solve", "--no-tables"], good);
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), "adjito", 6, "start");
+    let d = dir.path().to_str().unwrap();
+    batch_with_a_bad_line(
+        &["tables", "probe", "--dir", d],
+        "0,0,0,0,0,1/0,1,0,1,0,0 B",
+    );
+}
+
 /// Spawns `adji args`, closes its standard output at once (or after the first
 /// line with `read_first`), and returns the exit code and standard error.
 fn with_closed_stdout(args: &[&str], read_first: bool) -> (Option<i32>, String) {

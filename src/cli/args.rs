@@ -136,5 +136,5 @@ pub fn seconds(s: &str) -> Result<f64, String> {
 
 /// Help of `--positions-file` (solve and probe share the contract).
 pub const POSITIONS_FILE_HELP: &str = "A file with one position per line (blank lines and lines \
-starting with # are skipped). A malformed line gets an error for that line \
+starting with # are skipped). A bad line (malformed, or not UTF-8) gets an error for that line \
 only; the other lines are answered, and the exit code is 1 if any line failed";

@@ -1,8 +1,9 @@
-//! Batch mode (`--positions-file`): a malformed line gets an error for that
-//! line only; the others are answered. The command fails at the end if any
-//! line did.
+//! Batch mode (`--positions-file`): each line is read as bytes and decoded on
+//! its own, so that a malformed or non-UTF-8 line gets an error for that line
+//! only; the others are answered. The command fails at the end if any line did.
 
 use std::fmt::Display;
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 use adji::report::LineError;
@@ -18,14 +19,28 @@ pub type Line = (usize, Result<String, LineError>);
 
 /// The lines of `path` that are neither blank nor comments (`#`).
 pub fn lines(path: &Path) -> Result<impl Iterator<Item = Result<Line, CliError>>, CliError> {
-    let text = std::fs::read_to_string(path).map_err(CliError::file(path))?;
-    let lines: Vec<_> = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
-        .map(|(i, l)| Ok((i + 1, Ok(l.to_string()))))
-        .collect();
-    Ok(lines.into_iter())
+    let file = std::fs::File::open(path).map_err(CliError::file(path))?;
+    let path = path.to_path_buf();
+    let lines = BufReader::new(file).split(b'\n').enumerate();
+    Ok(lines.filter_map(move |(i, bytes)| {
+        let mut bytes = match bytes {
+            Ok(b) => b,
+            Err(e) => return Some(Err(CliError::file(path.clone())(e))),
+        };
+        if bytes.last() == Some(&b'\r') {
+            bytes.pop();
+        }
+        let text = String::from_utf8(bytes).map_err(|e| LineError {
+            error: "not valid UTF-8".into(),
+            input: String::from_utf8_lossy(e.as_bytes()).into_owned(),
+            line: i + 1,
+        });
+        let keep = match &text {
+            Ok(t) => !t.trim().is_empty() && !t.trim_start().starts_with('#'),
+            Err(_) => true,
+        };
+        keep.then_some(Ok((i + 1, text)))
+    }))
 }
 
 /// Answers each line with `answer`, printing its report (or the line's
