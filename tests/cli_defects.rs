@@ -266,3 +266,39 @@ fn d9_a_closed_pipe_exits_quietly() {
         assert_eq!(code, Some(0), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn d10_plans_beyond_the_memory_budget_are_refused_before_allocating() {
+    // 1 TiB of hash: more than any test machine has, refused before allocating.
+    fails_with(
+        &["solve", "--no-tables", "--hash", "1048576"],
+        "--memory allows",
+    );
+    fails_with(
+        &["solve", "--no-tables", "--hash", "2048", "--memory", "1G"],
+        "--memory allows",
+    );
+    // Two workers with 1 GiB each do not fit into 1.5 GiB.
+    let err = openings_fails(
+        &[
+            "--exact",
+            "--threads",
+            "2",
+            "--hash",
+            "1024",
+            "--memory",
+            "1.5G",
+        ],
+        "--memory allows",
+    );
+    assert!(err.contains("2 ×"), "{err}");
+    fails_with(&["solve", "--memory", "lots"], "--memory");
+    // Within the budget, the plan is printed and the solve runs.
+    let out = adji()
+        .args(["solve", "--no-tables", "--hash", "4", "--memory", "1G"])
+        .args(["--position", "0,0,0,0,0,1/0,1,0,1,0,0 B 22-23"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("of 1.0 GiB"));
+}

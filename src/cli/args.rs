@@ -101,12 +101,21 @@ pub struct ThreadsArg {
     pub threads: Option<usize>,
 }
 
+/// `--memory`.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct MemoryArg {
+    /// Memory budget, e.g. 8G [default: the available RAM]. A plan that
+    /// needs more is refused before anything is allocated.
+    #[arg(long, allow_negative_numbers = true, value_name = "SIZE", value_parser = crate::util::parse_size)]
+    pub memory: Option<u64>,
+}
+
 /// A parser of `--hash` sizes in MiB: 1 to the transposition table's maximum.
 pub fn hash_mib() -> RangedU64ValueParser<usize> {
     RangedU64ValueParser::<usize>::new().range(1..=adji::tt::MAX_MIB as u64)
 }
 
-/// `--threads` and `--hash`: what a search may use.
+/// `--threads`, `--hash` and `--memory`: what a search may use.
 #[derive(Args, Debug, Clone, Copy)]
 pub struct ComputeArgs {
     #[command(flatten)]
@@ -114,6 +123,8 @@ pub struct ComputeArgs {
     /// Transposition table size in MiB (`openings`: one per worker).
     #[arg(long, allow_negative_numbers = true, value_name = "MIB", default_value_t = 64, value_parser = hash_mib())]
     pub hash: usize,
+    #[command(flatten)]
+    pub memory: MemoryArg,
 }
 
 /// The longest time limit accepted, in seconds (about 31 years).

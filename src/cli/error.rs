@@ -13,6 +13,8 @@ use adji::search::SearchError;
 use adji::tables::TableError;
 use adji::tt::TtError;
 
+use crate::util::fmt_bytes;
+
 /// Why a command failed.
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {
@@ -44,6 +46,24 @@ pub enum CliError {
         path: PathBuf,
         /// What went wrong.
         source: io::Error,
+    },
+    /// The plan needs more memory than `--memory` allows.
+    #[error(
+        "the plan needs {} ({plan}) but --memory allows {}{origin}; {hint}",
+        fmt_bytes(*need),
+        fmt_bytes(*allow)
+    )]
+    Memory {
+        /// Bytes needed.
+        need: u64,
+        /// How they add up.
+        plan: String,
+        /// Bytes allowed.
+        allow: u64,
+        /// Where the budget came from, when not from `--memory`.
+        origin: &'static str,
+        /// What to change.
+        hint: &'static str,
     },
     /// Some items failed; each was reported where it occurred.
     #[error("{0}")]

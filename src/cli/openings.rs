@@ -13,8 +13,8 @@ use adji::tt::AtomicTable;
 
 use crate::args::{self, ComputeArgs, RuleArg, SearchTablesArgs};
 use crate::error::CliError;
-use crate::setup::{search_tables, set_threads};
-use crate::util::{bar, fmt_bytes, Bar};
+use crate::setup::{search_tables, set_threads, SearchPlan};
+use crate::util::{bar, Bar};
 use crate::{dispatch, out, GameArg};
 
 /// The most plies `openings` enumerates.
@@ -130,21 +130,21 @@ fn run_openings<G: Game>(a: &OpeningsArgs, threads: usize) -> Result<(), CliErro
     let root = parse_state::<G>(&a.position, Stores::Required)?;
     let rule = a.rule.rule();
     let tables = search_tables::<G>(&a.tables, rule)?;
+    let plan = SearchPlan::new(threads, a.compute.hash, tables.as_ref(), a.compute.memory)?;
     let out_dir = a
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("results/openings-{}-{}", G::ID.name(), a.plies)));
     let budget = a.budget.budget();
     out::note(format_args!(
-        "{}: {} plies, budget {}, {threads} positions at a time, memory: {} of hash ({threads} × {} MiB) + {} of tables mapped; output in {}",
+        "{}: {} plies, budget {}, {threads} positions at a time, {plan}; output in {}",
         G::ID,
         a.plies,
         budget.describe(),
-        fmt_bytes((threads * a.compute.hash) as u64 * (1 << 20)),
-        a.compute.hash,
-        fmt_bytes(tables.as_ref().map_or(0, |t| t.mapped_bytes())),
         out_dir.display()
     ));
+    // Fail here, not in a worker, if one table cannot be had.
+    drop(plan.table()?);
     let cfg = Config {
         root,
         plies: a.plies,
@@ -171,7 +171,7 @@ fn run_openings<G: Game>(a: &OpeningsArgs, threads: usize) -> Result<(), CliErro
     };
     let analyse = |pos: &Position| {
         let t = Instant::now();
-        let tt = AtomicTable::new(a.compute.hash);
+        let tt = AtomicTable::new(plan.hash_mib);
         let s = Searcher::<G, _>::new(tables.as_ref(), &tt, opts)
             .expect("rule and game checked when opening");
         let an = match budget {

@@ -12,9 +12,9 @@ use adji::search::{Limits, Options, Searcher};
 use adji::tables::TableSet;
 use adji::tt::{AtomicTable, TransTable};
 
-use crate::args::{self, ComputeArgs, RuleArg, SearchTablesArgs, POSITIONS_FILE_HELP};
+use crate::args::{self, ComputeArgs, MemoryArg, RuleArg, SearchTablesArgs, POSITIONS_FILE_HELP};
 use crate::error::CliError;
-use crate::setup::{search_tables, set_threads};
+use crate::setup::{search_tables, set_threads, SearchPlan};
 use crate::util::{bar, fmt_bytes};
 use crate::{batch, dispatch, out, GameArg};
 
@@ -69,21 +69,18 @@ impl Solver<'_> {
 
 fn run<G: Game>(a: &SolveArgs, threads: usize) -> Result<(), CliError> {
     let tables = search_tables::<G>(&a.tables, a.rule.rule())?;
-    let tt = AtomicTable::try_new(a.compute.hash)?;
+    let plan = SearchPlan::new(1, a.compute.hash, tables.as_ref(), a.compute.memory)?;
     out::note(format_args!(
-        "{}: hash {} ({} entries), threads {threads}, tables {}",
+        "{}: hash {} ({} entries), threads {threads}, tables {}; {plan}",
         G::ID,
-        fmt_bytes(tt.bytes() as u64),
-        tt.capacity(),
+        fmt_bytes(plan.hash_bytes),
+        plan.hash_bytes as usize / adji::tt::SLOT_BYTES,
         match &tables {
-            Some(t) => format!(
-                "levels 0..={} ({} mapped)",
-                t.covered() - 1,
-                fmt_bytes(t.mapped_bytes())
-            ),
+            Some(t) => format!("levels 0..={}", t.covered() - 1),
             None => "none".into(),
         }
     ));
+    let tt = plan.table()?;
     let s = Solver {
         tables: tables.as_ref(),
         tt: &tt,
@@ -121,7 +118,8 @@ pub struct BenchArgs {
     pub json: bool,
 }
 
-/// `bench`.
+/// `bench`: one table at a time, within the available memory.
 pub fn bench(a: &BenchArgs) -> Result<(), CliError> {
+    SearchPlan::new(1, a.hash, None, MemoryArg { memory: None })?;
     out::report(&adji::bench::run(a.hash), a.json)
 }

@@ -15,9 +15,9 @@ use adji::tables::{level_path, Table, TableSet};
 use adji::value::LoopRule;
 use indicatif::ProgressBar;
 
-use crate::args::{GameArg, RuleArg, TablesDirArg, ThreadsArg, POSITIONS_FILE_HELP};
+use crate::args::{GameArg, MemoryArg, RuleArg, TablesDirArg, ThreadsArg, POSITIONS_FILE_HELP};
 use crate::error::CliError;
-use crate::setup::set_threads;
+use crate::setup::{set_threads, MemoryBudget};
 use crate::util::{bar, fmt_bytes, peak_rss, Bar};
 use crate::{batch, dispatch, out};
 
@@ -51,9 +51,8 @@ pub struct BuildArgs {
     pub rule: RuleArg,
     #[command(flatten)]
     pub threads: ThreadsArg,
-    /// Memory budget, e.g. 8G; the build refuses to start if its plan needs more.
-    #[arg(long, default_value = "16G", value_parser = crate::util::parse_size)]
-    pub memory: u64,
+    #[command(flatten)]
+    pub memory: MemoryArg,
     /// After each level, also time a plain pass over all its moves and print the ratio.
     #[arg(long)]
     pub compare_floor: bool,
@@ -174,14 +173,11 @@ fn print_plan<G: Game>(a: &BuildArgs, p: &[LevelPlan]) -> Result<(), CliError> {
         fmt_bytes(with_frontier)
     );
     out::print(t)?;
-    if with_frontier > a.memory {
-        return Err(CliError::Input(format!(
-            "the build needs up to {} of memory but --memory allows {}; lower --max-seeds or raise --memory",
-            fmt_bytes(with_frontier),
-            fmt_bytes(a.memory)
-        )));
-    }
-    Ok(())
+    MemoryBudget::of(a.memory).check(
+        with_frontier,
+        "the largest level with its frontiers and the lower levels mapped".into(),
+        "lower --max-seeds or raise --memory",
+    )
 }
 
 /// `tables build`.

@@ -90,3 +90,8 @@ fn proc_kib(file: &str, key: &str) -> Option<u64> {
 pub fn peak_rss() -> u64 {
     proc_kib("/proc/self/status", "VmHWM:").unwrap_or(0)
 }
+
+/// Memory available to new work (Linux `MemAvailable`), if known.
+pub fn available_memory() -> Option<u64> {
+    proc_kib("/proc/meminfo", "MemAvailable:")
+}
