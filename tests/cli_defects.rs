@@ -302,3 +302,33 @@ fn d10_plans_beyond_the_memory_budget_are_refused_before_allocating() {
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("of 1.0 GiB"));
 }
+
+#[test]
+fn solve_warns_when_the_tables_directory_gives_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), "adjito", 3, "even");
+    let pos = "0,0,0,0,0,1/0,1,0,1,0,0 B 22-23";
+    let run = |tables: &Path, game: &str, position: &str| {
+        let out = adji()
+            .args(["solve", "--game", game, "--position", position, "--tables"])
+            .arg(tables)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    let err = run(dir.path(), "adjito", pos);
+    assert!(err.contains("warning"), "{err}");
+    assert!(err.contains("--loop even"), "{err}");
+    let err = run(dir.path(), "adjiboto", "1,1,3,2,5/1,0,0,2,4 1 31-50 main");
+    assert!(err.contains("warning"), "{err}");
+    assert!(err.contains("no adjiboto tables"), "{err}");
+    assert!(err.contains("adjito"), "{err}");
+    let file = dir.path().join("adjito-even-000.adjt");
+    let err = run(&file, "adjito", pos);
+    assert!(err.contains("warning"), "{err}");
+    assert!(err.contains("not a directory"), "{err}");
+    let err = run(&dir.path().join("nowhere"), "adjito", pos);
+    assert!(err.contains("warning"), "{err}");
+    assert!(err.contains("no such directory"), "{err}");
+}

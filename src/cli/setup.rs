@@ -5,13 +5,14 @@
 use std::fmt;
 use std::path::Path;
 
-use adji::game::Game;
+use adji::game::{Game, GameId};
 use adji::tables::TableSet;
 use adji::tt::{AtomicTable, TtError, SLOT_BYTES};
 use adji::value::LoopRule;
 
-use crate::args::{MemoryArg, SearchTablesArgs, ThreadsArg};
+use crate::args::{GameArg, MemoryArg, SearchTablesArgs, ThreadsArg};
 use crate::error::CliError;
+use crate::out::warn;
 use crate::util::{available_memory, fmt_bytes};
 
 /// Sets the size of rayon's global pool; returns the number of workers.
@@ -143,7 +144,8 @@ impl fmt::Display for SearchPlan {
 }
 
 /// Opens the endgame tables of a search: `None` with `--no-tables`, or when
-/// the directory gives no level 0 for this game and rule.
+/// the directory gives no level 0 for this game and rule. A warning names
+/// what was found, unless the default directory is simply absent.
 pub fn search_tables<G: Game>(
     a: &SearchTablesArgs,
     rule: LoopRule,
@@ -152,9 +154,52 @@ pub fn search_tables<G: Game>(
         return Ok(None);
     }
     let dir = a.tables.as_deref().unwrap_or(Path::new("tables"));
+    let without = "the search runs without tables";
+    if !dir.exists() {
+        if a.tables.is_some() {
+            warn(format_args!(
+                "--tables {}: no such directory; {without}",
+                dir.display()
+            ));
+        }
+        return Ok(None);
+    }
     if !dir.is_dir() {
+        warn(format_args!(
+            "--tables {}: not a directory; {without}",
+            dir.display()
+        ));
         return Ok(None);
     }
     let set = TableSet::open_available::<G>(dir, rule)?;
-    Ok((set.covered() > 0).then_some(set))
+    if set.covered() == 0 {
+        warn(format_args!(
+            "{}; {without}",
+            no_tables_found(dir, G::ID, rule)
+        ));
+        return Ok(None);
+    }
+    Ok(Some(set))
+}
+
+/// "no adjito tables for --loop start in DIR", with what the directory holds instead.
+pub fn no_tables_found(dir: &Path, game: GameId, rule: LoopRule) -> String {
+    let mut found = Vec::new();
+    for g in GameArg::ALL.map(GameArg::id) {
+        for r in TableSet::rules_present(dir, g) {
+            if (g, r) != (game, rule) {
+                found.push(format!("{g} tables for --loop {}", r.name()));
+            }
+        }
+    }
+    let found = if found.is_empty() {
+        "no level-0 table of either game".to_string()
+    } else {
+        found.join(", ")
+    };
+    format!(
+        "no {game} tables for --loop {} in {} (it holds {found})",
+        rule.name(),
+        dir.display()
+    )
 }

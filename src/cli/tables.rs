@@ -17,7 +17,7 @@ use indicatif::ProgressBar;
 
 use crate::args::{GameArg, MemoryArg, RuleArg, TablesDirArg, ThreadsArg, POSITIONS_FILE_HELP};
 use crate::error::CliError;
-use crate::setup::{set_threads, MemoryBudget};
+use crate::setup::{no_tables_found, set_threads, MemoryBudget};
 use crate::util::{bar, fmt_bytes, peak_rss, Bar};
 use crate::{batch, dispatch, out};
 
@@ -245,26 +245,15 @@ fn build<G: Game>(a: &BuildArgs) -> Result<(), CliError> {
 fn open_tables<G: Game>(dir: &Path, rule: LoopRule) -> Result<TableSet, CliError> {
     let set = TableSet::open_available::<G>(dir, rule)?;
     if set.covered() == 0 {
-        let other: Vec<&str> = TableSet::rules_present(dir, G::ID)
-            .into_iter()
-            .filter(|&r| r != rule)
-            .map(|r| r.name())
-            .collect();
-        let hint = if other.is_empty() {
-            format!(
-                "build them with `adji tables build --game {} --max-seeds N --dir {}`",
+        let mut msg = no_tables_found(dir, G::ID, rule);
+        if TableSet::rules_present(dir, G::ID).is_empty() {
+            msg += &format!(
+                "; build them with `adji tables build --game {} --max-seeds N --dir {}`",
                 G::ID,
                 dir.display()
-            )
-        } else {
-            format!("tables for --loop {} are there", other.join(", "))
-        };
-        return Err(CliError::Input(format!(
-            "no {} tables for --loop {} in {}; {hint}",
-            G::ID,
-            rule.name(),
-            dir.display()
-        )));
+            );
+        }
+        return Err(CliError::Input(msg));
     }
     Ok(set)
 }
