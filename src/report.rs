@@ -671,6 +671,13 @@ impl fmt::Display for SolveReport {
             }
         }
         writeln!(f, "result for the mover: {}", self.wdl)?;
+        self.fmt_moves(f)
+    }
+}
+
+impl SolveReport {
+    /// The text from the loop-sensitivity line on: moves, line, counters.
+    fn fmt_moves(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.loop_sensitive {
             Some(true) => writeln!(
                 f,

@@ -64,12 +64,13 @@ fn moves_perft_replay_reports_are_unchanged() {
     for (args, expected) in cases {
         assert_eq!(stdout(args), expected, "{args:?}");
     }
+    let end = "3,0,0,0,0/1,1,0,0,0 0 48-47 main";
     let boto = [
         "replay",
         "--game",
         "adjiboto",
         "--position",
-        "3,0,0,0,0/1,1,0,0,0 0 48-47 main",
+        end,
         "--moves",
         "pass 0",
     ];
@@ -133,16 +134,8 @@ fn solve_reports_are_unchanged() {
 fn probe_reports_are_unchanged() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
-    stdout(&[
-        "tables",
-        "build",
-        "--game",
-        "adjito",
-        "--max-seeds",
-        "3",
-        "--dir",
-        d,
-    ]);
+    let build = "tables build --game adjito --max-seeds 3 --dir";
+    stdout(&build.split(' ').chain([d]).collect::<Vec<_>>());
     let probe = [
         "tables",
         "probe",

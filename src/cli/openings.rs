@@ -5,10 +5,11 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use adji::game::{Game, Position};
+use adji::game::{Game, Position, State};
 use adji::notation::{parse_state, Stores};
 use adji::openings::{run, Budget, Config, LeafResult};
 use adji::search::{Limits, Options, Searcher};
+use adji::tables::TableSet;
 use adji::tt::AtomicTable;
 
 use crate::args::{self, ComputeArgs, RuleArg, SearchTablesArgs};
@@ -126,6 +127,44 @@ fn limits(budget: Budget) -> Limits {
     }
 }
 
+impl OpeningsArgs {
+    /// The settings of the run, as the checkpoint and the summary record them.
+    fn config(&self, root: State, budget: Budget, tables: Option<&TableSet>) -> Config {
+        let dir = self.tables.tables.as_deref().unwrap_or("tables".as_ref());
+        Config {
+            root,
+            plies: self.plies,
+            rule: self.rule.rule(),
+            budget,
+            command: command_line(),
+            tables: match tables {
+                Some(t) => format!("levels 0..={} from `{}`", t.covered() - 1, dir.display()),
+                None => "none".to_string(),
+            },
+            timings: !self.no_timings,
+            stop_after: self.stop_after,
+        }
+    }
+}
+
+/// Analyses one position with a fresh transposition table of `hash_mib`.
+fn analyse<G: Game>(
+    pos: &Position,
+    tables: Option<&TableSet>,
+    hash_mib: usize,
+    opts: Options,
+    budget: Budget,
+) -> LeafResult {
+    let t = Instant::now();
+    let tt = AtomicTable::new(hash_mib);
+    let s = Searcher::<G, _>::new(tables, &tt, opts).expect("rule and game checked when opening");
+    let an = match budget {
+        Budget::Depth(d) => s.analyse_depth(pos, d),
+        _ => s.analyse(pos),
+    };
+    LeafResult::from_analysis(&an, t.elapsed().as_millis() as u64)
+}
+
 fn run_openings<G: Game>(a: &OpeningsArgs, threads: usize) -> Result<(), CliError> {
     let root = parse_state::<G>(&a.position, Stores::Required)?;
     let rule = a.rule.rule();
@@ -145,23 +184,7 @@ fn run_openings<G: Game>(a: &OpeningsArgs, threads: usize) -> Result<(), CliErro
     ));
     // Fail here, not in a worker, if one table cannot be had.
     drop(plan.table()?);
-    let cfg = Config {
-        root,
-        plies: a.plies,
-        rule,
-        budget,
-        command: command_line(),
-        tables: match (&tables, &a.tables.tables) {
-            (Some(t), d) => format!(
-                "levels 0..={} from `{}`",
-                t.covered() - 1,
-                d.as_deref().unwrap_or("tables".as_ref()).display()
-            ),
-            _ => "none".to_string(),
-        },
-        timings: !a.no_timings,
-        stop_after: a.stop_after,
-    };
+    let cfg = a.config(root, budget, tables.as_ref());
     let opts = Options {
         rule,
         limits: limits(budget),
@@ -169,17 +192,7 @@ fn run_openings<G: Game>(a: &OpeningsArgs, threads: usize) -> Result<(), CliErro
         pv_max: 0,
         ..Options::default()
     };
-    let analyse = |pos: &Position| {
-        let t = Instant::now();
-        let tt = AtomicTable::new(plan.hash_mib);
-        let s = Searcher::<G, _>::new(tables.as_ref(), &tt, opts)
-            .expect("rule and game checked when opening");
-        let an = match budget {
-            Budget::Depth(d) => s.analyse_depth(pos, d),
-            _ => s.analyse(pos),
-        };
-        LeafResult::from_analysis(&an, t.elapsed().as_millis() as u64)
-    };
+    let analyse = |pos: &Position| analyse::<G>(pos, tables.as_ref(), plan.hash_mib, opts, budget);
     let pb = Bar(bar(0, "positions"));
     let r = run::<G>(&cfg, &out_dir, a.resume, analyse, &pb);
     pb.0.finish_and_clear();
