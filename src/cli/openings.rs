@@ -5,13 +5,16 @@ use std::time::{Duration, Instant};
 
 use adji::game::{Game, Position};
 use adji::notation::{parse_state, Stores};
-use adji::openings::{run, Budget, Config, LeafResult};
+use adji::openings::{max_nodes_for, run, Budget, Config, LeafResult, WorkerError};
 use adji::search::{Limits, Options, Searcher};
 use adji::tt::AtomicTable;
 use adji::value::LoopRule;
 
 use crate::util::fmt_bytes;
 use crate::CmdResult;
+
+/// Memory allowed for the opening tree (until `openings` takes `--memory`).
+const TREE_MEMORY: u64 = 4 << 30;
 
 /// Options of `openings`.
 pub struct OpeningsArgs {
@@ -61,6 +64,7 @@ pub fn cmd_openings<G: Game>(a: &OpeningsArgs) -> CmdResult {
         tables: tables_text,
         timings: a.timings,
         stop_after: a.stop_after,
+        max_nodes: max_nodes_for(TREE_MEMORY),
     };
     let limits = match a.budget {
         Budget::Exact | Budget::Depth(_) => Limits::default(),
@@ -73,9 +77,12 @@ pub fn cmd_openings<G: Game>(a: &OpeningsArgs) -> CmdResult {
             time: None,
         },
     };
-    let analyse = |pos: &Position| {
+    // One table per worker, cleared per position: results as with a fresh table.
+    let init = || -> Result<AtomicTable, WorkerError> { Ok(AtomicTable::try_new(a.hash_mib)?) };
+    let analyse = |tt: &mut AtomicTable, pos: &Position| {
         let t = Instant::now();
-        let tt = AtomicTable::new(a.hash_mib);
+        tt.clear();
+        let tt = &*tt;
         let opts = Options {
             rule: a.rule,
             limits,
@@ -83,7 +90,7 @@ pub fn cmd_openings<G: Game>(a: &OpeningsArgs) -> CmdResult {
             pv_max: 0,
             ..Options::default()
         };
-        let s = Searcher::<G, _>::new(tables.as_ref(), &tt, opts)
+        let s = Searcher::<G, _>::new(tables.as_ref(), tt, opts)
             .expect("rule and game checked when opening");
         let an = match a.budget {
             Budget::Depth(d) => s.analyse_depth(pos, d),
@@ -92,7 +99,7 @@ pub fn cmd_openings<G: Game>(a: &OpeningsArgs) -> CmdResult {
         LeafResult::from_analysis(&an, t.elapsed().as_millis() as u64)
     };
     let pb = crate::util::Bar(crate::util::bar(0, "positions"));
-    let r = run::<G>(&cfg, &out, a.resume, analyse, &pb);
+    let r = run::<G, _>(&cfg, &out, a.resume, init, analyse, &pb);
     pb.0.finish_and_clear();
     let r = r.map_err(|e| e.to_string())?;
     if r.dropped_bytes > 0 {
