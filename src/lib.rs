@@ -16,6 +16,8 @@
 //! - [`reference`]: a slow, obviously correct reference solver;
 //! - [`tt`], [`search`]: the transposition table and the exact search;
 //! - [`bench`]: the fixed bench suite;
+//! - [`engine`]: the depth-limited engine for positions beyond exact reach;
+//! - [`eval`]: the evaluation learned from the tables (estimates, never values);
 //! - [`openings`]: opening enumeration, batch analysis and reports;
 //! - [`records`]: the small binary records of the openings checkpoint;
 //! - [`fsutil`]: atomic writes, stale temporary files, regular-file opens;
@@ -65,6 +67,8 @@ pub use adjiboto::AdjiBoto;
 pub use adjito::Adjito;
 pub use game::{Game, GameId, Move, Position, State};
 pub mod bench;
+pub mod engine;
+pub mod eval;
 pub mod fsutil;
 pub mod progress;
 

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+mod analyse;
 mod basic;
 mod openings;
 mod solve;
@@ -136,6 +137,12 @@ enum TablesCommand {
 }
 
 #[derive(Subcommand, Debug)]
+enum EvalCommand {
+    /// Fit the evaluation on exact table values and write the model (JSON).
+    Train(analyse::TrainArgs),
+}
+
+#[derive(Subcommand, Debug)]
 enum Command {
     /// Exact value of a position and of every legal move, with the principal variation.
     Solve {
@@ -237,6 +244,12 @@ enum Command {
     /// Endgame tables: build, probe, verify, stats.
     #[command(subcommand)]
     Tables(TablesCommand),
+    /// Estimate a position beyond exact reach: iterative deepening with the learned
+    /// evaluation, tables where they reach, proven bounds from the same search.
+    Analyse(analyse::AnalyseArgs),
+    /// The learned evaluation.
+    #[command(subcommand)]
+    Eval(EvalCommand),
     /// Show a board diagram with pit names, stores and the side to move.
     Show {
         #[command(flatten)]
@@ -295,6 +308,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.command {
         Command::Show { pos } => dispatch!(pos.game, cmd_show(&pos)),
+        Command::Analyse(a) => dispatch!(a.game, cmd_analyse(&a)),
+        Command::Eval(EvalCommand::Train(a)) => dispatch!(a.game, cmd_train(&a)),
         Command::Moves { pos, json } => dispatch!(pos.game, cmd_moves(&pos, json)),
         Command::Perft {
             pos,
@@ -412,6 +427,7 @@ fn main() -> ExitCode {
     }
 }
 
+use analyse::{cmd_analyse, cmd_train};
 use basic::{cmd_moves, cmd_perft, cmd_replay, cmd_show};
 use openings::cmd_openings;
 use solve::cmd_solve;
