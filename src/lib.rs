@@ -17,6 +17,7 @@
 //! - [`tt`], [`search`]: the transposition table and the exact search;
 //! - [`bench`]: the fixed bench suite;
 //! - [`engine`]: the depth-limited engine for positions beyond exact reach;
+//! - [`selfplay`]: matches between two engine budgets;
 //! - [`eval`]: the evaluation learned from the tables (estimates, never values);
 //! - [`openings`]: opening enumeration, batch analysis and reports;
 //! - [`records`]: the small binary records of the openings checkpoint;
@@ -76,6 +77,7 @@ pub mod openings;
 pub mod records;
 pub mod reference;
 pub mod search;
+pub mod selfplay;
 pub mod tables;
 pub mod tt;
 pub mod value;

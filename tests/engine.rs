@@ -146,3 +146,14 @@ fn shipped_weights_load_and_beat_the_split() {
         assert!(m.trained.validation_mae < m.trained.baseline_mae, "{m:?}");
     }
 }
+
+#[test]
+fn baseline_model_is_the_split() {
+    let m = Model::baseline::<AdjiBoto>();
+    let pos = Position {
+        pits: [3, 0, 1, 0, 2, 5, 1, 1, 0, 0, 0, 0],
+        side: 1,
+        opening: 0,
+    };
+    assert_eq!(m.estimate::<AdjiBoto>(&pos), AdjiBoto::split(&pos) as f64);
+}

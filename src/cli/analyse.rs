@@ -41,7 +41,8 @@ pub struct AnalyseArgs {
     /// Deepest iteration, in plies.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=200))]
     pub depth: Option<u32>,
-    /// Evaluation model file (default: the weights shipped in the binary).
+    /// Evaluation model file (default: the weights shipped in the binary);
+    /// `baseline` for the split alone.
     #[arg(long)]
     pub eval: Option<PathBuf>,
     /// Print JSON (the estimate is the field `estimate`, never `value`).
@@ -81,6 +82,7 @@ pub struct TrainArgs {
 fn load_model<G: Game>(path: Option<&PathBuf>) -> Result<Model, String> {
     match path {
         None => Ok(Model::default_for::<G>()),
+        Some(p) if p.as_os_str() == "baseline" => Ok(Model::baseline::<G>()),
         Some(p) => {
             let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
             Model::from_json::<G>(&text).map_err(|e| format!("{}: {e}", p.display()))
@@ -258,5 +260,91 @@ pub fn cmd_train<G: Game>(a: &TrainArgs) -> CmdResult {
     adji::fsutil::write_atomic(&a.out, format!("{text}\n").as_bytes())
         .map_err(|e| format!("{}: {e}", a.out.display()))?;
     println!("wrote {}", a.out.display());
+    Ok(())
+}
+
+/// Options of `match`.
+#[derive(clap::Args, Debug)]
+pub struct MatchArgs {
+    /// The game.
+    #[arg(long, value_enum, default_value = "adjito")]
+    pub game: GameArg,
+    /// Endgame tables directory (used when present).
+    #[arg(long, default_value = "tables")]
+    pub tables: PathBuf,
+    /// Do not use endgame tables.
+    #[arg(long)]
+    pub no_tables: bool,
+    /// Loop rule.
+    #[arg(long = "loop", value_enum, default_value = "start")]
+    pub rule: LoopArg,
+    /// Engine A: seconds per move.
+    #[arg(long, conflicts_with = "a_nodes", required_unless_present = "a_nodes")]
+    pub a_time: Option<String>,
+    /// Engine A: nodes per move (deterministic).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub a_nodes: Option<u64>,
+    /// Engine B: seconds per move.
+    #[arg(long, conflicts_with = "b_nodes", required_unless_present = "b_nodes")]
+    pub b_time: Option<String>,
+    /// Engine B: nodes per move (deterministic).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub b_nodes: Option<u64>,
+    /// Openings, each played twice with colours swapped.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub openings: u64,
+    /// Random plies from the start before the engines play.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=40))]
+    pub random_plies: u32,
+    /// Seed of the openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn budget(time: Option<&str>, nodes: Option<u64>) -> Result<Limits, String> {
+    Ok(Limits {
+        time: time.map(crate::solve::parse_time).transpose()?,
+        nodes,
+    })
+}
+
+/// `adji match`.
+pub fn cmd_match<G: Game>(a: &MatchArgs) -> CmdResult {
+    let model = Model::default_for::<G>();
+    let tables = if a.no_tables || !a.tables.is_dir() {
+        None
+    } else {
+        let set =
+            TableSet::open_available::<G>(&a.tables, a.rule.rule()).map_err(|e| e.to_string())?;
+        (set.covered() > 0).then_some(set)
+    };
+    let cfg = adji::selfplay::MatchConfig {
+        budgets: [
+            budget(a.a_time.as_deref(), a.a_nodes)?,
+            budget(a.b_time.as_deref(), a.b_nodes)?,
+        ],
+        openings: a.openings as usize,
+        random_plies: a.random_plies,
+        seed: a.seed,
+        rule: a.rule.rule(),
+    };
+    let r = adji::selfplay::play_match::<G>(tables.as_ref(), &model, &cfg);
+    if a.json {
+        println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
+        return Ok(());
+    }
+    println!(
+        "{} games: engine B won {}, drew {}, lost {}; B scored {:.1} of {} points, mean margin {:+.2} seeds",
+        r.games.len(),
+        r.b_wins,
+        r.draws,
+        r.b_losses,
+        r.b_points,
+        r.games.len(),
+        r.b_mean_margin
+    );
     Ok(())
 }

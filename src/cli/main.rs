@@ -247,6 +247,8 @@ enum Command {
     /// Estimate a position beyond exact reach: iterative deepening with the learned
     /// evaluation, tables where they reach, proven bounds from the same search.
     Analyse(analyse::AnalyseArgs),
+    /// Self-play between two engine budgets (each opening twice, colours swapped).
+    Match(analyse::MatchArgs),
     /// The learned evaluation.
     #[command(subcommand)]
     Eval(EvalCommand),
@@ -309,6 +311,7 @@ fn main() -> ExitCode {
     let r = match cli.command {
         Command::Show { pos } => dispatch!(pos.game, cmd_show(&pos)),
         Command::Analyse(a) => dispatch!(a.game, cmd_analyse(&a)),
+        Command::Match(a) => dispatch!(a.game, cmd_match(&a)),
         Command::Eval(EvalCommand::Train(a)) => dispatch!(a.game, cmd_train(&a)),
         Command::Moves { pos, json } => dispatch!(pos.game, cmd_moves(&pos, json)),
         Command::Perft {
@@ -427,7 +430,7 @@ fn main() -> ExitCode {
     }
 }
 
-use analyse::{cmd_analyse, cmd_train};
+use analyse::{cmd_analyse, cmd_match, cmd_train};
 use basic::{cmd_moves, cmd_perft, cmd_replay, cmd_show};
 use openings::cmd_openings;
 use solve::cmd_solve;

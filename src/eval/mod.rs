@@ -172,6 +172,21 @@ impl Model {
         Model::from_json::<G>(text).expect("shipped weights are valid (tested)")
     }
 
+    /// The baseline as a model: the split (own row minus the opponent's),
+    /// which is the `start` loop rule's `w`.
+    pub fn baseline<G: Game>() -> Model {
+        let mut weights = vec![0.0; NUM_FEATURES];
+        for i in 0..G::PITS {
+            weights[14 + i] = if i < G::HALF { 1.0 } else { -1.0 };
+        }
+        Model {
+            game: G::ID,
+            features: FEATURE_NAMES.iter().map(|s| s.to_string()).collect(),
+            weights,
+            trained: train::TrainInfo::none(),
+        }
+    }
+
     /// The estimate of a main-phase position, in seeds for the mover,
     /// clamped to what the seeds on the board allow.
     pub fn estimate<G: Game>(&self, pos: &Position) -> f64 {

@@ -70,6 +70,24 @@ pub struct TrainInfo {
     pub baseline_rmse: f64,
 }
 
+impl TrainInfo {
+    /// For a model that was not trained (the baseline).
+    pub fn none() -> TrainInfo {
+        TrainInfo {
+            loop_rule: String::new(),
+            levels: (0, 0),
+            per_level: 0,
+            seed: 0,
+            train_positions: 0,
+            validation_positions: 0,
+            validation_mae: f64::NAN,
+            validation_rmse: f64::NAN,
+            baseline_mae: f64::NAN,
+            baseline_rmse: f64::NAN,
+        }
+    }
+}
+
 /// Training that cannot run.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum TrainError {
