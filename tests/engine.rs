@@ -157,3 +157,38 @@ fn baseline_model_is_the_split() {
     };
     assert_eq!(m.estimate::<AdjiBoto>(&pos), AdjiBoto::split(&pos) as f64);
 }
+
+/// The quality data set (exact values beyond the small tables, made as
+/// results/analysis.md says): proven bounds from a short estimate search
+/// without tables contain every stored value, and every stored optimal move
+/// is legal.
+fn quality_data_bounds<G: Game>(file: &str) {
+    let text = std::fs::read_to_string(file).unwrap();
+    let model = Model::default_for::<G>();
+    let mut n = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let st = adji::notation::parse_state::<G>(f[0], adji::notation::Stores::Required).unwrap();
+        let value: i32 = f[1].parse().unwrap();
+        for m in f[2].split(',') {
+            adji::notation::parse_move::<G>(&st.pos, m).unwrap();
+        }
+        let opts = EngineOptions {
+            limits: Limits {
+                nodes: Some(20_000),
+                time: None,
+            },
+            ..EngineOptions::default()
+        };
+        let p = Engine::<G>::new(None, &model, opts).analyse(&st.pos).proven;
+        assert!(p.lower <= value && value <= p.upper, "{line}: {p:?}");
+        n += 1;
+    }
+    assert!(n >= 15, "{file}: only {n} positions");
+}
+
+#[test]
+fn quality_data_values_lie_in_proven_bounds() {
+    quality_data_bounds::<Adjito>("tests/data/quality-adjito.tsv");
+    quality_data_bounds::<AdjiBoto>("tests/data/quality-adjiboto.tsv");
+}
