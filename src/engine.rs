@@ -119,6 +119,16 @@ impl Estimate {
     }
 }
 
+/// An estimate moved inside the proven bounds it came with: the value lies
+/// there, so the estimate never contradicts what the search proved.
+fn within((est, proven): (i32, Range)) -> (i32, Range) {
+    let (lo, hi) = (
+        proven.lower.saturating_mul(SCALE),
+        proven.upper.saturating_mul(SCALE),
+    );
+    (est.clamp(lo.min(hi), hi), proven)
+}
+
 /// The root's proven bounds: the join of its moves' (positional) bounds.
 fn root_bounds(moves: &[MoveEstimate]) -> Range {
     moves.iter().fold(Range::NONE, |a, m| a.max_join(m.proven))
@@ -213,7 +223,7 @@ impl<'a, G: Game> Engine<'a, G> {
             return Ok(k);
         }
         if depth == 0 {
-            return self.quiescence(pos, QUIESCENCE, alpha, beta, w);
+            return self.quiescence(pos, QUIESCENCE, alpha, beta, w).map(within);
         }
         let saved = self.base;
         if start {
@@ -223,7 +233,7 @@ impl<'a, G: Game> Engine<'a, G> {
         let r = self.expand(pos, depth, alpha, beta, w);
         self.path.pop();
         self.base = saved;
-        r
+        r.map(within)
     }
 
     /// The moves of an inner node, searched in order with alpha-beta.
@@ -418,13 +428,14 @@ impl<'a, G: Game> Engine<'a, G> {
             } else {
                 (-v, r.neg())
             };
+            // Every iteration's bounds are proven: keep their intersection.
+            let proven = Range {
+                lower: proven.lower.max(m.proven.lower),
+                upper: proven.upper.min(m.proven.upper),
+            };
             out.push(MoveEstimate {
-                estimate: est as f64 / SCALE as f64,
-                // Every iteration's bounds are proven: keep their intersection.
-                proven: Range {
-                    lower: proven.lower.max(m.proven.lower),
-                    upper: proven.upper.min(m.proven.upper),
-                },
+                estimate: within((est, proven)).0 as f64 / SCALE as f64,
+                proven,
                 ..*m
             });
         }

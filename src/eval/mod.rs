@@ -1,5 +1,7 @@
 //! A static evaluation learned from the endgame tables: an *estimate* of a
-//! position's value, for positions beyond the exact frontier.
+//! position's value, for positions beyond the exact frontier. It is the
+//! split plus a linear correction over tactical features (captures,
+//! mobility, empty and capturable pits) that do not grow with the level.
 //!
 //! This module owns the features of a position ([`features`]), the linear
 //! [`Model`] over them with its file format (JSON), and the default weights
@@ -49,7 +51,8 @@ pub const FEATURE_NAMES: &[&str] = &[
 pub const NUM_FEATURES: usize = FEATURE_NAMES.len();
 
 /// The feature vector of a main-phase position (relative to its mover).
-/// Pits past the game's count are 0, so both games share one layout.
+/// None grows with the seeds on the board beyond a pit count or a capture,
+/// so a model fitted on small levels carries over to larger ones.
 pub fn features<G: Game>(pos: &Position) -> [f64; NUM_FEATURES] {
     let mut f = [0.0; NUM_FEATURES];
     let h = G::HALF;
@@ -172,13 +175,10 @@ impl Model {
         Model::from_json::<G>(text).expect("shipped weights are valid (tested)")
     }
 
-    /// The baseline as a model: the split (own row minus the opponent's),
-    /// which is the `start` loop rule's `w`.
+    /// The baseline as a model: no correction to the split (own row minus
+    /// the opponent's), which is the `start` loop rule's `w`.
     pub fn baseline<G: Game>() -> Model {
-        let mut weights = vec![0.0; NUM_FEATURES];
-        for i in 0..G::PITS {
-            weights[14 + i] = if i < G::HALF { 1.0 } else { -1.0 };
-        }
+        let weights = vec![0.0; NUM_FEATURES];
         Model {
             game: G::ID,
             features: FEATURE_NAMES.iter().map(|s| s.to_string()).collect(),
@@ -187,14 +187,20 @@ impl Model {
         }
     }
 
-    /// The estimate of a main-phase position, in seeds for the mover,
-    /// clamped to what the seeds on the board allow.
+    /// The estimate of a main-phase position, in seeds for the mover: the
+    /// split plus the model's correction, clamped to what the seeds on the
+    /// board allow.
     pub fn estimate<G: Game>(&self, pos: &Position) -> f64 {
         let f = features::<G>(pos);
-        let v: f64 = f.iter().zip(&self.weights).map(|(x, w)| x * w).sum();
+        let v = baseline::<G>(pos) + correction(&f, &self.weights);
         let n = pos.level() as f64;
         v.clamp(-n, n)
     }
+}
+
+/// The model's correction to the split: the weighted features.
+pub(crate) fn correction(f: &[f64; NUM_FEATURES], w: &[f64]) -> f64 {
+    f.iter().zip(w).map(|(x, w)| x * w).sum()
 }
 
 /// The baseline estimate: the split, i.e. the `start` loop rule's `w`.

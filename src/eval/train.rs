@@ -10,7 +10,7 @@
 use nalgebra::{DMatrix, DVector};
 use rayon::prelude::*;
 
-use super::{baseline, features, Model, FEATURE_NAMES, NUM_FEATURES};
+use super::{baseline, correction, features, Model, FEATURE_NAMES, NUM_FEATURES};
 use crate::game::{mix64, Game, Position};
 use crate::index::{level_size, unrank};
 use crate::tables::TableSet;
@@ -192,14 +192,10 @@ pub fn train<G: Game>(set: &TableSet, cfg: &TrainConfig) -> Result<Model, TrainE
             baseline_rmse: 0.0,
         },
     };
-    let est = |s: &Sample| clamp_level(dot(&s.x, &model.weights), &s.x);
+    let est = |s: &Sample| clamp_level(s.base + correction(&s.x, &model.weights), &s.x);
     (model.trained.validation_mae, model.trained.validation_rmse) = errors(&valid, est);
     (model.trained.baseline_mae, model.trained.baseline_rmse) = errors(&valid, |s| s.base);
     Ok(model)
-}
-
-fn dot(x: &[f64; NUM_FEATURES], w: &[f64]) -> f64 {
-    x.iter().zip(w).map(|(a, b)| a * b).sum()
 }
 
 /// Clamps an estimate to ±level, as [`Model::estimate`] does.
@@ -217,7 +213,8 @@ fn errors(set: &[&Sample], est: impl Fn(&Sample) -> f64) -> (f64, f64) {
     (a / n, (s / n).sqrt())
 }
 
-/// Ridge least squares: solves `(XᵀX + λ·m·I) w = Xᵀy`, with the sums
+/// Ridge least squares on the residual `y − split`: solves
+/// `(XᵀX + λ·m·I) w = Xᵀ(y − split)`, with the sums
 /// formed per fixed chunk and added in order (deterministic).
 fn fit(train: &[&Sample], ridge: f64) -> Result<Vec<f64>, TrainError> {
     const F: usize = NUM_FEATURES;
@@ -227,7 +224,7 @@ fn fit(train: &[&Sample], ridge: f64) -> Result<Vec<f64>, TrainError> {
             let (mut xtx, mut xty) = (vec![0.0; F * F], vec![0.0; F]);
             for s in chunk {
                 for i in 0..F {
-                    xty[i] += s.x[i] * s.y;
+                    xty[i] += s.x[i] * (s.y - s.base);
                     for j in 0..F {
                         xtx[i * F + j] += s.x[i] * s.x[j];
                     }
