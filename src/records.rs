@@ -24,7 +24,7 @@ use bincode::{Decode, Encode};
 /// Identifies a checkpoint and the settings whose results it holds.
 #[derive(Clone, Debug, PartialEq, Eq, Encode, Decode)]
 pub struct CheckpointHeader {
-    /// Always `ADJI-OPENINGS-1`.
+    /// Always `ADJI-OPENINGS-2` (version 1 had no estimates).
     pub magic: String,
     /// Game name.
     pub game: String,
@@ -57,6 +57,8 @@ pub struct ResultRecord {
     pub nodes: u64,
     /// Milliseconds.
     pub ms: u64,
+    /// The engine's estimate (1/100 seeds) and its depth, for an unresolved value.
+    pub estimate: Option<(i32, u32)>,
 }
 
 /// [`ResultRecord::best`] when there is no best move. Part of the file
@@ -318,6 +320,7 @@ mod tests {
             best: NO_BEST,
             nodes: k,
             ms: 0,
+            estimate: (k % 2 == 0).then_some((150, 7)),
         }
     }
 

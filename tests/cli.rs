@@ -415,7 +415,7 @@ fn openings_command_works_and_rejects_bad_budgets() {
             "--out",
             o,
         ],
-        "<--exact|--time-per-position <SECONDS>|--nodes-per-position <N>|--depth <D>>",
+        "<--exact|--time-per-position <SECONDS>|--nodes-per-position <N>|--depth <D>|--estimate-time <SECONDS>>",
     );
     let od = dir.path().join("d");
     adji()

@@ -126,6 +126,7 @@ fn a_position_reached_by_two_move_orders_is_analysed_once() {
             best: None,
             nodes: 1,
             ms: 0,
+            estimate: None,
         }
     };
     let rep = run_with::<Adjito>(&cfg::<Adjito>(&root_text, 4), dir.path(), false, fake).unwrap();
@@ -418,4 +419,69 @@ fn a_fifo_in_place_of_the_checkpoint_never_hangs() {
         std::fs::metadata(&ck).unwrap().is_file(),
         "replaced by a regular checkpoint"
     );
+}
+
+/// With estimates: a node-limited exact search, then the engine where the
+/// value is open. Every estimate lies inside its proven bounds, no exact
+/// node carries one, the bounds still contain the exact values, and the
+/// outputs mark estimates as such (CSV columns, JSON field, summary ranking).
+#[test]
+fn estimates_stay_inside_proven_bounds_and_apart_from_values() {
+    use adji::engine::{Engine, EngineOptions, SCALE};
+    use adji::eval::Model;
+    let r = "1,3,0,2,1,2/2,1,3,1,0,2 B 16-14"; // 18 seeds
+    let c = Config {
+        budget: Budget::Estimate(1.0),
+        ..cfg::<Adjito>(r, 2)
+    };
+    let model = Model::default_for::<Adjito>();
+    let limited = |pos: &Position| {
+        let tt = AtomicTable::new(1);
+        let opts = Options {
+            parallel: false,
+            pv_max: 0,
+            limits: Limits {
+                nodes: Some(2_000),
+                time: None,
+            },
+            ..Options::default()
+        };
+        let s = Searcher::<Adjito, _>::new(None, &tt, opts).unwrap();
+        let leaf = LeafResult::from_analysis(&s.analyse(pos), 0);
+        if leaf.value.exact() {
+            return leaf;
+        }
+        let eo = EngineOptions {
+            limits: opts.limits,
+            ..EngineOptions::default()
+        };
+        leaf.with_estimate(&Engine::<Adjito>::new(None, &model, eo).analyse(pos))
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let rep = run_with::<Adjito>(&c, dir.path(), false, limited).unwrap();
+    let mut estimated = 0;
+    for n in &rep.tree.nodes {
+        let exact = solve::<Adjito>(&n.state.pos).value.lower;
+        assert!(n.value.lower <= exact && exact <= n.value.upper);
+        match n.estimate {
+            Some(e) => {
+                estimated += 1;
+                assert!(!n.value.exact());
+                assert!(n.value.lower * SCALE <= e && e <= n.value.upper * SCALE);
+            }
+            None => assert!(n.value.exact() || n.leaf.is_none()),
+        }
+    }
+    assert!(
+        estimated > 0,
+        "the node limit should leave some values open"
+    );
+    let csv = std::fs::read_to_string(dir.path().join("lines.csv")).unwrap();
+    assert!(csv.starts_with(
+        "line,moves,position,lower,upper,exact,value,best_reply,nodes,ms,estimate,estimate_depth\n"
+    ));
+    let json = std::fs::read_to_string(dir.path().join("tree.json")).unwrap();
+    assert!(json.contains("\"estimate\""));
+    let md = std::fs::read_to_string(dir.path().join("summary.md")).unwrap();
+    assert!(md.contains("## Lines ranked for the root's mover") && md.contains("| estimate |"));
 }

@@ -5,6 +5,8 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
+use adji::engine::{Engine, EngineOptions};
+use adji::eval::Model;
 use adji::game::{Game, Position, State};
 use adji::notation::{parse_state, Stores};
 use adji::openings::{max_nodes_for, run, Budget, Config, LeafResult, WorkerError};
@@ -38,6 +40,11 @@ pub struct BudgetArgs {
     /// the horizon is never reached (no evaluation is ever used).
     #[arg(long, allow_negative_numbers = true, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=MAX_PLIES))]
     pub depth: Option<u32>,
+    /// This many seconds per position: half for the exact search; where the
+    /// value stays open, half for the estimate engine, whose estimate is
+    /// reported apart from the proven bounds.
+    #[arg(long, allow_negative_numbers = true, value_name = "SECONDS", value_parser = args::seconds)]
+    pub estimate_time: Option<f64>,
 }
 
 impl BudgetArgs {
@@ -45,6 +52,10 @@ impl BudgetArgs {
     fn budget(self) -> Budget {
         match self {
             BudgetArgs { depth: Some(d), .. } => Budget::Depth(d),
+            BudgetArgs {
+                estimate_time: Some(s),
+                ..
+            } => Budget::Estimate(s),
             BudgetArgs {
                 time_per_position: Some(s),
                 ..
@@ -120,6 +131,10 @@ fn limits(budget: Budget) -> Limits {
             time: Some(Duration::from_secs_f64(s)),
             nodes: None,
         },
+        Budget::Estimate(s) => Limits {
+            time: Some(Duration::from_secs_f64(s / 2.0)),
+            nodes: None,
+        },
         Budget::Nodes(n) => Limits {
             nodes: Some(n),
             time: None,
@@ -156,12 +171,15 @@ impl OpeningsArgs {
 
 /// Analyses one position with the worker's table, cleared first so that the
 /// result is the one a fresh table gives (deterministic, resumable).
+/// With `--estimate-time`, an unresolved value gets the estimate engine's
+/// answer for the same limits.
 fn analyse<G: Game>(
     tt: &mut AtomicTable,
     pos: &Position,
     tables: Option<&TableSet>,
     opts: Options,
     budget: Budget,
+    model: &Model,
 ) -> LeafResult {
     let t = Instant::now();
     tt.clear();
@@ -170,7 +188,22 @@ fn analyse<G: Game>(
         Budget::Depth(d) => s.analyse_depth(pos, d),
         _ => s.analyse(pos),
     };
-    LeafResult::from_analysis(&an, t.elapsed().as_millis() as u64)
+    let r = LeafResult::from_analysis(&an, 0);
+    let r = match budget {
+        Budget::Estimate(_) if !r.value.exact() => {
+            let eo = EngineOptions {
+                rule: opts.rule,
+                limits: opts.limits,
+                ..EngineOptions::default()
+            };
+            r.with_estimate(&Engine::<G>::new(tables, model, eo).analyse(pos))
+        }
+        _ => r,
+    };
+    LeafResult {
+        ms: t.elapsed().as_millis() as u64,
+        ..r
+    }
 }
 
 fn run_openings<G: Game>(a: &OpeningsArgs, threads: usize) -> Result<(), CliError> {
@@ -203,8 +236,10 @@ fn run_openings<G: Game>(a: &OpeningsArgs, threads: usize) -> Result<(), CliErro
         ..Options::default()
     };
     let init = || -> Result<AtomicTable, WorkerError> { Ok(AtomicTable::try_new(plan.hash_mib)?) };
-    let analyse =
-        |tt: &mut AtomicTable, pos: &Position| analyse::<G>(tt, pos, tables.as_ref(), opts, budget);
+    let model = Model::default_for::<G>();
+    let analyse = |tt: &mut AtomicTable, pos: &Position| {
+        analyse::<G>(tt, pos, tables.as_ref(), opts, budget, &model)
+    };
     let pb = Bar(bar(0, "positions"));
     let r = run::<G, _>(&cfg, &out_dir, a.resume, init, analyse, &pb);
     pb.0.finish_and_clear();

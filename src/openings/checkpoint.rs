@@ -9,14 +9,14 @@ use crate::notation::format_state;
 use crate::records::{Checkpoint, CheckpointHeader, Loaded, ResultRecord, NO_BEST};
 use crate::value::Range;
 
-use super::{Config, LeafResult, OpeningsError};
+use super::{Config, LeafEstimate, LeafResult, OpeningsError};
 
 /// The checkpoint's file name in the output directory.
 pub(super) const FILE: &str = "checkpoint.bin";
 
 fn header<G: Game>(cfg: &Config) -> CheckpointHeader {
     CheckpointHeader {
-        magic: "ADJI-OPENINGS-1".into(),
+        magic: "ADJI-OPENINGS-2".into(),
         game: G::ID.name().into(),
         root: format_state::<G>(&cfg.root),
         plies: cfg.plies,
@@ -55,6 +55,7 @@ pub(super) fn to_record(p: &Position, r: &LeafResult) -> ResultRecord {
         best: r.best.map_or(NO_BEST, |m| m.0),
         nodes: r.nodes,
         ms: r.ms,
+        estimate: r.estimate.map(|e| (e.centi, e.depth)),
     }
 }
 
@@ -71,6 +72,9 @@ pub(super) fn from_record(r: &ResultRecord) -> (Position, LeafResult) {
             best: (r.best != NO_BEST).then_some(Move(r.best)),
             nodes: r.nodes,
             ms: r.ms,
+            estimate: r
+                .estimate
+                .map(|(centi, depth)| LeafEstimate { centi, depth }),
         },
     )
 }
@@ -95,6 +99,10 @@ mod tests {
                 best,
                 nodes: 7,
                 ms: 9,
+                estimate: best.map(|_| LeafEstimate {
+                    centi: 150,
+                    depth: 4,
+                }),
             };
             assert_eq!(from_record(&to_record(&p, &r)), (p, r));
         }

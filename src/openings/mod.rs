@@ -43,8 +43,19 @@ mod run;
 mod tree;
 
 pub use backup::backup;
+pub use backup::line_score;
 pub use run::{run, Budget, Config, Report, WorkerError};
 pub use tree::{bytes_per_node, enumerate, max_nodes_for, Edge, Node, Tree};
+
+/// The engine's estimate of a position the budget left unresolved: never a
+/// value, and always inside the position's proven bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeafEstimate {
+    /// The estimate, in 1/[`crate::engine::SCALE`] seeds for the mover.
+    pub centi: i32,
+    /// Depth of the engine's deepest completed iteration.
+    pub depth: u32,
+}
 
 /// The analysis of one position, as the openings code needs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +72,8 @@ pub struct LeafResult {
     pub nodes: u64,
     /// Milliseconds spent.
     pub ms: u64,
+    /// With `--estimate-time`, the engine's estimate where the value is not exact.
+    pub estimate: Option<LeafEstimate>,
 }
 
 impl LeafResult {
@@ -79,7 +92,28 @@ impl LeafResult {
             best,
             nodes: a.stats.nodes,
             ms,
+            estimate: None,
         }
+    }
+
+    /// Adds the estimate engine's answer to an unresolved result: the value
+    /// bounds become the intersection of both searches' proven bounds, and
+    /// the estimate is kept (inside them) unless that makes the value exact.
+    pub fn with_estimate(mut self, e: &crate::engine::Estimate) -> Self {
+        self.value = Range {
+            lower: self.value.lower.max(e.proven.lower),
+            upper: self.value.upper.min(e.proven.upper),
+        };
+        self.nodes += e.nodes;
+        if !self.value.exact() {
+            let s = crate::engine::SCALE;
+            let centi = (e.estimate * s as f64).round() as i32;
+            self.estimate = Some(LeafEstimate {
+                centi: centi.clamp(self.value.lower * s, self.value.upper * s),
+                depth: e.depth,
+            });
+        }
+        self
     }
 }
 

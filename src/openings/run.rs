@@ -29,6 +29,9 @@ pub enum Budget {
     Nodes(u64),
     /// Plain minimax to this many plies per position: proven bounds.
     Depth(u32),
+    /// This many seconds per position: half for the exact search, and where
+    /// that leaves the value open, half for the estimate engine.
+    Estimate(f64),
 }
 
 impl Budget {
@@ -39,6 +42,9 @@ impl Budget {
             Budget::Seconds(s) => format!("{s} s per position"),
             Budget::Nodes(n) => format!("{n} nodes per position"),
             Budget::Depth(d) => format!("depth {d} per position (bounds from plain minimax)"),
+            Budget::Estimate(s) => format!(
+                "{s} s per position: exact search, then estimates where the value is not exact"
+            ),
         }
     }
 }
@@ -307,6 +313,7 @@ mod tests {
             best: None,
             nodes: 1,
             ms: 0,
+            estimate: None,
         }
     }
 

@@ -28,6 +28,9 @@ pub struct Edge {
     pub child: usize,
     /// Value bounds of the move for its mover (after backing up).
     pub value: Range,
+    /// The move's estimate (1/100 seeds), when estimates were made and the
+    /// value is not exact.
+    pub estimate: Option<i32>,
 }
 
 /// A node of the opening tree (a prefix of a line).
@@ -49,6 +52,10 @@ pub struct Node {
     pub hi: Range,
     /// Best move (when the value is exact).
     pub best: Option<Move>,
+    /// Backed-up estimate (1/100 seeds), when the value is not exact.
+    pub estimate: Option<i32>,
+    /// Depth of the leaf estimate (leaves only).
+    pub estimate_depth: Option<u32>,
 }
 
 /// The opening tree; nodes in depth-first pre-order, root first.
@@ -84,6 +91,8 @@ impl Node {
             lo: UNKNOWN,
             hi: UNKNOWN,
             best: None,
+            estimate: None,
+            estimate_depth: None,
         }
     }
 }
@@ -147,6 +156,7 @@ impl Builder {
             captured,
             child,
             value,
+            estimate: None,
         });
         nodes.push(Node::new(state, depth));
         Ok(child)

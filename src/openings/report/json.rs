@@ -63,7 +63,7 @@ impl<G: Game> Serialize for NodeJson<'_, G> {
             lower: e.value.lower,
             upper: e.value.upper,
         };
-        let mut m = s.serialize_struct("node", 9)?;
+        let mut m = s.serialize_struct("node", 10)?;
         m.serialize_field("best", &n.best.map(|b| format_move::<G>(&n.state.pos, b)))?;
         m.serialize_field(
             "children",
@@ -79,6 +79,10 @@ impl<G: Game> Serialize for NodeJson<'_, G> {
         m.serialize_field("move", &self.edge.map(|e| &e.name))?;
         m.serialize_field("move_value", &self.edge.map(move_value))?;
         m.serialize_field("position", &format_state::<G>(&n.state))?;
+        if let Some(e) = n.estimate {
+            // An estimate, never a value: a field of its own, in seeds.
+            m.serialize_field("estimate", &(e as f64 / crate::engine::SCALE as f64))?;
+        }
         m.serialize_field("upper", &n.value.upper)?;
         m.end()
     }

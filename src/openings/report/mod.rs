@@ -33,7 +33,7 @@ pub(super) fn write<G: Game>(
         }
     };
     Ok(vec![
-        file("lines.csv", &|w| lines_csv::<G>(w, tree, results))?,
+        file("lines.csv", &|w| lines_csv::<G>(w, cfg, tree, results))?,
         file("tree.json", &|w| json::write::<G>(w, cfg, tree))?,
         file("tree.svg", &|w| w.write_all(svg::svg::<G>(tree).as_bytes()))?,
         file("summary.md", &|w| {
@@ -51,9 +51,22 @@ fn range_text(r: Range) -> String {
     }
 }
 
+/// A range with its estimate, if any: `[-2, +4] ≈+1.25 (estimate)`.
+pub(super) fn range_estimate_text(r: Range, estimate: Option<i32>) -> String {
+    match estimate {
+        Some(e) => format!("{} ≈{} (estimate)", range_text(r), centi_text(e)),
+        None => range_text(r),
+    }
+}
+
+/// 1/100 seeds as seeds: `+1.25`.
+pub(super) fn centi_text(c: i32) -> String {
+    format!("{:+.2}", c as f64 / crate::engine::SCALE as f64)
+}
+
 /// Calls `f` with each leaf (its node and unique index) and the names of the
 /// moves leading to it, in tree order.
-fn for_each_line(
+pub(super) fn for_each_line(
     tree: &Tree,
     mut f: impl FnMut(usize, usize, &[&str]) -> io::Result<()>,
 ) -> io::Result<()> {
@@ -79,9 +92,21 @@ fn for_each_line(
     Ok(())
 }
 
-/// `lines.csv`: one row per line, in tree order.
-fn lines_csv<G: Game>(w: &mut dyn Write, tree: &Tree, results: &[LeafResult]) -> io::Result<()> {
-    w.write_all(b"line,moves,position,lower,upper,exact,value,best_reply,nodes,ms\n")?;
+/// `lines.csv`: one row per line, in tree order; with estimates, two more
+/// columns (the estimate in seeds and its depth, empty where exact).
+fn lines_csv<G: Game>(
+    w: &mut dyn Write,
+    cfg: &Config,
+    tree: &Tree,
+    results: &[LeafResult],
+) -> io::Result<()> {
+    let estimates = matches!(cfg.budget, super::Budget::Estimate(_));
+    w.write_all(b"line,moves,position,lower,upper,exact,value,best_reply,nodes,ms")?;
+    w.write_all(if estimates {
+        b",estimate,estimate_depth\n"
+    } else {
+        b"\n"
+    })?;
     let mut k = 0;
     for_each_line(tree, |i, u, line| {
         k += 1;
@@ -94,7 +119,7 @@ fn lines_csv<G: Game>(w: &mut dyn Write, tree: &Tree, results: &[LeafResult]) ->
             true => ("yes", n.value.lower.to_string()),
             false => ("no", String::new()),
         };
-        writeln!(
+        write!(
             w,
             "{k},{},\"{}\",{},{},{exact},{value},{best},{},{}",
             line.join(" "),
@@ -103,6 +128,13 @@ fn lines_csv<G: Game>(w: &mut dyn Write, tree: &Tree, results: &[LeafResult]) ->
             n.value.upper,
             r.nodes,
             r.ms
-        )
+        )?;
+        if estimates {
+            let e = r.estimate;
+            let est = e.map_or(String::new(), |e| centi_text(e.centi));
+            let depth = e.map_or(String::new(), |e| e.depth.to_string());
+            write!(w, ",{est},{depth}")?;
+        }
+        writeln!(w)
     })
 }

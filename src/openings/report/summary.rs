@@ -6,8 +6,8 @@ use std::fmt::{Result, Write};
 use crate::game::Game;
 use crate::notation::{format_move, format_state};
 
-use super::super::{Config, LeafResult, Tree};
-use super::range_text;
+use super::super::{line_score, Budget, Config, LeafResult, Tree};
+use super::{centi_text, for_each_line, range_estimate_text};
 
 /// The Markdown summary.
 pub(super) fn summary<G: Game>(
@@ -21,6 +21,7 @@ pub(super) fn summary<G: Game>(
     let _ = root_value::<G>(&mut s, cfg, tree)
         .and_then(|()| first_moves(&mut s, tree))
         .and_then(|()| best_line::<G>(&mut s, tree))
+        .and_then(|()| ranking(&mut s, cfg, tree))
         .and_then(|()| provenance(&mut s, cfg, tree, results, wall));
     s
 }
@@ -44,7 +45,7 @@ fn root_value<G: Game>(s: &mut String, cfg: &Config, tree: &Tree) -> Result {
     if root.value.exact() {
         writeln!(
             s,
-            "**Value of the root for {mover}: {lower:+}** (seeds on the board, mover minus opponent, perfect play, RULES.md §4).\n"
+            "**Value of the root for {mover}: {lower:+}** (seeds on the board, mover minus opponent, perfect play; see the README's rules section).\n"
         )?;
     } else {
         writeln!(
@@ -68,16 +69,56 @@ fn first_moves(s: &mut String, tree: &Tree) -> Result {
     )?;
     for e in &tree.nodes[0].children {
         let c = &tree.nodes[e.child];
+        let value = range_estimate_text(e.value, e.estimate);
         if c.children.is_empty() {
-            writeln!(s, "| {} | {} | (end) | |", e.name, range_text(e.value))?;
+            writeln!(s, "| {} | {value} | (end) | |", e.name)?;
         }
         for (k, r) in c.children.iter().enumerate() {
             let first = match k {
-                0 => format!("{} | {}", e.name, range_text(e.value)),
+                0 => format!("{} | {value}", e.name),
                 _ => " | ".into(),
             };
-            writeln!(s, "| {first} | {} | {} |", r.name, range_text(r.value))?;
+            let reply = range_estimate_text(r.value, r.estimate);
+            writeln!(s, "| {first} | {} | {reply} |", r.name)?;
         }
+    }
+    Ok(())
+}
+
+/// With estimates: every line ranked for the root's mover, exact values
+/// first (best first), then estimates (best first), each marked as such.
+fn ranking(s: &mut String, cfg: &Config, tree: &Tree) -> Result {
+    if !matches!(cfg.budget, Budget::Estimate(_)) {
+        return Ok(());
+    }
+    let mut rows: Vec<(bool, i32, String)> = Vec::new();
+    let mut unknown = 0;
+    let _ = for_each_line(tree, |i, _, line| {
+        match line_score(tree, i) {
+            Some((score, exact)) => rows.push((exact, score, line.join(" "))),
+            None => unknown += 1,
+        }
+        Ok(())
+    });
+    rows.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+    writeln!(s, "\n## Lines ranked for the root's mover\n")?;
+    writeln!(
+        s,
+        "Seeds captured along the line plus the leaf's value, for the player to move at the \
+         root. Exact values come first, then estimates (the engine's judgement, not values).\n"
+    )?;
+    writeln!(s, "| rank | line | score | kind |\n|---:|---|---:|---|")?;
+    for (k, (exact, score, line)) in rows.iter().enumerate() {
+        let kind = if *exact { "exact" } else { "estimate" };
+        writeln!(
+            s,
+            "| {} | {line} | {} | {kind} |",
+            k + 1,
+            centi_text(*score)
+        )?;
+    }
+    if unknown > 0 {
+        writeln!(s, "\n{unknown} lines have neither a value nor an estimate.")?;
     }
     Ok(())
 }
@@ -147,9 +188,10 @@ fn provenance(
     }
     writeln!(
         s,
-        "- Values are backed up from the analysed positions by the rules of RULES.md §4 (captures: \
-         `captured − value(child)`; quiet moves: `clamp(w, −hi(child), −lo(child))`). Bounds are \
-         proven bounds, never estimates."
+        "- Values are backed up from the analysed positions by the value rules of the README's \
+         rules section (captures: `captured − value(child)`; quiet moves: \
+         `clamp(w, −hi(child), −lo(child))`). Bounds are proven bounds; an estimate (marked ≈) is \
+         the engine's judgement, never a value."
     )?;
     writeln!(
         s,
