@@ -1,0 +1,95 @@
+//! `serve`: the web analysis board.
+
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use adji::server::{App, Config};
+
+use crate::{GameArg, LoopArg};
+
+/// Options of `serve`.
+#[derive(clap::Args, Debug)]
+pub struct ServeArgs {
+    /// The game the page shows first (both can be played).
+    #[arg(long, value_enum, default_value = "adjito")]
+    pub game: GameArg,
+    /// Endgame tables directory; without it every position is searched.
+    #[arg(long)]
+    pub tables: Option<PathBuf>,
+    /// Loop rule of the values (the tables must be built with it).
+    #[arg(long = "loop", value_enum, default_value = "start")]
+    pub rule: LoopArg,
+    /// Address to listen on (loopback by default: only this machine can connect).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: IpAddr,
+    /// Port to listen on (0 picks a free one).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Solves running at once, one thread each (default: the number of cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub workers: Option<u16>,
+    /// Solves that may wait for a worker; more are refused (HTTP 503).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(0..=4096))]
+    pub queue: u16,
+    /// Hash table per worker, in MiB (allocated at start).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=1_048_576))]
+    pub hash: u32,
+    /// The longest one solve may run, in seconds.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=86_400))]
+    pub time_cap: u32,
+}
+
+/// Runs `serve` until the process is stopped.
+pub fn cmd_serve(a: &ServeArgs) -> Result<(), String> {
+    let workers = a.workers.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    );
+    let config = Config {
+        game: match a.game {
+            GameArg::Adjito => adji::GameId::Adjito,
+            GameArg::Adjiboto => adji::GameId::AdjiBoto,
+        },
+        tables: a.tables.clone(),
+        rule: a.rule.rule(),
+        workers,
+        waiting: a.queue.into(),
+        hash_mib: a.hash as usize,
+        time_cap: Duration::from_secs(a.time_cap.into()),
+    };
+    let app = Arc::new(App::new(config).map_err(|e| e.to_string())?);
+    let addr = SocketAddr::new(a.bind, a.port);
+    adji::server::run(Arc::clone(&app), addr, |bound| announce(&app, bound))
+        .map_err(|e| e.to_string())
+}
+
+/// Prints the URL on stdout (one line, flushed: scripts read it) and the
+/// setup on stderr.
+fn announce(app: &App, addr: SocketAddr) {
+    use std::io::Write;
+    let c = app.config();
+    let tables = |g: adji::GameId| match app.covered(g) {
+        0 => format!("{g}: none (search only)"),
+        n => format!("{g}: levels 0..={}", n - 1),
+    };
+    eprintln!(
+        "adji serve: tables {}, {}; {} worker(s) with {} hash each, {} may wait; {} s per solve at most",
+        tables(adji::GameId::Adjito),
+        tables(adji::GameId::AdjiBoto),
+        app.queue().workers(),
+        crate::util::fmt_bytes(app.queue().hash_bytes() as u64),
+        app.queue().waiting(),
+        c.time_cap.as_secs()
+    );
+    if !addr.ip().is_loopback() {
+        eprintln!(
+            "warning: listening on {}: other machines can reach this server",
+            addr.ip()
+        );
+    }
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{}", adji::server::url(addr));
+    let _ = out.flush();
+}

@@ -1,0 +1,65 @@
+//! One solve as the server runs it: the library's exact search on one
+//! thread, with the server's time cap, its progress published to the
+//! [`Job`] and a stop as soon as the job is cancelled.
+
+use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+use std::time::Duration;
+
+use crate::game::{Game, Position};
+use crate::search::{Analysis, Limits, Options, SearchError, Searcher};
+use crate::tables::TableSet;
+use crate::tt::{AtomicTable, TransTable};
+use crate::value::LoopRule;
+
+use super::queue::Job;
+
+/// How often the watcher publishes progress and looks for a cancellation.
+const WATCH: Duration = Duration::from_millis(20);
+
+/// Analyses `pos` (as `solve` does) within `time`, on one thread, with hash
+/// table `tt` and the tables `tables`. A cancelled job stops the search
+/// within about 1024 nodes; the analysis then holds the bounds proved so far.
+///
+/// # Errors
+/// When the tables do not fit the game or loop rule.
+pub fn analyse<G: Game>(
+    job: &Job,
+    pos: &Position,
+    tables: Option<&TableSet>,
+    tt: &AtomicTable,
+    rule: LoopRule,
+    time: Duration,
+) -> Result<Analysis, SearchError> {
+    tt.new_generation();
+    let opts = Options {
+        rule,
+        limits: Limits {
+            nodes: None,
+            time: Some(time),
+        },
+        parallel: false,
+        ..Options::default()
+    };
+    let searcher = Searcher::<G, _>::new(tables, tt, opts)?;
+    if job.is_cancelled() {
+        searcher.stop();
+    }
+    let done = AtomicBool::new(false);
+    let analysis = std::thread::scope(|sc| {
+        let watcher = sc.spawn(|| {
+            while !done.load(SeqCst) {
+                job.set_nodes(searcher.nodes());
+                if job.is_cancelled() {
+                    searcher.stop();
+                }
+                std::thread::park_timeout(WATCH);
+            }
+        });
+        let a = searcher.analyse(pos);
+        done.store(true, SeqCst);
+        watcher.thread().unpark();
+        a
+    });
+    job.set_nodes(analysis.stats.nodes);
+    Ok(analysis)
+}
