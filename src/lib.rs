@@ -72,6 +72,8 @@ pub mod openings;
 pub mod records;
 pub mod reference;
 pub mod search;
+#[cfg(feature = "server")]
+pub mod server;
 pub mod tables;
 pub mod tt;
 pub mod value;

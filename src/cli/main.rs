@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 mod basic;
 mod openings;
+mod serve;
 mod solve;
 mod tables;
 mod util;
@@ -264,6 +265,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The web analysis board: a local page showing every move's value.
+    Serve(serve::ServeArgs),
     /// Play a list of moves, applying every end rule, and print each position and the result.
     Replay {
         #[command(flatten)]
@@ -304,6 +307,7 @@ fn main() -> ExitCode {
         } => dispatch!(pos.game, cmd_perft(&pos, depth, divide, json)),
         Command::Replay { pos, moves, json } => dispatch!(pos.game, cmd_replay(&pos, &moves, json)),
         Command::Tables(t) => run_tables(t),
+        Command::Serve(a) => serve::cmd_serve(&a),
         Command::Solve {
             game,
             position,
