@@ -19,7 +19,9 @@
 //! - [`openings`]: opening enumeration, batch analysis and reports;
 //! - [`records`]: the small binary records of the openings checkpoint;
 //! - [`fsutil`]: atomic writes, stale temporary files, regular-file opens;
-//! - [`progress`]: the progress callback long jobs report to.
+//! - [`progress`]: the progress callback long jobs report to;
+//! - [`report`]: what each command answers (JSON and text), for the command
+//!   line and the web server alike.
 //!
 //! ```
 //! use adji::{Adjito, Game};
@@ -71,6 +73,7 @@ pub mod progress;
 pub mod openings;
 pub mod records;
 pub mod reference;
+pub mod report;
 pub mod search;
 #[cfg(feature = "server")]
 pub mod server;

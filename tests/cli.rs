@@ -219,7 +219,7 @@ fn tables_build_probe_verify_stats_end_to_end() {
         .unwrap();
     assert!(
         String::from_utf8_lossy(&out.stdout)
-            .matches("kept (verified)")
+            .matches("kept (checksum OK)")
             .count()
             == 9
     );
@@ -415,7 +415,7 @@ fn openings_command_works_and_rejects_bad_budgets() {
             "--out",
             o,
         ],
-        "give a budget",
+        "<--exact|--time-per-position <SECONDS>|--nodes-per-position <N>|--depth <D>>",
     );
     let od = dir.path().join("d");
     adji()

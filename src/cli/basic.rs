@@ -1,149 +1,139 @@
 //! `show`, `moves`, `perft`, `replay`.
 
-use adji::driver::{replay, GameResult, ReplayError};
+use clap::Args;
+
+use adji::driver::{replay, ReplayError};
 use adji::game::{Game, State};
 use adji::notation::{format_move, format_state, parse_move, parse_state, Stores};
-use serde_json::json;
+use adji::report::{MovesReport, PerftReport, ReplayReport, ResultReport};
 
-use crate::{CmdResult, PosArgs};
+use crate::args::PosArgs;
+use crate::dispatch;
+use crate::error::CliError;
+use crate::out;
 
 /// Parses `--position` for game `G`.
-pub fn parse_pos<G: Game>(a: &PosArgs) -> Result<State, String> {
-    parse_state::<G>(&a.position, Stores::Required).map_err(|e| format!("--position: {e}"))
+pub fn parse_pos<G: Game>(a: &PosArgs) -> Result<State, CliError> {
+    Ok(parse_state::<G>(&a.position, Stores::Required)?)
 }
 
-/// A game result as JSON.
-pub fn result_json<G: Game>(r: &GameResult) -> serde_json::Value {
-    json!({
-        "reason": r.reason,
-        "description": r.reason.describe(),
-        "score": { G::side_name(0).to_string(): r.score[0], G::side_name(1).to_string(): r.score[1] },
-        "winner": r.winner.map(|s| G::side_name(s).to_string()),
-    })
+/// Options of `show`.
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    #[command(flatten)]
+    pub pos: PosArgs,
 }
 
-/// A one-line description of a result.
-pub fn result_text<G: Game>(r: &GameResult) -> String {
-    let w = match r.winner {
-        Some(s) => format!("player {} wins", G::side_name(s)),
-        None => "draw".to_string(),
-    };
-    format!(
-        "game over: {}; final {}: {} {}: {}; {}",
-        r.reason.describe(),
-        G::side_name(0),
-        r.score[0],
-        G::side_name(1),
-        r.score[1],
-        w
-    )
+/// Options of `moves`.
+#[derive(Args, Debug)]
+pub struct MovesArgs {
+    #[command(flatten)]
+    pub pos: PosArgs,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
-pub fn cmd_show<G: Game>(a: &PosArgs) -> CmdResult {
-    let st = parse_pos::<G>(a)?;
-    print!("{}", adji::display::diagram::<G>(&st));
-    println!("  {}", format_state::<G>(&st));
-    Ok(())
+/// The longest `perft --depth` accepted.
+const MAX_PERFT_DEPTH: i64 = 100;
+
+/// Options of `perft`.
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    #[command(flatten)]
+    pub pos: PosArgs,
+    /// Number of moves.
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(0..=MAX_PERFT_DEPTH))]
+    pub depth: u32,
+    /// Also give the count after each first move.
+    #[arg(long)]
+    pub divide: bool,
+    /// Print JSON: {"nodes": N, "divide": {...}}.
+    #[arg(long)]
+    pub json: bool,
 }
 
-pub fn cmd_moves<G: Game>(a: &PosArgs, json_out: bool) -> CmdResult {
-    let st = parse_pos::<G>(a)?;
-    let moves = G::legal_moves(&st.pos);
-    let mut list = Vec::new();
-    for mv in moves.iter() {
-        let (after, captured) = st.play::<G>(mv);
-        list.push((
-            format_move::<G>(&st.pos, mv),
-            format_state::<G>(&after),
-            captured,
-        ));
+/// Options of `replay`.
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    #[command(flatten)]
+    pub pos: PosArgs,
+    /// Space-separated moves, e.g. "2B 3A".
+    #[arg(long)]
+    pub moves: String,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `show`.
+pub fn show(a: &ShowArgs) -> Result<(), CliError> {
+    fn run<G: Game>(a: &ShowArgs) -> Result<(), CliError> {
+        let st = parse_pos::<G>(&a.pos)?;
+        out::print(adji::display::diagram::<G>(&st))?;
+        out::print(format_args!("  {}\n", format_state::<G>(&st)))
     }
-    let end = if moves.is_empty() {
-        let reason = G::end_reason(&st.pos).expect("no moves means the game is over");
-        let score = adji::driver::final_score::<G>(&st);
-        Some((reason, score))
-    } else {
-        None
-    };
-    if json_out {
-        let v = json!({
-            "position": format_state::<G>(&st),
-            "moves": list.iter().map(|(m, p, c)| json!({"move": m, "position": p, "captured": c})).collect::<Vec<_>>(),
-            "game_over": end.map(|(r, s)| json!({"reason": r, "description": r.describe(),
-                "split": { G::side_name(0).to_string(): s[0], G::side_name(1).to_string(): s[1] }})),
-        });
-        println!("{v}");
-    } else if let Some((r, s)) = end {
-        println!(
-            "game over: {}; split {}: {} {}: {}",
-            r.describe(),
-            G::side_name(0),
-            s[0],
-            G::side_name(1),
-            s[1]
-        );
-    } else {
-        for (m, p, c) in &list {
-            println!("{m:>5}  {p}  captures {c}");
-        }
-    }
-    Ok(())
+    dispatch!(a.pos.game, run(a))
 }
 
-pub fn cmd_perft<G: Game>(a: &PosArgs, depth: u32, divide: bool, json_out: bool) -> CmdResult {
-    let st = parse_pos::<G>(a)?;
-    let t = std::time::Instant::now();
-    let d = adji::perft::divide::<G>(&st.pos, depth);
-    let nodes: u64 = if depth == 0 {
-        1
-    } else {
-        d.iter().map(|x| x.1).sum()
-    };
-    let secs = t.elapsed().as_secs_f64();
-    if json_out {
-        let mut v = json!({ "nodes": nodes });
-        if divide {
-            let m: serde_json::Map<String, serde_json::Value> = d
-                .iter()
-                .map(|(mv, n)| (format_move::<G>(&st.pos, *mv), json!(n)))
-                .collect();
-            v["divide"] = serde_json::Value::Object(m);
-        }
-        println!("{v}");
-    } else {
-        if divide {
-            for (mv, n) in &d {
-                println!("{}: {n}", format_move::<G>(&st.pos, *mv));
-            }
-        }
-        println!("nodes {nodes}");
-        eprintln!(
-            "time {:.3}s, {:.0} nodes/s",
-            secs,
-            nodes as f64 / secs.max(1e-9)
-        );
+/// `moves`.
+pub fn moves(a: &MovesArgs) -> Result<(), CliError> {
+    fn run<G: Game>(a: &MovesArgs) -> Result<(), CliError> {
+        let st = parse_pos::<G>(&a.pos)?;
+        out::report(&MovesReport::new::<G>(&st), a.json)
     }
-    Ok(())
+    dispatch!(a.pos.game, run(a))
 }
 
-pub fn cmd_replay<G: Game>(a: &PosArgs, moves: &str, json_out: bool) -> CmdResult {
-    let st = parse_pos::<G>(a)?;
-    // Parse move by move: each name is read for the mover of its position.
+/// `perft`.
+pub fn perft(a: &PerftArgs) -> Result<(), CliError> {
+    fn run<G: Game>(a: &PerftArgs) -> Result<(), CliError> {
+        let st = parse_pos::<G>(&a.pos)?;
+        let t = std::time::Instant::now();
+        let r = PerftReport::new::<G>(&st.pos, a.depth, a.divide);
+        let secs = t.elapsed().as_secs_f64();
+        out::report(&r, a.json)?;
+        if !a.json {
+            let nps = r.nodes as f64 / secs.max(1e-9);
+            out::note(format_args!("time {secs:.3}s, {nps:.0} nodes/s"));
+        }
+        Ok(())
+    }
+    dispatch!(a.pos.game, run(a))
+}
+
+/// `replay`.
+pub fn replay_moves(a: &ReplayArgs) -> Result<(), CliError> {
+    fn run<G: Game>(a: &ReplayArgs) -> Result<(), CliError> {
+        let st = parse_pos::<G>(&a.pos)?;
+        let moves = parse_moves::<G>(&st, &a.moves)?;
+        let rep = replay::<G>(st, &moves).map_err(replay_error::<G>)?;
+        out::report(&ReplayReport::new::<G>(&rep), a.json)
+    }
+    dispatch!(a.pos.game, run(a))
+}
+
+/// Parses the moves of a line one by one: each name is read for the mover
+/// of its position. Stops after the first move that cannot be played (it is
+/// reported with the legal moves by `replay`).
+fn parse_moves<G: Game>(st: &State, moves: &str) -> Result<Vec<adji::Move>, CliError> {
     let mut parsed = Vec::new();
     let mut cur = st.pos;
     for (i, name) in moves.split_whitespace().enumerate() {
-        let mv =
-            parse_move::<G>(&cur, name).map_err(|e| format!("move {} ({name}): {e}", i + 1))?;
+        let mv = parse_move::<G>(&cur, name)
+            .map_err(|e| CliError::Input(format!("move {} ({name}): {e}", i + 1)))?;
+        parsed.push(mv);
         match G::try_play(&cur, mv) {
             Ok(p) => cur = p.pos,
-            Err(_) => {
-                parsed.push(mv);
-                break; // reported with the legal moves by `replay` below
-            }
+            Err(_) => break,
         }
-        parsed.push(mv);
     }
-    let rep = replay::<G>(st, &parsed).map_err(|e| match e {
+    Ok(parsed)
+}
+
+/// The message of a replay that stopped early.
+fn replay_error<G: Game>(e: ReplayError) -> CliError {
+    CliError::Input(match e {
         ReplayError::Illegal { index, err, state } => {
             let legal: Vec<String> = err
                 .legal
@@ -162,42 +152,10 @@ pub fn cmd_replay<G: Game>(a: &PosArgs, moves: &str, json_out: bool) -> CmdResul
                 }
             )
         }
-        ReplayError::GameOver { index, result } => {
-            format!(
-                "move {} comes after the end of the game ({})",
-                index + 1,
-                result_text::<G>(&result)
-            )
-        }
-    })?;
-    if json_out {
-        let v = json!({
-            "start": format_state::<G>(&rep.start),
-            "steps": rep.steps.iter().map(|s| json!({"move": s.name, "captured": s.captured,
-                "position": format_state::<G>(&s.after)})).collect::<Vec<_>>(),
-            "result": rep.result.as_ref().map(result_json::<G>),
-        });
-        println!("{v}");
-    } else {
-        println!("      {}", format_state::<G>(&rep.start));
-        for (i, s) in rep.steps.iter().enumerate() {
-            let cap = if s.captured > 0 {
-                format!("  (captures {})", s.captured)
-            } else {
-                String::new()
-            };
-            println!(
-                "{:>3}. {:>4}  {}{}",
-                i + 1,
-                s.name,
-                format_state::<G>(&s.after),
-                cap
-            );
-        }
-        match &rep.result {
-            Some(r) => println!("{}", result_text::<G>(r)),
-            None => println!("game continues"),
-        }
-    }
-    Ok(())
+        ReplayError::GameOver { index, result } => format!(
+            "move {} comes after the end of the game ({})",
+            index + 1,
+            ResultReport::new::<G>(&result)
+        ),
+    })
 }

@@ -3,66 +3,118 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use adji::game::{Game, Position};
+use clap::Args;
+
+use adji::game::{Game, Position, State};
 use adji::notation::{parse_state, Stores};
 use adji::openings::{run, Budget, Config, LeafResult};
 use adji::search::{Limits, Options, Searcher};
+use adji::tables::TableSet;
 use adji::tt::AtomicTable;
-use adji::value::LoopRule;
 
-use crate::util::fmt_bytes;
-use crate::CmdResult;
+use crate::args::{self, ComputeArgs, RuleArg, SearchTablesArgs};
+use crate::error::CliError;
+use crate::setup::{search_tables, set_threads, SearchPlan};
+use crate::util::{bar, Bar};
+use crate::{dispatch, out, GameArg};
 
-/// Options of `openings`.
-pub struct OpeningsArgs {
-    pub plies: u32,
-    pub position: String,
-    pub tables: Option<PathBuf>,
-    pub rule: LoopRule,
-    pub budget: Budget,
-    pub hash_mib: usize,
-    pub out: Option<PathBuf>,
-    pub resume: bool,
-    pub timings: bool,
-    pub stop_after: Option<usize>,
-    pub command: String,
+/// The most plies `openings` enumerates.
+const MAX_PLIES: i64 = 100;
+
+/// How each position is analysed: exactly one is required.
+#[derive(Args, Debug, Clone, Copy)]
+#[group(required = true, multiple = false)]
+pub struct BudgetArgs {
+    /// Exact values, however long it takes.
+    #[arg(long)]
+    pub exact: bool,
+    /// At most this many seconds per position (bounds where unresolved).
+    #[arg(long, allow_negative_numbers = true, value_name = "SECONDS", value_parser = args::seconds)]
+    pub time_per_position: Option<f64>,
+    /// At most about this many nodes per position.
+    #[arg(long, allow_negative_numbers = true, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes_per_position: Option<u64>,
+    /// Plain minimax to D plies per position: proven bounds, exact where
+    /// the horizon is never reached (no evaluation is ever used).
+    #[arg(long, allow_negative_numbers = true, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=MAX_PLIES))]
+    pub depth: Option<u32>,
 }
 
-pub fn cmd_openings<G: Game>(a: &OpeningsArgs) -> CmdResult {
-    let root =
-        parse_state::<G>(&a.position, Stores::Required).map_err(|e| format!("--position: {e}"))?;
-    let tables = crate::solve::open_tables::<G>(a.tables.as_deref(), a.rule)?;
-    let tables_text = match (&tables, &a.tables) {
-        (Some(t), Some(d)) => format!("levels 0..={} from `{}`", t.covered() - 1, d.display()),
-        _ => "none".to_string(),
-    };
-    let out = a
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("results/openings-{}-{}", G::ID.name(), a.plies)));
-    let threads = rayon::current_num_threads();
-    let mapped: u64 = tables.as_ref().map(|t| t.mapped_bytes()).unwrap_or(0);
-    eprintln!(
-        "{}: {} plies, budget {}, {threads} positions at a time, memory: {} of hash ({threads} × {} MiB) + {} of tables mapped; output in {}",
-        G::ID,
-        a.plies,
-        a.budget.describe(),
-        fmt_bytes((threads * a.hash_mib) as u64 * (1 << 20)),
-        a.hash_mib,
-        fmt_bytes(mapped),
-        out.display()
-    );
-    let cfg = Config {
-        root,
-        plies: a.plies,
-        rule: a.rule,
-        budget: a.budget,
-        command: a.command.clone(),
-        tables: tables_text,
-        timings: a.timings,
-        stop_after: a.stop_after,
-    };
-    let limits = match a.budget {
+impl BudgetArgs {
+    /// The library's budget.
+    fn budget(self) -> Budget {
+        match self {
+            BudgetArgs { depth: Some(d), .. } => Budget::Depth(d),
+            BudgetArgs {
+                time_per_position: Some(s),
+                ..
+            } => Budget::Seconds(s),
+            BudgetArgs {
+                nodes_per_position: Some(n),
+                ..
+            } => Budget::Nodes(n),
+            _ => Budget::Exact,
+        }
+    }
+}
+
+/// Options of `openings`.
+#[derive(Args, Debug)]
+pub struct OpeningsArgs {
+    /// The game.
+    #[arg(long, value_enum, default_value = "adjito")]
+    pub game: GameArg,
+    /// Plies to enumerate.
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(0..=MAX_PLIES))]
+    pub plies: u32,
+    /// Root of the tree.
+    #[arg(long, default_value = "start")]
+    pub position: String,
+    #[command(flatten)]
+    pub tables: SearchTablesArgs,
+    #[command(flatten)]
+    pub rule: RuleArg,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+    #[command(flatten)]
+    pub compute: ComputeArgs,
+    /// Output directory [default: results/openings-<game>-<plies>].
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Continue from the checkpoint in the output directory.
+    #[arg(long)]
+    pub resume: bool,
+    /// Write 0 for wall-clock times, so that reruns give byte-identical files.
+    #[arg(long)]
+    pub no_timings: bool,
+    /// Test hook: stop after this many new results, as if killed.
+    #[arg(long, hide = true)]
+    pub stop_after: Option<usize>,
+}
+
+/// `openings`.
+pub fn openings(a: &OpeningsArgs) -> Result<(), CliError> {
+    let threads = set_threads(a.compute.threads)?;
+    dispatch!(a.game, run_openings(a, threads))
+}
+
+/// The command line, for the summary (arguments with spaces quoted).
+fn command_line() -> String {
+    std::iter::once("adji".to_string())
+        .chain(std::env::args().skip(1).map(|a| {
+            if a.contains(' ') {
+                format!("\"{a}\"")
+            } else {
+                a
+            }
+        }))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The search limits of a budget.
+fn limits(budget: Budget) -> Limits {
+    match budget {
         Budget::Exact | Budget::Depth(_) => Limits::default(),
         Budget::Seconds(s) => Limits {
             time: Some(Duration::from_secs_f64(s)),
@@ -72,46 +124,101 @@ pub fn cmd_openings<G: Game>(a: &OpeningsArgs) -> CmdResult {
             nodes: Some(n),
             time: None,
         },
-    };
-    let analyse = |pos: &Position| {
-        let t = Instant::now();
-        let tt = AtomicTable::new(a.hash_mib);
-        let opts = Options {
-            rule: a.rule,
-            limits,
-            parallel: false,
-            pv_max: 0,
-            ..Options::default()
-        };
-        let s = Searcher::<G, _>::new(tables.as_ref(), &tt, opts)
-            .expect("rule and game checked when opening");
-        let an = match a.budget {
-            Budget::Depth(d) => s.analyse_depth(pos, d),
-            _ => s.analyse(pos),
-        };
-        LeafResult::from_analysis(&an, t.elapsed().as_millis() as u64)
-    };
-    let pb = crate::util::Bar(crate::util::bar(0, "positions"));
-    let r = run::<G>(&cfg, &out, a.resume, analyse, &pb);
-    pb.0.finish_and_clear();
-    let r = r.map_err(|e| e.to_string())?;
-    if r.dropped_bytes > 0 {
-        eprintln!("warning: dropped a bad checkpoint tail of {} bytes (half-written or corrupt); those positions were analysed again", r.dropped_bytes);
     }
+}
+
+impl OpeningsArgs {
+    /// The settings of the run, as the checkpoint and the summary record them.
+    fn config(&self, root: State, budget: Budget, tables: Option<&TableSet>) -> Config {
+        let dir = self.tables.tables.as_deref().unwrap_or("tables".as_ref());
+        Config {
+            root,
+            plies: self.plies,
+            rule: self.rule.rule(),
+            budget,
+            command: command_line(),
+            tables: match tables {
+                Some(t) => format!("levels 0..={} from `{}`", t.covered() - 1, dir.display()),
+                None => "none".to_string(),
+            },
+            timings: !self.no_timings,
+            stop_after: self.stop_after,
+        }
+    }
+}
+
+/// Analyses one position with a fresh transposition table of `hash_mib`.
+fn analyse<G: Game>(
+    pos: &Position,
+    tables: Option<&TableSet>,
+    hash_mib: usize,
+    opts: Options,
+    budget: Budget,
+) -> LeafResult {
+    let t = Instant::now();
+    let tt = AtomicTable::new(hash_mib);
+    let s = Searcher::<G, _>::new(tables, &tt, opts).expect("rule and game checked when opening");
+    let an = match budget {
+        Budget::Depth(d) => s.analyse_depth(pos, d),
+        _ => s.analyse(pos),
+    };
+    LeafResult::from_analysis(&an, t.elapsed().as_millis() as u64)
+}
+
+fn run_openings<G: Game>(a: &OpeningsArgs, threads: usize) -> Result<(), CliError> {
+    let root = parse_state::<G>(&a.position, Stores::Required)?;
+    let rule = a.rule.rule();
+    let tables = search_tables::<G>(&a.tables, rule)?;
+    let plan = SearchPlan::new(threads, a.compute.hash, tables.as_ref(), a.compute.memory)?;
+    let out_dir = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("results/openings-{}-{}", G::ID.name(), a.plies)));
+    let budget = a.budget.budget();
+    out::note(format_args!(
+        "{}: {} plies, budget {}, {threads} positions at a time, {plan}; output in {}",
+        G::ID,
+        a.plies,
+        budget.describe(),
+        out_dir.display()
+    ));
+    // Fail here, not in a worker, if one table cannot be had.
+    drop(plan.table()?);
+    let cfg = a.config(root, budget, tables.as_ref());
+    let opts = Options {
+        rule,
+        limits: limits(budget),
+        parallel: false,
+        pv_max: 0,
+        ..Options::default()
+    };
+    let analyse = |pos: &Position| analyse::<G>(pos, tables.as_ref(), plan.hash_mib, opts, budget);
+    let pb = Bar(bar(0, "positions"));
+    let r = run::<G>(&cfg, &out_dir, a.resume, analyse, &pb);
+    pb.0.finish_and_clear();
+    let r = r?;
+    if r.dropped_bytes > 0 {
+        out::warn(format_args!("dropped a bad checkpoint tail of {} bytes (half-written or corrupt); those positions were analysed again", r.dropped_bytes));
+    }
+    summary(&r)
+}
+
+/// The closing lines: counts, the root's value, the files written.
+fn summary(r: &adji::openings::Report) -> Result<(), CliError> {
     let root = &r.tree.nodes[0];
-    println!(
-        "{} lines, {} unique positions ({} analysed now); root value {}",
+    let value = if root.value.exact() {
+        format!("{:+}", root.value.lower)
+    } else {
+        format!("between {:+} and {:+}", root.value.lower, root.value.upper)
+    };
+    out::print(format_args!(
+        "{} lines, {} unique positions ({} analysed now); root value {value}\n",
         r.tree.leaves.len(),
         r.tree.unique.len(),
         r.analysed_now,
-        if root.value.exact() {
-            format!("{:+}", root.value.lower)
-        } else {
-            format!("between {:+} and {:+}", root.value.lower, root.value.upper)
-        }
-    );
+    ))?;
     for f in &r.files {
-        println!("wrote {}", f.display());
+        out::print(format_args!("wrote {}\n", f.display()))?;
     }
     Ok(())
 }

@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use adji::server::{App, Config};
 
-use crate::{GameArg, LoopArg};
+use crate::args::{GameArg, RuleArg};
+use crate::error::CliError;
 
 /// Options of `serve`.
 #[derive(clap::Args, Debug)]
@@ -18,9 +19,8 @@ pub struct ServeArgs {
     /// Endgame tables directory; without it every position is searched.
     #[arg(long)]
     pub tables: Option<PathBuf>,
-    /// Loop rule of the values (the tables must be built with it).
-    #[arg(long = "loop", value_enum, default_value = "start")]
-    pub rule: LoopArg,
+    #[command(flatten)]
+    pub rule: RuleArg,
     /// Address to listen on (loopback by default: only this machine can connect).
     #[arg(long, default_value = "127.0.0.1")]
     pub bind: IpAddr,
@@ -42,16 +42,13 @@ pub struct ServeArgs {
 }
 
 /// Runs `serve` until the process is stopped.
-pub fn cmd_serve(a: &ServeArgs) -> Result<(), String> {
+pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
     let workers = a.workers.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         usize::from,
     );
     let config = Config {
-        game: match a.game {
-            GameArg::Adjito => adji::GameId::Adjito,
-            GameArg::Adjiboto => adji::GameId::AdjiBoto,
-        },
+        game: a.game.id(),
         tables: a.tables.clone(),
         rule: a.rule.rule(),
         workers,
@@ -59,10 +56,10 @@ pub fn cmd_serve(a: &ServeArgs) -> Result<(), String> {
         hash_mib: a.hash as usize,
         time_cap: Duration::from_secs(a.time_cap.into()),
     };
-    let app = Arc::new(App::new(config).map_err(|e| e.to_string())?);
+    let app = Arc::new(App::new(config).map_err(|e| CliError::Input(e.to_string()))?);
     let addr = SocketAddr::new(a.bind, a.port);
     adji::server::run(Arc::clone(&app), addr, |bound| announce(&app, bound))
-        .map_err(|e| e.to_string())
+        .map_err(|e| CliError::Input(e.to_string()))
 }
 
 /// Prints the URL on stdout (one line, flushed: scripts read it) and the

@@ -1,55 +1,155 @@
 //! `tables build | probe | verify | stats`.
 
-use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use clap::{ArgGroup, Args, Subcommand};
+
 use adji::game::{Game, GameId};
-use adji::notation::{format_board, format_move, parse_state, Stores};
-use adji::tables::build::{build_tables, floor_pass, plan};
+use adji::notation::{parse_state, Stores};
+use adji::report::{CheckOutcome, EntryMismatch, LevelCheck, ProbeReport};
+use adji::tables::build::{build_tables, floor_pass, plan, LevelPlan};
 use adji::tables::stats::{level_stats, markdown};
 use adji::tables::verify::verify_level;
-use adji::tables::{level_path, move_values, Table, TableSet};
+use adji::tables::{level_path, Table, TableSet};
 use adji::value::LoopRule;
-use serde_json::json;
+use indicatif::ProgressBar;
 
+use crate::args::{GameArg, MemoryArg, RuleArg, TablesDirArg, ThreadsArg, POSITIONS_FILE_HELP};
+use crate::error::CliError;
+use crate::setup::{no_tables_found, set_threads, MemoryBudget};
 use crate::util::{bar, fmt_bytes, peak_rss, Bar};
-use crate::CmdResult;
+use crate::{batch, dispatch, out};
+
+/// `tables` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum TablesCommand {
+    /// Build endgame tables level by level (resumable: levels whose file
+    /// passes its header and checksum checks are kept).
+    Build(BuildArgs),
+    /// Look positions up: value, loop-sensitivity and the value of every move.
+    Probe(ProbeArgs),
+    /// Check every table file: header, checksum, and every entry against its
+    /// successors; a missing level below a present one is a failure.
+    Verify(VerifyArgs),
+    /// Per-level statistics: wins, draws, losses, loop-sensitive positions, value histogram.
+    Stats(StatsArgs),
+}
 
 /// Options of `tables build`.
+#[derive(Args, Debug)]
 pub struct BuildArgs {
-    pub dir: PathBuf,
-    pub max: u32,
-    pub rule: LoopRule,
-    pub memory: u64,
+    /// The game.
+    #[arg(long, value_enum)]
+    pub game: GameArg,
+    /// Build every level from 0 to this many seeds on the board.
+    #[arg(long)]
+    pub max_seeds: u32,
+    #[command(flatten)]
+    pub dir: TablesDirArg,
+    #[command(flatten)]
+    pub rule: RuleArg,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    #[command(flatten)]
+    pub memory: MemoryArg,
+    /// After each level, also time a plain pass over all its moves and print the ratio.
+    #[arg(long)]
     pub compare_floor: bool,
 }
 
-pub fn cmd_build<G: Game>(a: &BuildArgs) -> CmdResult {
-    let max_level = if G::ID == GameId::Adjito {
+/// `--game`, `--dir` and `--loop`: the tables a probe or stats reads.
+#[derive(Args, Debug)]
+pub struct TableSetArgs {
+    /// The game.
+    #[arg(long, value_enum, default_value = "adjito")]
+    pub game: GameArg,
+    #[command(flatten)]
+    pub dir: TablesDirArg,
+    #[command(flatten)]
+    pub rule: RuleArg,
+}
+
+impl TableSetArgs {
+    /// Opens the tables; refuses a directory that gives none.
+    fn open<G: Game>(&self) -> Result<TableSet, CliError> {
+        open_tables::<G>(&self.dir.dir, self.rule.rule())
+    }
+}
+
+/// Options of `tables probe`.
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("input").required(true).args(["position", "positions_file"])))]
+pub struct ProbeArgs {
+    #[command(flatten)]
+    pub set: TableSetArgs,
+    /// A position (the stores may be left out).
+    #[arg(long)]
+    pub position: Option<String>,
+    #[arg(long, help = POSITIONS_FILE_HELP)]
+    pub positions_file: Option<PathBuf>,
+    /// Print JSON (one object per line with --positions-file).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Options of `tables verify`.
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// The game [default: both].
+    #[arg(long, value_enum)]
+    pub game: Option<GameArg>,
+    #[command(flatten)]
+    pub dir: TablesDirArg,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+}
+
+/// Options of `tables stats`.
+#[derive(Args, Debug)]
+pub struct StatsArgs {
+    #[command(flatten)]
+    pub set: TableSetArgs,
+    /// Write Markdown to this file instead of standard output.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// Runs a `tables` subcommand.
+pub fn tables(t: &TablesCommand) -> Result<(), CliError> {
+    match t {
+        TablesCommand::Build(a) => {
+            set_threads(a.threads)?;
+            dispatch!(a.game, build(a))
+        }
+        TablesCommand::Probe(a) => dispatch!(a.set.game, probe(a)),
+        TablesCommand::Verify(a) => verify(a),
+        TablesCommand::Stats(a) => dispatch!(a.set.game, stats(a)),
+    }
+}
+
+/// The largest level `tables build` builds for `G`.
+fn max_level<G: Game>() -> u32 {
+    if G::ID == GameId::Adjito {
         G::TOTAL
     } else {
         60
-    };
-    if a.max > max_level {
-        return Err(format!(
-            "--max-seeds {} is above the largest level this tool builds ({max_level})",
-            a.max
-        ));
     }
-    let p = plan::<G>(a.max);
-    println!(
-        "Plan: {} tables, levels 0..={}, loop rule `{}`, in {}",
+}
+
+/// Prints the plan of a build and refuses it when over the memory budget.
+fn print_plan<G: Game>(a: &BuildArgs, p: &[LevelPlan]) -> Result<(), CliError> {
+    let mut t = format!(
+        "Plan: {} tables, levels 0..={}, loop rule `{}`, in {}\n",
         G::ID,
-        a.max,
-        a.rule.name(),
-        a.dir.display()
+        a.max_seeds,
+        a.rule.rule().name(),
+        a.dir.dir.display()
     );
-    println!("| level | positions | file | working memory | lower levels mapped |");
-    println!("|---:|---:|---:|---:|---:|");
-    for l in &p {
-        println!(
-            "| {} | {} | {} | {} | {} |",
+    t += "| level | positions | file | working memory | lower levels mapped |\n|---:|---:|---:|---:|---:|\n";
+    for l in p {
+        t += &format!(
+            "| {} | {} | {} | {} | {} |\n",
             l.level,
             l.positions,
             fmt_bytes(l.file_bytes),
@@ -64,35 +164,46 @@ pub fn cmd_build<G: Game>(a: &BuildArgs) -> CmdResult {
         .max()
         .unwrap_or(0);
     // Frontiers (u32 ranks) come on top; they stay well below one byte per position in practice.
-    let peak_with_frontier = peak + p.last().map(|l| l.positions).unwrap_or(0);
-    println!(
+    let with_frontier = peak + p.last().map_or(0, |l| l.positions);
+    t += &format!(
         "Disk: {}. Peak memory: {} (3 bytes/position of the level being built, plus the lower levels mapped), \
-         up to {} with frontiers.",
+         up to {} with frontiers.\n",
         fmt_bytes(disk),
         fmt_bytes(peak),
-        fmt_bytes(peak_with_frontier)
+        fmt_bytes(with_frontier)
     );
-    if peak_with_frontier > a.memory {
-        return Err(format!(
-            "the build needs up to {} of memory but --memory allows {}; lower --max-seeds or raise --memory",
-            fmt_bytes(peak_with_frontier),
-            fmt_bytes(a.memory)
-        ));
+    out::print(t)?;
+    MemoryBudget::of(a.memory).check(
+        with_frontier,
+        "the largest level with its frontiers and the lower levels mapped".into(),
+        "lower --max-seeds or raise --memory",
+    )
+}
+
+/// `tables build`.
+fn build<G: Game>(a: &BuildArgs) -> Result<(), CliError> {
+    if a.max_seeds > max_level::<G>() {
+        return Err(CliError::Input(format!(
+            "--max-seeds {} is above the largest level this tool builds ({})",
+            a.max_seeds,
+            max_level::<G>()
+        )));
     }
-    println!();
-    println!("| level | positions | status | forward s | sweep s | total s | floor s | build/floor | max frontier | peak RSS |");
-    println!("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|");
+    let p = plan::<G>(a.max_seeds);
+    print_plan::<G>(a, &p)?;
+    out::print("\n| level | positions | status | forward s | sweep s | total s | floor s | build/floor | max frontier | peak RSS |\n|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|\n")?;
     let pb = Bar(bar(0, "positions"));
     let t0 = Instant::now();
-    let res = build_tables::<G>(&a.dir, a.rule, a.max, &pb, |ev| {
+    // The first failure to write a row; the build itself goes on.
+    let mut printed = Ok(());
+    let res = build_tables::<G>(&a.dir.dir, a.rule.rule(), a.max_seeds, &pb, |ev| {
         let n = ev.level;
-        match &ev.report {
-            None => pb.0.suspend(|| {
-                println!(
-                    "| {n} | {} | kept (verified) | | | | | | | |",
-                    p[n as usize].positions
-                )
-            }),
+        let row = match &ev.report {
+            // Opening a kept file checks its header and payload checksum only.
+            None => format!(
+                "| {n} | {} | kept (checksum OK) | | | | | | | |\n",
+                p[n as usize].positions
+            ),
             Some(r) => {
                 let (floor, ratio) = if a.compare_floor {
                     let t = Instant::now();
@@ -105,8 +216,8 @@ pub fn cmd_build<G: Game>(a: &BuildArgs) -> CmdResult {
                 } else {
                     (String::new(), String::new())
                 };
-                pb.0.suspend(|| println!(
-                    "| {n} | {} | built | {:.3} | {:.3} ({:.3} scans) | {:.3} | {floor} | {ratio} | {} | {} |",
+                format!(
+                    "| {n} | {} | built | {:.3} | {:.3} ({:.3} scans) | {:.3} | {floor} | {ratio} | {} | {} |\n",
                     r.positions,
                     r.forward_secs,
                     r.sweep_secs,
@@ -114,154 +225,59 @@ pub fn cmd_build<G: Game>(a: &BuildArgs) -> CmdResult {
                     r.total_secs,
                     fmt_bytes(4 * r.max_frontier),
                     fmt_bytes(peak_rss())
-                ));
+                )
             }
+        };
+        if printed.is_ok() {
+            printed = pb.0.suspend(|| out::print(row));
         }
     });
     pb.0.finish_and_clear();
-    res.map_err(|e| e.to_string())?;
-    println!("\nDone in {:.1}s.", t0.elapsed().as_secs_f64());
-    Ok(())
+    res?;
+    printed?;
+    out::print(format_args!(
+        "\nDone in {:.1}s.\n",
+        t0.elapsed().as_secs_f64()
+    ))
 }
 
-fn open_for_probe<G: Game>(dir: &Path, rule: LoopRule) -> Result<TableSet, String> {
-    let set = TableSet::open_available::<G>(dir, rule).map_err(|e| e.to_string())?;
+/// Opens the tables of a probe or stats; refuses a directory that gives none.
+fn open_tables<G: Game>(dir: &Path, rule: LoopRule) -> Result<TableSet, CliError> {
+    let set = TableSet::open_available::<G>(dir, rule)?;
     if set.covered() == 0 {
-        let other: Vec<&str> = TableSet::rules_present(dir, G::ID)
-            .into_iter()
-            .filter(|&r| r != rule)
-            .map(|r| r.name())
-            .collect();
-        let hint = if other.is_empty() {
-            format!(
-                "build them with `adji tables build --game {} --max-seeds N --dir {}`",
+        let mut msg = no_tables_found(dir, G::ID, rule);
+        if TableSet::rules_present(dir, G::ID).is_empty() {
+            msg += &format!(
+                "; build them with `adji tables build --game {} --max-seeds N --dir {}`",
                 G::ID,
                 dir.display()
-            )
-        } else {
-            format!("tables for --loop {} are there", other.join(", "))
-        };
-        return Err(format!(
-            "no {} tables for --loop {} in {}; {hint}",
-            G::ID,
-            rule.name(),
-            dir.display()
-        ));
+            );
+        }
+        return Err(CliError::Input(msg));
     }
     Ok(set)
 }
 
-fn probe_one<G: Game>(set: &TableSet, line: &str) -> Result<serde_json::Value, String> {
-    let st = parse_state::<G>(line, Stores::Optional).map_err(|e| e.to_string())?;
-    let pos = st.pos;
-    if pos.in_opening() {
-        return Err("tables cover positions after the opening only (phase `main`)".into());
-    }
-    let n = pos.level();
-    if !set.covers(n) {
-        return Err(format!(
-            "level {n} ({n} seeds on the board) is not built; tables cover levels 0..={}",
-            set.covered() as i64 - 1
-        ));
-    }
-    let b = set.bounds::<G>(&pos).expect("covered");
-    let value = b.value(set.rule.w::<G>(&pos));
-    let moves = move_values::<G>(set, &pos).expect("children are at or below a covered level");
-    let best = moves.iter().map(|m| m.value).max();
-    Ok(json!({
-        "position": format_board::<G>(&pos),
-        "value": value,
-        "loop_sensitive": b.loop_sensitive(),
-        "lo": b.lo, "hi": b.hi,
-        "moves": moves.iter().map(|m| json!({"move": format_move::<G>(&pos, m.mv), "value": m.value})).collect::<Vec<_>>(),
-        "best_moves": moves.iter().filter(|m| Some(m.value) == best).map(|m| format_move::<G>(&pos, m.mv)).collect::<Vec<_>>(),
-        "game_over": G::end_reason(&pos).map(|r| r.describe()),
-    }))
-}
-
-fn print_probe(v: &serde_json::Value) {
-    let wdl = |x: i64| match x.cmp(&0) {
-        std::cmp::Ordering::Greater => "win",
-        std::cmp::Ordering::Equal => "draw",
-        std::cmp::Ordering::Less => "loss",
+/// `tables probe`.
+fn probe<G: Game>(a: &ProbeArgs) -> Result<(), CliError> {
+    let set = a.set.open::<G>()?;
+    let Some(file) = &a.positions_file else {
+        let p = a.position.as_deref().unwrap_or("start");
+        let st = parse_state::<G>(p, Stores::Optional)?;
+        return out::report(&ProbeReport::new::<G>(&set, &st.pos)?, a.json);
     };
-    let value = v["value"].as_i64().unwrap_or(0);
-    println!("position {}", v["position"].as_str().unwrap_or(""));
-    println!(
-        "value {value:+} ({} for the mover), loop-sensitive: {}",
-        wdl(value),
-        v["loop_sensitive"]
-    );
-    if let Some(r) = v["game_over"].as_str() {
-        println!("game over: {r}");
-    }
-    for m in v["moves"].as_array().into_iter().flatten() {
-        println!(
-            "  {:>5} {:+}",
-            m["move"].as_str().unwrap_or(""),
-            m["value"].as_i64().unwrap_or(0)
-        );
-    }
-    let best: Vec<&str> = v["best_moves"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|x| x.as_str())
-        .collect();
-    if !best.is_empty() {
-        println!("best: {}", best.join(" "));
-    }
-}
-
-pub fn cmd_probe<G: Game>(
-    dir: &Path,
-    rule: LoopRule,
-    position: Option<&str>,
-    file: Option<&Path>,
-    json_out: bool,
-) -> CmdResult {
-    let set = open_for_probe::<G>(dir, rule)?;
-    match (position, file) {
-        (Some(p), None) => {
-            let v = probe_one::<G>(&set, p).map_err(|e| format!("--position: {e}"))?;
-            if json_out {
-                println!("{v}");
-            } else {
-                print_probe(&v);
-            }
-            Ok(())
-        }
-        (None, Some(f)) => {
-            let fh = std::fs::File::open(f).map_err(|e| format!("{}: {e}", f.display()))?;
-            let mut bad = 0;
-            for (i, line) in std::io::BufReader::new(fh).lines().enumerate() {
-                let line = line.map_err(|e| format!("{}: line {}: {e}", f.display(), i + 1))?;
-                if line.trim().is_empty() || line.trim_start().starts_with('#') {
-                    continue;
-                }
-                let v = probe_one::<G>(&set, &line).unwrap_or_else(|e| {
-                    bad += 1;
-                    json!({"line": i + 1, "input": line, "error": e})
-                });
-                if json_out {
-                    println!("{v}");
-                } else if let Some(e) = v.get("error") {
-                    println!("line {}: error: {}", i + 1, e.as_str().unwrap_or(""));
-                } else {
-                    print_probe(&v);
-                    println!();
-                }
-            }
-            if bad > 0 {
-                return Err(format!(
-                    "{bad} line(s) of {} could not be probed",
-                    f.display()
-                ));
-            }
-            Ok(())
-        }
-        _ => Err("give exactly one of --position and --positions-file".into()),
-    }
+    let lines = batch::lines(file)?;
+    batch::answer(
+        file,
+        lines,
+        a.json,
+        &ProgressBar::hidden(),
+        "probed",
+        |line| {
+            let st = parse_state::<G>(line, Stores::Optional).map_err(|e| e.to_string())?;
+            ProbeReport::new::<G>(&set, &st.pos).map_err(|e| e.to_string())
+        },
+    )
 }
 
 /// Levels present in `dir` for a game and rule, by file name.
@@ -283,76 +299,128 @@ fn levels_in_dir(dir: &Path, game: GameId, rule: LoopRule) -> Vec<u32> {
     v
 }
 
-/// Verifies every table file of game `G` in `dir`. Returns the number of
-/// problems, the first one's message, and how many files were looked at.
-pub fn cmd_verify<G: Game>(dir: &Path) -> Result<(u64, Option<String>, usize), String> {
-    let mut files = 0;
-    let mut problems = 0u64;
-    let mut first: Option<String> = None;
-    for rule in [LoopRule::Start, LoopRule::Even] {
-        let levels = levels_in_dir(dir, G::ID, rule);
-        if levels.is_empty() {
-            continue;
+/// What `tables verify` found so far.
+#[derive(Default)]
+struct Tally {
+    files: usize,
+    problems: u64,
+    first: Option<String>,
+}
+
+impl Tally {
+    /// Prints a level's check and counts its problems.
+    fn add(&mut self, c: &LevelCheck) -> Result<(), CliError> {
+        out::print(c)?;
+        self.problems += c.problems();
+        if self.first.is_none() {
+            self.first = c.problem();
         }
-        files += levels.len();
-        let mut set = TableSet::empty(G::ID, rule);
-        let mut chain_ok = true;
-        for &n in &levels {
-            let path = level_path(dir, G::ID, rule, n);
-            let t0 = Instant::now();
-            match Table::open(&path, G::ID, rule, n, G::PITS) {
-                Err(e) => {
-                    println!("FAIL {e}");
-                    first.get_or_insert_with(|| e.to_string());
-                    problems += 1;
-                    chain_ok = false;
+        Ok(())
+    }
+}
+
+/// Checks one level given the levels below it (`set`): opens it, and
+/// recomputes its entries when every lower level checked out.
+fn check_level<G: Game>(
+    dir: &Path,
+    rule: LoopRule,
+    n: u32,
+    set: &mut TableSet,
+    present: bool,
+    chain_ok: bool,
+) -> LevelCheck {
+    let path = level_path(dir, G::ID, rule, n);
+    let t0 = Instant::now();
+    if !present {
+        let outcome = CheckOutcome::Missing;
+        return LevelCheck {
+            level: n,
+            outcome,
+            path,
+        };
+    }
+    let outcome = match Table::open(&path, G::ID, rule, n, G::PITS) {
+        Err(e) => CheckOutcome::Bad {
+            error: e.to_string(),
+        },
+        Ok(_) if !chain_ok => CheckOutcome::Unchecked,
+        Ok(t) => {
+            set.push(t);
+            let (bad, count) = verify_level::<G>(set, n, 5);
+            if count == 0 {
+                CheckOutcome::Ok {
+                    entries: set.level(n).map_or(0, Table::len),
+                    seconds: t0.elapsed().as_secs_f64(),
                 }
-                Ok(t) => {
-                    if !chain_ok || set.covered() != n {
-                        println!(
-                            "SKIP {}: header and checksum ok; entries not recomputed (a lower level is missing or bad)",
-                            path.display()
-                        );
-                        chain_ok = false;
-                        continue;
-                    }
-                    set.push(t);
-                    let (bad, count) = verify_level::<G>(&set, n, 5);
-                    if count == 0 {
-                        println!(
-                            "ok   {} ({} entries, {:.2}s)",
-                            path.display(),
-                            set.level(n).map(|t| t.len()).unwrap_or(0),
-                            t0.elapsed().as_secs_f64()
-                        );
-                    } else {
-                        problems += count;
-                        println!(
-                            "FAIL {}: {count} entries differ from their successors",
-                            path.display()
-                        );
-                        for m in bad {
-                            println!(
-                                "     rank {} board {}: stored lo {} hi {}, recomputed lo {} hi {}",
-                                m.index,
-                                format_board::<G>(&m.position),
-                                m.stored.lo,
-                                m.stored.hi,
-                                m.recomputed.lo,
-                                m.recomputed.hi
-                            );
-                        }
-                        chain_ok = false;
-                    }
+            } else {
+                CheckOutcome::Differ {
+                    count,
+                    examples: bad.iter().map(EntryMismatch::new::<G>).collect(),
                 }
             }
         }
+    };
+    LevelCheck {
+        level: n,
+        outcome,
+        path,
     }
-    Ok((problems, first, files))
 }
 
-pub fn cmd_stats<G: Game>(dir: &Path, rule: LoopRule, out: Option<&Path>) -> CmdResult {
-    let set = open_for_probe::<G>(dir, rule)?;
+/// Verifies every table file of game `G` in `dir`, both loop rules; every
+/// level from 0 to the highest present must be there.
+fn verify_game<G: Game>(dir: &Path, tally: &mut Tally) -> Result<(), CliError> {
+    for rule in [LoopRule::Start, LoopRule::Even] {
+        let levels = levels_in_dir(dir, G::ID, rule);
+        let Some(&top) = levels.last() else { continue };
+        tally.files += levels.len();
+        let mut set = TableSet::empty(G::ID, rule);
+        // Entries are recomputed while every lower level checked out.
+        let mut chain_ok = true;
+        for n in 0..=top {
+            let present = levels.binary_search(&n).is_ok();
+            chain_ok &= set.covered() == n;
+            let c = check_level::<G>(dir, rule, n, &mut set, present, chain_ok);
+            chain_ok &= matches!(c.outcome, CheckOutcome::Ok { .. });
+            tally.add(&c)?;
+        }
+    }
+    Ok(())
+}
+
+/// `tables verify`: fails on any missing level, bad file or wrong entry.
+fn verify(a: &VerifyArgs) -> Result<(), CliError> {
+    set_threads(a.threads)?;
+    let dir = &a.dir.dir;
+    if !dir.is_dir() {
+        return Err(CliError::Input(format!(
+            "{}: no such directory",
+            dir.display()
+        )));
+    }
+    let games = a.game.map_or(GameArg::ALL.to_vec(), |g| vec![g]);
+    let mut tally = Tally::default();
+    for g in games {
+        dispatch!(g, verify_game(dir, &mut tally))?;
+    }
+    if tally.files == 0 {
+        return Err(CliError::Input(format!(
+            "no table files in {}",
+            dir.display()
+        )));
+    }
+    match tally.first {
+        Some(f) if tally.problems > 0 => Err(CliError::Failed(format!(
+            "verification found {} problem(s); first: {f}",
+            tally.problems
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// `tables stats`.
+fn stats<G: Game>(a: &StatsArgs) -> Result<(), CliError> {
+    let set = a.set.open::<G>()?;
     let pb = bar(set.covered() as u64, "levels");
     let stats: Vec<_> = (0..set.covered())
         .map(|n| {
@@ -362,11 +430,9 @@ pub fn cmd_stats<G: Game>(dir: &Path, rule: LoopRule, out: Option<&Path>) -> Cmd
         })
         .collect();
     pb.finish_and_clear();
-    let md = markdown(G::ID.name(), rule.name(), &stats);
-    match out {
-        Some(p) => crate::util::write_atomic(p, md.as_bytes())
-            .map_err(|e| format!("{}: {e}", p.display()))?,
-        None => print!("{md}"),
+    let md = markdown(G::ID.name(), set.rule.name(), &stats);
+    match &a.out {
+        Some(p) => adji::fsutil::write_atomic(p, md.as_bytes()).map_err(CliError::file(p)),
+        None => out::print(md),
     }
-    Ok(())
 }

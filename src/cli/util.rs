@@ -1,8 +1,5 @@
-//! Small helpers of the command-line tool: progress bars, sizes, memory,
-//! atomic writes.
-
-use std::io::Write;
-use std::path::Path;
+//! Small helpers of the command-line tool: progress bars, byte sizes, and
+//! what this process and the machine have in memory.
 
 use adji::progress::Progress;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -81,31 +78,20 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
     Ok((v * mult as f64) as u64)
 }
 
-/// Peak resident set size of this process (Linux; 0 elsewhere).
-pub fn peak_rss() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| {
-                l.split_whitespace()
-                    .nth(1)
-                    .and_then(|x| x.parse::<u64>().ok())
-                    .map(|kb| kb * 1024)
-            })
-        })
-        .unwrap_or(0)
+/// A `Key:   123 kB` field of a Linux `/proc` file, in bytes.
+fn proc_kib(file: &str, key: &str) -> Option<u64> {
+    let s = std::fs::read_to_string(file).ok()?;
+    let l = s.lines().find(|l| l.starts_with(key))?;
+    let kib: u64 = l[key.len()..].split_whitespace().next()?.parse().ok()?;
+    kib.checked_mul(1024)
 }
 
-/// Writes a file atomically: temporary file in the same directory, fsync, rename.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+/// Peak resident set size of this process (Linux; 0 elsewhere).
+pub fn peak_rss() -> u64 {
+    proc_kib("/proc/self/status", "VmHWM:").unwrap_or(0)
+}
+
+/// Memory available to new work (Linux `MemAvailable`), if known.
+pub fn available_memory() -> Option<u64> {
+    proc_kib("/proc/meminfo", "MemAvailable:")
 }

@@ -1,0 +1,151 @@
+//! Option groups shared by several commands (flattened into each command's
+//! `*Args` struct) and the value parsers that let clap refuse bad numbers
+//! with a message naming the option.
+
+use std::path::PathBuf;
+
+use clap::builder::RangedU64ValueParser;
+use clap::{Args, ValueEnum};
+
+use adji::game::GameId;
+use adji::value::LoopRule;
+
+/// Which game.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum GameArg {
+    /// Adjito (Benin), 2×6 pits, 48 seeds.
+    Adjito,
+    /// Adji-Boto (Saramaka), 2×5 pits, 100 seeds.
+    Adjiboto,
+}
+
+impl GameArg {
+    /// Both games.
+    pub const ALL: [GameArg; 2] = [GameArg::Adjito, GameArg::Adjiboto];
+
+    /// The library's name for it.
+    pub fn id(self) -> GameId {
+        match self {
+            GameArg::Adjito => GameId::Adjito,
+            GameArg::Adjiboto => GameId::AdjiBoto,
+        }
+    }
+}
+
+/// Loop rule choice on the command line.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum LoopArg {
+    /// Endless play scores the split of the position where the stretch began (default).
+    Start,
+    /// Endless play scores 0: the remaining seeds are shared evenly.
+    Even,
+}
+
+/// `--game` and `--position`: what every position command takes.
+#[derive(Args, Debug, Clone)]
+pub struct PosArgs {
+    /// The game.
+    #[arg(long, value_enum, default_value = "adjito")]
+    pub game: GameArg,
+    /// The position, in the notation `TOP/BOTTOM MOVER TOPSTORE-BOTTOMSTORE [PHASE]`, or `start`.
+    #[arg(long, default_value = "start")]
+    pub position: String,
+}
+
+/// `--loop`.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct RuleArg {
+    /// Loop rule (for tables: the rule they were built with).
+    #[arg(long = "loop", value_enum, default_value = "start")]
+    pub rule: LoopArg,
+}
+
+impl RuleArg {
+    /// The library's loop rule.
+    pub fn rule(self) -> LoopRule {
+        match self.rule {
+            LoopArg::Start => LoopRule::Start,
+            LoopArg::Even => LoopRule::Even,
+        }
+    }
+}
+
+/// `--tables` and `--no-tables`: endgame tables for a search.
+#[derive(Args, Debug, Clone)]
+pub struct SearchTablesArgs {
+    /// Endgame tables directory [default: tables, used when present]. A
+    /// directory that gives no tables for this game and loop rule gets a warning.
+    #[arg(long, value_name = "DIR", conflicts_with = "no_tables")]
+    pub tables: Option<PathBuf>,
+    /// Do not use endgame tables.
+    #[arg(long)]
+    pub no_tables: bool,
+}
+
+/// `--dir`: where the table files are.
+#[derive(Args, Debug, Clone)]
+pub struct TablesDirArg {
+    /// Directory of the table files.
+    #[arg(long, default_value = "tables")]
+    pub dir: PathBuf,
+}
+
+/// The most worker threads accepted.
+pub const MAX_THREADS: u64 = 1024;
+
+/// `--threads`.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct ThreadsArg {
+    /// Worker threads [default: all cores].
+    #[arg(long, allow_negative_numbers = true, value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_THREADS))]
+    pub threads: Option<usize>,
+}
+
+/// `--memory`.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct MemoryArg {
+    /// Memory budget, e.g. 8G [default: the available RAM]. A plan that
+    /// needs more is refused before anything is allocated.
+    #[arg(long, allow_negative_numbers = true, value_name = "SIZE", value_parser = crate::util::parse_size)]
+    pub memory: Option<u64>,
+}
+
+/// A parser of `--hash` sizes in MiB: 1 to the transposition table's maximum.
+pub fn hash_mib() -> RangedU64ValueParser<usize> {
+    RangedU64ValueParser::<usize>::new().range(1..=adji::tt::MAX_MIB as u64)
+}
+
+/// `--threads`, `--hash` and `--memory`: what a search may use.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct ComputeArgs {
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// Transposition table size in MiB (`openings`: one per worker).
+    #[arg(long, allow_negative_numbers = true, value_name = "MIB", default_value_t = 64, value_parser = hash_mib())]
+    pub hash: usize,
+    #[command(flatten)]
+    pub memory: MemoryArg,
+}
+
+/// The longest time limit accepted, in seconds (about 31 years).
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// Parses a time limit in seconds: a positive, finite number up to
+/// [`MAX_SECONDS`] (clap names the option in the error).
+pub fn seconds(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a number of seconds, found '{s}'"))?;
+    if !(v > 0.0 && v <= MAX_SECONDS) {
+        return Err(format!(
+            "expected a number of seconds above 0 and at most {MAX_SECONDS:e}, found '{s}'"
+        ));
+    }
+    Ok(v)
+}
+
+/// Help of `--positions-file` (solve and probe share the contract).
+pub const POSITIONS_FILE_HELP: &str = "A file with one position per line (blank lines and lines \
+starting with # are skipped). A bad line (malformed, or not UTF-8) gets an error for that line \
+only; the other lines are answered, and the exit code is 1 if any line failed";

@@ -1,0 +1,108 @@
+//! The command line's one error type. Every failure prints one message on
+//! standard error and exits with 1; a closed standard output (the reader,
+//! e.g. `head`, went away) exits quietly with 0.
+
+use std::io;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use adji::notation::NotationError;
+use adji::openings::OpeningsError;
+use adji::report::ProbeError;
+use adji::search::SearchError;
+use adji::tables::TableError;
+use adji::tt::TtError;
+
+use crate::util::fmt_bytes;
+
+/// Why a command failed.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// Bad input or an impossible request; the message names the option or value.
+    #[error("{0}")]
+    Input(String),
+    /// `--position` does not parse.
+    #[error("--position: {0}")]
+    Position(#[from] NotationError),
+    /// The tables cannot answer `--position`.
+    #[error("--position: {0}")]
+    Probe(#[from] ProbeError),
+    /// A table file is missing or bad.
+    #[error(transparent)]
+    Tables(#[from] TableError),
+    /// A search cannot be set up with these tables.
+    #[error(transparent)]
+    Search(#[from] SearchError),
+    /// The transposition table cannot be made.
+    #[error("--hash: {0}")]
+    Hash(#[from] TtError),
+    /// An openings run failed.
+    #[error(transparent)]
+    Openings(#[from] OpeningsError),
+    /// A file cannot be read or written.
+    #[error("{}: {source}", path.display())]
+    File {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        source: io::Error,
+    },
+    /// The plan needs more memory than `--memory` allows.
+    #[error(
+        "the plan needs {} ({plan}) but --memory allows {}{origin}; {hint}",
+        fmt_bytes(*need),
+        fmt_bytes(*allow)
+    )]
+    Memory {
+        /// Bytes needed.
+        need: u64,
+        /// How they add up.
+        plan: String,
+        /// Bytes allowed.
+        allow: u64,
+        /// Where the budget came from, when not from `--memory`.
+        origin: &'static str,
+        /// What to change.
+        hint: &'static str,
+    },
+    /// Some items failed; each was reported where it occurred.
+    #[error("{0}")]
+    Failed(String),
+    /// A report cannot be encoded.
+    #[error("encoding JSON: {0}")]
+    Json(#[from] serde_json::Error),
+    /// Writing standard output failed (other than a closed pipe).
+    #[error("writing standard output: {0}")]
+    Stdout(io::Error),
+    /// Standard output was closed by its reader: stop quietly.
+    #[error("standard output closed")]
+    Closed,
+}
+
+impl CliError {
+    /// An error of the file `path`.
+    pub fn file(path: impl Into<PathBuf>) -> impl FnOnce(io::Error) -> CliError {
+        let path = path.into();
+        move |source| CliError::File { path, source }
+    }
+
+    /// An error writing standard output: a closed pipe stops quietly.
+    pub fn stdout(e: io::Error) -> CliError {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            CliError::Closed
+        } else {
+            CliError::Stdout(e)
+        }
+    }
+}
+
+/// The exit code of a command's result; prints the error once.
+pub fn exit(r: Result<(), CliError>) -> ExitCode {
+    match r {
+        Ok(()) | Err(CliError::Closed) => ExitCode::SUCCESS,
+        Err(e) => {
+            crate::out::note(format_args!("error: {e}"));
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,37 @@
+//! Writing to the terminal: reports and text to standard output, where a
+//! failed write is an error (a closed pipe stops the command quietly), and
+//! notes to standard error, which never fail a command.
+
+use std::fmt::Display;
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use crate::error::CliError;
+
+/// Writes `text` to standard output as is.
+pub fn print(text: impl Display) -> Result<(), CliError> {
+    let mut o = io::stdout().lock();
+    write!(o, "{text}")
+        .and_then(|()| o.flush())
+        .map_err(CliError::stdout)
+}
+
+/// Writes a report: one JSON line with `json`, else its text.
+pub fn report<R: Serialize + Display>(r: &R, json: bool) -> Result<(), CliError> {
+    if json {
+        print(format_args!("{}\n", serde_json::to_string(r)?))
+    } else {
+        print(r)
+    }
+}
+
+/// Writes a line to standard error (plans, warnings, timings, errors).
+pub fn note(text: impl Display) {
+    let _ = writeln!(io::stderr().lock(), "{text}");
+}
+
+/// Writes a warning to standard error.
+pub fn warn(text: impl Display) {
+    note(format_args!("warning: {text}"));
+}

@@ -1,0 +1,205 @@
+//! Setting up a search (`solve`, `openings`) or a build: worker threads,
+//! endgame tables, and the memory plan checked against `--memory` before
+//! anything large is allocated.
+
+use std::fmt;
+use std::path::Path;
+
+use adji::game::{Game, GameId};
+use adji::tables::TableSet;
+use adji::tt::{AtomicTable, TtError, SLOT_BYTES};
+use adji::value::LoopRule;
+
+use crate::args::{GameArg, MemoryArg, SearchTablesArgs, ThreadsArg};
+use crate::error::CliError;
+use crate::out::warn;
+use crate::util::{available_memory, fmt_bytes};
+
+/// Sets the size of rayon's global pool; returns the number of workers.
+pub fn set_threads(t: ThreadsArg) -> Result<usize, CliError> {
+    if let Some(n) = t.threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+            .map_err(|e| CliError::Input(format!("--threads: {e}")))?;
+    }
+    Ok(rayon::current_num_threads())
+}
+
+/// Assumed budget when `--memory` is not given and the available RAM is unknown.
+const FALLBACK_BUDGET: u64 = 4 << 30;
+
+/// The memory a command may use.
+#[derive(Clone, Copy, Debug)]
+pub struct MemoryBudget {
+    /// Bytes.
+    pub bytes: u64,
+    /// Where the figure came from, when not from `--memory` (e.g. " (default: the available RAM)").
+    pub origin: &'static str,
+}
+
+impl MemoryBudget {
+    /// `--memory`, or the available RAM, or a safe default.
+    pub fn of(m: MemoryArg) -> Self {
+        match (m.memory, available_memory()) {
+            (Some(bytes), _) => MemoryBudget { bytes, origin: "" },
+            (None, Some(bytes)) => MemoryBudget {
+                bytes,
+                origin: " (default: the available RAM)",
+            },
+            (None, None) => MemoryBudget {
+                bytes: FALLBACK_BUDGET,
+                origin: " (default when the available RAM is unknown)",
+            },
+        }
+    }
+
+    /// Refuses a plan of `need` bytes over the budget.
+    pub fn check(&self, need: u64, plan: String, hint: &'static str) -> Result<(), CliError> {
+        if need <= self.bytes {
+            return Ok(());
+        }
+        Err(CliError::Memory {
+            need,
+            plan,
+            allow: self.bytes,
+            origin: self.origin,
+            hint,
+        })
+    }
+}
+
+/// The memory of a search: `workers` transposition tables of `hash_mib`
+/// each, plus the endgame tables mapped.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchPlan {
+    /// Transposition tables allocated at once.
+    pub workers: usize,
+    /// `--hash`, in MiB.
+    pub hash_mib: usize,
+    /// Bytes of one transposition table.
+    pub hash_bytes: u64,
+    /// Bytes of the endgame tables mapped.
+    pub mapped: u64,
+    /// The budget.
+    pub budget: MemoryBudget,
+}
+
+impl SearchPlan {
+    /// The plan of `workers` tables of `hash_mib` and `tables`, refused when
+    /// it exceeds the budget.
+    pub fn new(
+        workers: usize,
+        hash_mib: usize,
+        tables: Option<&TableSet>,
+        memory: MemoryArg,
+    ) -> Result<Self, CliError> {
+        let entries = AtomicTable::entries_for(hash_mib).ok_or(TtError::Size(hash_mib))?;
+        let plan = SearchPlan {
+            workers,
+            hash_mib,
+            hash_bytes: (entries * SLOT_BYTES) as u64,
+            mapped: tables.map_or(0, TableSet::mapped_bytes),
+            budget: MemoryBudget::of(memory),
+        };
+        plan.budget.check(
+            plan.total(),
+            plan.parts(),
+            "lower --hash or --threads, or raise --memory",
+        )?;
+        Ok(plan)
+    }
+
+    /// Bytes of the whole plan.
+    pub fn total(&self) -> u64 {
+        (self.hash_bytes.saturating_mul(self.workers as u64)).saturating_add(self.mapped)
+    }
+
+    fn parts(&self) -> String {
+        format!(
+            "{} × {} of hash + {} of tables mapped",
+            self.workers,
+            fmt_bytes(self.hash_bytes),
+            fmt_bytes(self.mapped)
+        )
+    }
+
+    /// One transposition table of the planned size.
+    pub fn table(&self) -> Result<AtomicTable, CliError> {
+        Ok(AtomicTable::try_new(self.hash_mib)?)
+    }
+}
+
+impl fmt::Display for SearchPlan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "memory {} = {} of {}{}",
+            self.parts(),
+            fmt_bytes(self.total()),
+            fmt_bytes(self.budget.bytes),
+            self.budget.origin
+        )
+    }
+}
+
+/// Opens the endgame tables of a search: `None` with `--no-tables`, or when
+/// the directory gives no level 0 for this game and rule. A warning names
+/// what was found, unless the default directory is simply absent.
+pub fn search_tables<G: Game>(
+    a: &SearchTablesArgs,
+    rule: LoopRule,
+) -> Result<Option<TableSet>, CliError> {
+    if a.no_tables {
+        return Ok(None);
+    }
+    let dir = a.tables.as_deref().unwrap_or(Path::new("tables"));
+    let without = "the search runs without tables";
+    if !dir.exists() {
+        if a.tables.is_some() {
+            warn(format_args!(
+                "--tables {}: no such directory; {without}",
+                dir.display()
+            ));
+        }
+        return Ok(None);
+    }
+    if !dir.is_dir() {
+        warn(format_args!(
+            "--tables {}: not a directory; {without}",
+            dir.display()
+        ));
+        return Ok(None);
+    }
+    let set = TableSet::open_available::<G>(dir, rule)?;
+    if set.covered() == 0 {
+        warn(format_args!(
+            "{}; {without}",
+            no_tables_found(dir, G::ID, rule)
+        ));
+        return Ok(None);
+    }
+    Ok(Some(set))
+}
+
+/// "no adjito tables for --loop start in DIR", with what the directory holds instead.
+pub fn no_tables_found(dir: &Path, game: GameId, rule: LoopRule) -> String {
+    let mut found = Vec::new();
+    for g in GameArg::ALL.map(GameArg::id) {
+        for r in TableSet::rules_present(dir, g) {
+            if (g, r) != (game, rule) {
+                found.push(format!("{g} tables for --loop {}", r.name()));
+            }
+        }
+    }
+    let found = if found.is_empty() {
+        "no level-0 table of either game".to_string()
+    } else {
+        found.join(", ")
+    };
+    format!(
+        "no {game} tables for --loop {} in {} (it holds {found})",
+        rule.name(),
+        dir.display()
+    )
+}
