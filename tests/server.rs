@@ -177,10 +177,7 @@ async fn probe_and_solve_with_tables_are_the_command_lines_reports() {
     let (st, api) = get_json(&format!("{}/api/probe?position={}", s.base, enc(deep))).await;
     assert_eq!(st, 404);
     let text = cli_error(&["tables", "probe", "--dir", d, "--position", deep]);
-    assert_eq!(
-        format!("--position: {}", api["error"].as_str().unwrap()),
-        text
-    );
+    assert_eq!(api["error"].as_str().unwrap(), text);
     // Adji-Boto has no tables here.
     let (st, _) = get_json(&format!(
         "{}/api/probe?game=adjiboto&position=start",

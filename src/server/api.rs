@@ -31,6 +31,7 @@ use super::queue::{Busy, CancelOnDrop, Job, QueueError};
 use super::{assets, engine, reports, App};
 use crate::game::{Game, GameId, State};
 use crate::notation::{parse_state, Stores};
+use crate::report::{MovesReport, ProbeReport, SolveReport};
 use crate::tt::AtomicTable;
 use crate::{AdjiBoto, Adjito};
 
@@ -192,10 +193,15 @@ async fn info(AxState(app): AxState<Arc<App>>) -> Json<Value> {
     }))
 }
 
+/// A report as a JSON value.
+fn to_json(r: &impl serde::Serialize) -> Result<Value, ApiError> {
+    serde_json::to_value(r).map_err(|e| ApiError::internal(e.to_string()))
+}
+
 async fn moves(AxState(app): AxState<Arc<App>>, q: Q) -> Result<Json<Value>, ApiError> {
     let p = params(q)?;
     fn run<G: Game>(p: &Params) -> Result<Value, ApiError> {
-        Ok(reports::moves::<G>(&state::<G>(p, Stores::Required)?))
+        to_json(&MovesReport::new::<G>(&state::<G>(p, Stores::Required)?))
     }
     with_game!(game(&app, &p)?, run(&p)).map(Json)
 }
@@ -210,7 +216,10 @@ async fn replay(AxState(app): AxState<Arc<App>>, q: Q) -> Result<Json<Value>, Ap
         )));
     }
     fn run<G: Game>(p: &Params, names: &str) -> Result<Value, ApiError> {
-        reports::replay::<G>(state::<G>(p, Stores::Required)?, names).map_err(ApiError::bad)
+        to_json(
+            &reports::replay::<G>(state::<G>(p, Stores::Required)?, names)
+                .map_err(ApiError::bad)?,
+        )
     }
     with_game!(game(&app, &p)?, run(&p, names)).map(Json)
 }
@@ -230,7 +239,9 @@ async fn probe(AxState(app): AxState<Arc<App>>, q: Q) -> Result<Json<Value>, Api
                 ),
             }));
         };
-        reports::probe::<G>(set, &st.pos).map_err(ApiError::not_found)
+        let r = ProbeReport::new::<G>(set, &st.pos)
+            .map_err(|e| ApiError::not_found(format!("--position: {e}")))?;
+        to_json(&r)
     }
     with_game!(game(&app, &p)?, run(&app, &p)).map(Json)
 }
@@ -268,7 +279,7 @@ impl SolveRequest {
             let rule = app.config().rule;
             let a = engine::analyse::<G>(job, &r.state.pos, app.tables(G::ID), tt, rule, r.time)
                 .map_err(|e| ApiError::internal(e.to_string()))?;
-            Ok(reports::solve::<G>(&r.state, &a))
+            to_json(&SolveReport::new::<G>(&r.state, &a))
         }
         with_game!(self.game, go(self, app, job, tt))
     }
