@@ -475,6 +475,62 @@ async fn a_streamed_solve_shows_progress_then_the_report() {
     assert_eq!(st, 400, "{v}");
 }
 
+/// The lines of a streamed solve, parsed.
+async fn stream_lines(url: &str) -> Vec<Value> {
+    let (st, body) = get(url).await;
+    assert_eq!(st, 200, "{body}");
+    body.lines()
+        .map(|l| serde_json::from_str(l).expect("JSON lines"))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_moves_loop_flag_is_its_childs_from_the_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = adji::tables::build::build_tables::<Adjito>(
+        dir.path(),
+        adji::value::LoopRule::Start,
+        8,
+        &adji::progress::NoProgress,
+        |_| {},
+    )
+    .unwrap();
+    // Searched, not looked up: the server has no tables.
+    let s = start(small(1, 4, 10)).await;
+    let mut sensitive_moves = 0;
+    for pos in [
+        "0,0,0,0,0,1/0,0,0,1,1,1 B 23-21",
+        "0,0,0,0,0,1/0,1,0,1,0,1 B 23-21",
+        "0,0,0,0,1,0/0,1,0,1,0,1 B 23-21",
+        ADJITO_SMALL,
+    ] {
+        let url = format!("{}/api/solve/stream?position={}", s.base, enc(pos));
+        let last = stream_lines(&url).await.pop().unwrap();
+        assert_eq!(last["event"], "result");
+        let flags = last["loop_sensitive"].as_object().unwrap();
+        let moves = cli_json(&["moves", "--position", pos, "--json"]);
+        let st = parse_state::<Adjito>(pos, Stores::Required).unwrap();
+        let table = adji::report::ProbeReport::new::<Adjito>(&set, &st.pos).ok();
+        assert_eq!(
+            last["report"]["loop_sensitive"].as_bool(),
+            table.map(|t| t.loop_sensitive),
+            "{pos}"
+        );
+        for m in moves["moves"].as_array().unwrap() {
+            let name = m["move"].as_str().unwrap();
+            let child =
+                parse_state::<Adjito>(m["position"].as_str().unwrap(), Stores::Required).unwrap();
+            let expected = m["captured"] == 0
+                && set
+                    .bounds::<Adjito>(&child.pos)
+                    .is_some_and(|b| b.loop_sensitive());
+            assert_eq!(flags[name], expected, "{pos} {name}");
+            sensitive_moves += expected as usize;
+        }
+    }
+    assert!(sensitive_moves > 0);
+}
+
 #[test]
 fn searcher_stop_ends_a_running_search_with_bounds() {
     let st = parse_state::<Adjito>("start", Stores::Required).unwrap();

@@ -269,17 +269,20 @@ impl SolveRequest {
     }
 
     /// Runs on a worker's blocking thread with its hash table.
-    fn run(&self, app: &App, job: &Job, tt: &AtomicTable) -> Result<Value, ApiError> {
+    fn run(&self, app: &App, job: &Job, tt: &AtomicTable) -> Result<Solved, ApiError> {
         fn go<G: Game>(
             r: &SolveRequest,
             app: &App,
             job: &Job,
             tt: &AtomicTable,
-        ) -> Result<Value, ApiError> {
+        ) -> Result<Solved, ApiError> {
             let rule = app.config().rule;
             let a = engine::analyse::<G>(job, &r.state.pos, app.tables(G::ID), tt, rule, r.time)
                 .map_err(|e| ApiError::internal(e.to_string()))?;
-            to_json(&SolveReport::new::<G>(&r.state, &a))
+            Ok(Solved {
+                report: to_json(&SolveReport::new::<G>(&r.state, &a))?,
+                loop_sensitive: engine::move_loop_flags::<G>(&r.state.pos, &a),
+            })
         }
         with_game!(self.game, go(self, app, job, tt))
     }
@@ -299,7 +302,14 @@ fn parse_time(s: &str) -> Result<Duration, ApiError> {
     Ok(Duration::try_from_secs_f64(v).unwrap_or(Duration::MAX))
 }
 
-type SolveOutcome = Result<Result<Value, ApiError>, QueueError>;
+/// A finished solve: the `solve` report, and each move's loop-sensitivity
+/// (which the report does not carry; the page marks it on the moves).
+struct Solved {
+    report: Value,
+    loop_sensitive: Value,
+}
+
+type SolveOutcome = Result<Result<Solved, ApiError>, QueueError>;
 
 /// Admits a solve and starts it; the job is cancelled when the returned
 /// guard drops.
@@ -317,14 +327,14 @@ fn start_solve(
     Ok((job, guard, handle))
 }
 
-fn outcome(r: Result<SolveOutcome, tokio::task::JoinError>) -> Result<Value, ApiError> {
+fn outcome(r: Result<SolveOutcome, tokio::task::JoinError>) -> Result<Solved, ApiError> {
     r.map_err(|e| ApiError::internal(e.to_string()))??
 }
 
 async fn solve(AxState(app): AxState<Arc<App>>, q: Q) -> Result<Json<Value>, ApiError> {
     let p = params(q)?;
     let (_job, _guard, handle) = start_solve(&app, &p)?;
-    outcome(handle.await).map(Json)
+    outcome(handle.await).map(|s| Json(s.report))
 }
 
 /// What a streamed solve carries between its lines.
@@ -365,7 +375,7 @@ async fn next_line(
     tokio::select! {
         r = &mut s.handle => {
             let v = match outcome(r) {
-                Ok(report) => json!({"event": "result", "report": report}),
+                Ok(s) => json!({"event": "result", "report": s.report, "loop_sensitive": s.loop_sensitive}),
                 Err(e) => json!({"event": "error", "status": e.status.as_u16(), "error": e.message}),
             };
             Some((line(&v), None))

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::time::Duration;
 
 use crate::game::{Game, Position};
+use crate::notation::format_move;
 use crate::search::{Analysis, Limits, Options, SearchError, Searcher};
 use crate::tables::TableSet;
 use crate::tt::{AtomicTable, TransTable};
@@ -62,4 +63,21 @@ pub fn analyse<G: Game>(
     });
     job.set_nodes(analysis.stats.nodes);
     Ok(analysis)
+}
+
+/// Whether each move's value depends on how endless play is scored (its
+/// contributions to `lo` and `hi` differ), by move name: `null` where the
+/// limits left it open. The same test as [`Analysis::loop_sensitive`],
+/// move by move.
+pub fn move_loop_flags<G: Game>(pos: &Position, a: &Analysis) -> serde_json::Value {
+    let flags = a.moves.iter().map(|m| {
+        let (lo, hi) = (m.part.lo, m.part.hi);
+        let flag = if lo.upper < hi.lower {
+            Some(true)
+        } else {
+            (lo.exact() && hi.exact()).then_some(lo.lower < hi.lower)
+        };
+        (format_move::<G>(pos, m.mv), flag)
+    });
+    serde_json::to_value(flags.collect::<std::collections::BTreeMap<_, _>>()).unwrap_or_default()
 }

@@ -36,6 +36,7 @@ const S = {
   movesReport: null,
   result: null, // replay result (game over by any rule)
   report: null, // solve report of the current position
+  loops: {}, // each move's loop-sensitivity (true, false or null)
   abort: null,
   engine: 'none',
   lastAction: 'new',
@@ -193,7 +194,7 @@ function drawPit(svg, g, a, x, y, row, moves) {
 }
 
 function drawBadge(grp, m, x, y) {
-  const text = valueText(m) + (m.loop_sensitive ? ' ∞' : '');
+  const text = valueText(m) + (S.loops[m.move] ? ' ∞' : '');
   const w = Math.max(44, 12 * text.length + 14);
   const b = el('g', { class: `badge${m.exact ? '' : ' inexact'}`, 'data-value': valueText(m) }, grp);
   el('rect', { x: x - w / 2, y, width: w, height: 30, rx: 15 }, b);
@@ -345,13 +346,14 @@ function renderAnalysis() {
       tr.dataset.lower = m.lower;
       tr.dataset.upper = m.upper;
       tr.dataset.exact = m.exact;
+      tr.dataset.loop = String(S.loops[m.move]);
     }
     const cells = [
       lm.move + (rep && rep.best_moves.includes(lm.move) ? ' ★' : ''),
       m ? valueText(m) : '…',
       m ? verdict : '',
       lm.captured ? String(lm.captured) : '',
-      m && m.loop_sensitive ? '∞' : '',
+      m ? loopText(S.loops[m.move]) : '',
     ];
     for (const c of cells) {
       const td = document.createElement('td');
@@ -370,6 +372,12 @@ function renderAnalysis() {
   summary.append(strong, ` — ${rep.wdl} for the mover${loop}${rep.from_tables ? ' (from the endgame tables)' : ''}.`);
   summary.className = `summary ${WDL_CLASS[rep.wdl] || ''}`;
   if (rep.pv.length) $('pv').textContent = `Principal variation: ${rep.pv.join(' ')} (${pvEnd(rep.pv_end)})`;
+}
+
+function loopText(flag) {
+  if (flag === true) return '∞';
+  if (flag === null) return '?';
+  return '';
 }
 
 function pvEnd(e) {
@@ -437,6 +445,7 @@ function onEvent(ev, position) {
       : `searching: ${fmtNodes(ev.nodes)} nodes, ${(ev.time_ms / 1000).toFixed(1)} s of ${(limit / 1000).toFixed(0)} s`;
   } else if (ev.event === 'result') {
     S.report = ev.report;
+    S.loops = ev.loop_sensitive || {};
     const note = ev.report.exact ? '' : 'The time limit stopped the search: proven bounds are shown.';
     finishAnalysis('done', note);
     render();
