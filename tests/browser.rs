@@ -147,6 +147,20 @@ const SHOWN: &str = "return [...document.querySelectorAll('#moves tbody tr')].ma
             badge: badge ? badge.dataset.value : null};
 });";
 
+/// The moves of the move list (played and undone).
+const HISTORY: &str =
+    "return [...document.querySelectorAll('#history button')].map(b => b.textContent);";
+
+/// Clicks the element with id `id`.
+async fn click(c: &Client, id: &str) {
+    c.find(Locator::Id(id))
+        .await
+        .unwrap_or_else(|e| panic!("#{id}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("#{id}: {e}"));
+}
+
 /// The page's text for a value: `+2`, `−3`, `0`, or `−1…+3` for bounds.
 fn shown(lower: i64, upper: i64) -> String {
     let s = |v: i64| match v {
@@ -235,20 +249,38 @@ async fn the_page_plays_a_clicked_move_and_shows_the_command_lines_values() {
         std::fs::write(&path, png).unwrap();
     }
 
-    // Undo returns to the start position; a long analysis can be cancelled.
-    c.find(Locator::Id("undo"))
-        .await
+    // The engine takes A: it answers with a best move (the value is exact).
+    let engine = c.find(Locator::Id("engine")).await.unwrap();
+    engine.select_by_value("1").await.unwrap();
+    let best: Vec<&str> = cli["best_moves"]
+        .as_array()
         .unwrap()
-        .click()
-        .await
-        .unwrap();
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let t = Instant::now();
+    let played = loop {
+        let h = eval(&c, HISTORY).await;
+        if h.as_array().unwrap().len() == 2 {
+            break h[1].as_str().unwrap().to_string();
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "the engine did not move"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(best.contains(&played.as_str()), "{played} not in {best:?}");
+
+    // Undo twice returns to the start (the engine waits); a long analysis
+    // can be cancelled.
+    engine.select_by_value("none").await.unwrap();
+    for _ in 0..2 {
+        click(&c, "undo").await;
+    }
     analysed(&c, START).await;
-    c.find(Locator::Id("new-game"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    assert_eq!(eval(&c, HISTORY).await.as_array().unwrap().len(), 2);
+    click(&c, "new-game").await;
     let q = std::sync::Arc::clone(s.app.queue());
     assert!(eventually(Duration::from_secs(10), || q.admitted() == 1).await);
     tokio::time::sleep(Duration::from_millis(500)).await;
@@ -258,12 +290,7 @@ async fn the_page_plays_a_clicked_move_and_shows_the_command_lines_values() {
     )
     .await;
     assert!(progress.as_str().unwrap().contains("nodes"), "{progress}");
-    c.find(Locator::Id("cancel"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, "cancel").await;
     assert!(
         eventually(Duration::from_secs(5), || q.admitted() == 0).await,
         "the cancelled solve still runs"

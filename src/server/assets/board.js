@@ -313,6 +313,9 @@ function renderHistory() {
   ol.replaceChildren();
   S.line.forEach((m, i) => {
     const li = document.createElement('li');
+    const num = document.createElement('span');
+    num.textContent = `${i + 1}.`;
+    li.appendChild(num);
     const b = document.createElement('button');
     b.type = 'button';
     b.textContent = m;
@@ -331,8 +334,11 @@ function renderAnalysis() {
   const summary = $('summary');
   summary.replaceChildren();
   $('pv').textContent = '';
+  $('moves').hidden = gameOver();
   if (gameOver()) {
     box.dataset.state = 'over';
+    summary.textContent = 'The game is over.';
+    summary.className = 'summary';
     return;
   }
   const moves = S.movesReport.moves;
