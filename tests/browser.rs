@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 use server_util::*;
 
 /// The position the test starts from, and the move it clicks.
-const START: &str = "1,2,0,3,1,0/2,1,1,0,2,1 B 17-17";
+const START: &str = "0,1,0,3,1,1/0,1,3,1,1,2 B 17-17";
 const CLICK: &str = "3B";
 
 fn find(env: &str, candidates: &[&str]) -> Option<PathBuf> {
