@@ -532,6 +532,23 @@ async fn each_moves_loop_flag_is_its_childs_from_the_tables() {
 }
 
 #[test]
+fn serve_refuses_a_plan_over_the_memory_budget_before_allocating() {
+    let text = cli_error(&[
+        "serve",
+        "--port",
+        "0",
+        "--workers",
+        "4",
+        "--hash",
+        "1048576",
+    ]);
+    assert!(text.contains("--memory"), "{text}");
+    assert!(text.contains("4 worker(s)"), "{text}");
+    let text = cli_error(&["serve", "--port", "0", "--tables", "/nonexistent/tables"]);
+    assert_eq!(text, "/nonexistent/tables: no such directory");
+}
+
+#[test]
 fn searcher_stop_ends_a_running_search_with_bounds() {
     let st = parse_state::<Adjito>("start", Stores::Required).unwrap();
     let tt = AtomicTable::new(4);

@@ -35,7 +35,7 @@ impl Drop for Serve {
 fn serve(args: &[&str]) -> (Serve, String) {
     let bin = assert_cmd::cargo::cargo_bin("adji");
     let mut child = Command::new(bin)
-        .args(["serve", "--bind", "127.0.0.1", "--port", "0"])
+        .args(["serve", "--port", "0"])
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -45,6 +45,7 @@ fn serve(args: &[&str]) -> (Serve, String) {
     let mut line = String::new();
     BufReader::new(out).read_line(&mut line).unwrap();
     let url = line.trim().trim_end_matches('/').to_string();
+    // Loopback by default.
     assert!(url.starts_with("http://127.0.0.1:"), "printed {line:?}");
     (Serve(child), url)
 }

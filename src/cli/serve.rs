@@ -7,8 +7,12 @@ use std::time::Duration;
 
 use adji::server::{App, Config};
 
-use crate::args::{GameArg, RuleArg};
+use adji::tt::{AtomicTable, SLOT_BYTES};
+
+use crate::args::{GameArg, MemoryArg, RuleArg};
 use crate::error::CliError;
+use crate::setup::MemoryBudget;
+use crate::util::fmt_bytes;
 
 /// Options of `serve`.
 #[derive(clap::Args, Debug)]
@@ -39,6 +43,8 @@ pub struct ServeArgs {
     /// The longest one solve may run, in seconds.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=86_400))]
     pub time_cap: u32,
+    #[command(flatten)]
+    pub memory: MemoryArg,
 }
 
 /// Runs `serve` until the process is stopped.
@@ -56,10 +62,22 @@ pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
         hash_mib: a.hash as usize,
         time_cap: Duration::from_secs(a.time_cap.into()),
     };
+    check_memory(a, workers)?;
     let app = Arc::new(App::new(config).map_err(|e| CliError::Input(e.to_string()))?);
     let addr = SocketAddr::new(a.bind, a.port);
     adji::server::run(Arc::clone(&app), addr, |bound| announce(&app, bound))
         .map_err(|e| CliError::Input(e.to_string()))
+}
+
+/// Refuses, before allocating, workers' hash tables over the memory budget.
+fn check_memory(a: &ServeArgs, workers: usize) -> Result<(), CliError> {
+    let one = AtomicTable::entries_for(a.hash as usize).map_or(0, |e| (e * SLOT_BYTES) as u64);
+    let need = one.saturating_mul(workers as u64);
+    MemoryBudget::of(a.memory).check(
+        need,
+        format!("{workers} worker(s) × {} of hash", fmt_bytes(one)),
+        "lower --hash or --workers, or raise --memory",
+    )
 }
 
 /// Prints the URL on stdout (one line, flushed: scripts read it) and the
@@ -76,7 +94,7 @@ fn announce(app: &App, addr: SocketAddr) {
         tables(adji::GameId::Adjito),
         tables(adji::GameId::AdjiBoto),
         app.queue().workers(),
-        crate::util::fmt_bytes(app.queue().hash_bytes() as u64),
+        fmt_bytes(app.queue().hash_bytes() as u64),
         app.queue().waiting(),
         c.time_cap.as_secs()
     );
