@@ -172,9 +172,17 @@ pub async fn bind(addr: SocketAddr) -> Result<tokio::net::TcpListener, ServerErr
         .map_err(|source| ServerError::Bind { addr, source })
 }
 
-/// The URL a browser opens for a listener on `addr`.
+/// The URL a browser opens for a listener on `addr` (this machine's
+/// loopback address when `addr` is every address, `0.0.0.0` or `::`).
 pub fn url(addr: SocketAddr) -> String {
-    format!("http://{addr}/")
+    let mut a = addr;
+    if a.ip().is_unspecified() {
+        a.set_ip(match a {
+            SocketAddr::V4(_) => std::net::Ipv4Addr::LOCALHOST.into(),
+            SocketAddr::V6(_) => std::net::Ipv6Addr::LOCALHOST.into(),
+        });
+    }
+    format!("http://{a}/")
 }
 
 /// Serves `app` on `addr` until the process stops, on a runtime of its own;

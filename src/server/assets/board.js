@@ -578,9 +578,17 @@ function fillTimes(capMs) {
   sel.value = String(opts.includes(10) ? 10 : cap);
 }
 
+function showInfo(info) {
+  const t = (n) => (n ? `levels 0–${n - 1}` : 'none');
+  $('server-info').textContent = `Endgame tables (loop rule ${info.rule}): Adjito ${t(info.tables.adjito)}, `
+    + `Adji-Boto ${t(info.tables.adjiboto)}; elsewhere the exact search, up to ${info.time_cap_ms / 1000} s `
+    + `per position, ${info.workers} at a time.`;
+}
+
 async function start() {
   S.info = await api('info', {});
   fillTimes(S.info.time_cap_ms);
+  showInfo(S.info);
   const q = new URLSearchParams(location.search);
   S.game = GAMES[q.get('game')] ? q.get('game') : S.info.game;
   S.root = q.get('position') || 'start';
