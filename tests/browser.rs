@@ -283,13 +283,23 @@ async fn the_page_plays_a_clicked_move_and_shows_the_command_lines_values() {
     click(&c, "new-game").await;
     let q = std::sync::Arc::clone(s.app.queue());
     assert!(eventually(Duration::from_secs(10), || q.admitted() == 1).await);
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    let progress = eval(
-        &c,
-        "return document.getElementById('progress-text').textContent;",
-    )
-    .await;
-    assert!(progress.as_str().unwrap().contains("nodes"), "{progress}");
+    // The progress line counts the nodes searched so far.
+    let t = Instant::now();
+    loop {
+        let p = eval(
+            &c,
+            "return document.getElementById('progress-text').textContent;",
+        )
+        .await;
+        if p.as_str().unwrap().contains("nodes") {
+            break;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "no progress shown: {p}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     click(&c, "cancel").await;
     assert!(
         eventually(Duration::from_secs(5), || q.admitted() == 0).await,

@@ -401,8 +401,10 @@ async fn a_full_queue_refuses_with_503_and_serves_in_order() {
     drop(running);
     assert!(eventually(Duration::from_secs(3), || q.admitted() == 0).await);
 
-    // FIFO: solves submitted one after another finish in that order.
+    // FIFO: solves submitted one after another (each admitted before the
+    // next is sent) finish in that order.
     let s = start(small(1, 4, 60)).await;
+    let q = std::sync::Arc::clone(s.app.queue());
     let mut tasks = Vec::new();
     for i in 0..4 {
         let url = format!("{}/api/solve?position=start&time=0.3", s.base);
@@ -410,7 +412,8 @@ async fn a_full_queue_refuses_with_503_and_serves_in_order() {
             let (st, _) = get_json(&url).await;
             (i, st, Instant::now())
         }));
-        tokio::time::sleep(Duration::from_millis(30)).await;
+        assert!(eventually(Duration::from_secs(5), || q.admitted() > i).await);
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
     let mut done = Vec::new();
     for t in tasks {
