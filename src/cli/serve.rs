@@ -98,6 +98,16 @@ fn announce(app: &App, addr: SocketAddr) {
         app.queue().waiting(),
         c.time_cap.as_secs()
     );
+    if let Some(dir) = &c.tables {
+        for g in GameArg::ALL.map(GameArg::id) {
+            if app.covered(g) == 0 {
+                eprintln!(
+                    "warning: {}; its positions are searched",
+                    crate::setup::no_tables_found(dir, g, c.rule)
+                );
+            }
+        }
+    }
     if !addr.ip().is_loopback() {
         eprintln!(
             "warning: listening on {}: other machines can reach this server",
