@@ -40,22 +40,16 @@ async fn moves_and_replay_are_the_command_lines_reports() {
         ("adjiboto", BOTO_SMALL, "4 8"),
     ];
     for (game, pos, moves) in cases {
-        let (st, api) = get_json(&format!(
-            "{}/api/moves?game={game}&position={}",
-            s.base,
-            enc(pos)
-        ))
-        .await;
+        let (st, api) = s.api("moves", &[("game", game), ("position", pos)]).await;
         assert_eq!(st, 200);
         let cli = cli_json(&["moves", "--game", game, "--position", pos, "--json"]);
         assert_eq!(api, cli, "moves of {game} {pos}");
-        let (st, api) = get_json(&format!(
-            "{}/api/replay?game={game}&position={}&moves={}",
-            s.base,
-            enc(pos),
-            enc(moves)
-        ))
-        .await;
+        let (st, api) = s
+            .api(
+                "replay",
+                &[("game", game), ("position", pos), ("moves", moves)],
+            )
+            .await;
         assert_eq!(st, 200);
         let cli = cli_json(&[
             "replay",
@@ -76,7 +70,7 @@ async fn a_game_over_is_reported_with_its_reason_and_split() {
     let s = start(small(1, 4, 10)).await;
     // B has no seeds: the game is over at once.
     let pos = "1,0,0,0,0,0/0,0,0,0,0,0 B 23-24";
-    let (st, v) = get_json(&format!("{}/api/moves?position={}", s.base, enc(pos))).await;
+    let (st, v) = s.api("moves", &[("position", pos)]).await;
     assert_eq!(st, 200);
     assert_eq!(v["game_over"]["reason"], "MoverEmpty");
     assert_eq!(v["game_over"]["split"]["A"], 24);
@@ -88,12 +82,7 @@ async fn a_game_over_is_reported_with_its_reason_and_split() {
 async fn solve_is_the_command_lines_report() {
     let s = start(small(1, 4, 10)).await;
     for (game, pos) in [("adjito", ADJITO_SMALL), ("adjiboto", BOTO_SMALL)] {
-        let (st, api) = get_json(&format!(
-            "{}/api/solve?game={game}&position={}",
-            s.base,
-            enc(pos)
-        ))
-        .await;
+        let (st, api) = s.api("solve", &[("game", game), ("position", pos)]).await;
         assert_eq!(st, 200, "{api}");
         assert_eq!(api["exact"], true);
         let cli = cli_json(&[
@@ -134,14 +123,9 @@ async fn probe_and_solve_with_tables_are_the_command_lines_reports() {
         ..small(1, 4, 10)
     })
     .await;
-    let (st, api) = get_json(&format!("{}/api/probe", s.base)).await;
+    let (st, api) = s.api("probe", &[]).await;
     assert_eq!(st, 404, "{api}");
-    let (st, api) = get_json(&format!(
-        "{}/api/probe?position={}",
-        s.base,
-        enc(ADJITO_SMALL)
-    ))
-    .await;
+    let (st, api) = s.api("probe", &[("position", ADJITO_SMALL)]).await;
     assert_eq!(st, 200, "{api}");
     let cli = cli_json(&[
         "tables",
@@ -153,12 +137,7 @@ async fn probe_and_solve_with_tables_are_the_command_lines_reports() {
         "--json",
     ]);
     assert_eq!(api, cli);
-    let (st, api) = get_json(&format!(
-        "{}/api/solve?position={}",
-        s.base,
-        enc(ADJITO_SMALL)
-    ))
-    .await;
+    let (st, api) = s.api("solve", &[("position", ADJITO_SMALL)]).await;
     assert_eq!(st, 200);
     assert_eq!(api["from_tables"], true);
     let cli = cli_json(&[
@@ -174,16 +153,12 @@ async fn probe_and_solve_with_tables_are_the_command_lines_reports() {
     assert_eq!(without_run_fields(api), without_run_fields(cli));
     // A level the tables do not cover: 404 with the command line's text.
     let deep = "1,1,1,1,1,1/1,1,1,1,1,1 B 18-18";
-    let (st, api) = get_json(&format!("{}/api/probe?position={}", s.base, enc(deep))).await;
+    let (st, api) = s.api("probe", &[("position", deep)]).await;
     assert_eq!(st, 404);
     let text = cli_error(&["tables", "probe", "--dir", d, "--position", deep]);
     assert_eq!(api["error"].as_str().unwrap(), text);
     // Adji-Boto has no tables here.
-    let (st, _) = get_json(&format!(
-        "{}/api/probe?game=adjiboto&position=start",
-        s.base
-    ))
-    .await;
+    let (st, _) = s.api("probe", &[("game", "adjiboto")]).await;
     assert_eq!(st, 404);
 }
 
@@ -200,12 +175,7 @@ async fn bad_input_gets_400_with_the_command_lines_text() {
     ];
     for (game, pos) in bad_positions {
         for route in ["moves", "solve", "replay"] {
-            let (st, api) = get_json(&format!(
-                "{}/api/{route}?game={game}&position={}",
-                s.base,
-                enc(pos)
-            ))
-            .await;
+            let (st, api) = s.api(route, &[("game", game), ("position", pos)]).await;
             assert_eq!(st, 400, "{route} {pos}: {api}");
             let text = cli_error(&["moves", "--game", game, "--position", pos]);
             assert_eq!(api["error"].as_str().unwrap(), text, "{route} {pos}");
@@ -221,12 +191,7 @@ async fn bad_input_gets_400_with_the_command_lines_text() {
         ("adjiboto", "5 5"),
         ("adjiboto", "5 pass"),
     ] {
-        let (st, api) = get_json(&format!(
-            "{}/api/replay?game={game}&moves={}",
-            s.base,
-            enc(moves)
-        ))
-        .await;
+        let (st, api) = s.api("replay", &[("game", game), ("moves", moves)]).await;
         let (ok, cli_out, _) = cli(&["replay", "--game", game, "--moves", moves, "--json"]);
         if ok {
             assert_eq!(st, 200);
@@ -237,14 +202,14 @@ async fn bad_input_gets_400_with_the_command_lines_text() {
             assert_eq!(api["error"].as_str().unwrap(), text, "{moves}");
         }
     }
-    let (st, api) = get_json(&format!("{}/api/moves?game=chess", s.base)).await;
+    let (st, api) = s.api("moves", &[("game", "chess")]).await;
     assert_eq!(st, 400);
     assert!(api["error"]
         .as_str()
         .unwrap()
         .contains("adjito or adjiboto"));
     for t in ["0", "-1", "abc", "NaN", "inf"] {
-        let (st, api) = get_json(&format!("{}/api/solve?time={t}", s.base)).await;
+        let (st, api) = s.api("solve", &[("time", t)]).await;
         assert_eq!(st, 400, "time={t}: {api}");
         assert!(api["error"].as_str().unwrap().starts_with("--time: "));
     }
@@ -335,7 +300,7 @@ async fn no_input_makes_the_server_fail() {
     let (st, _) = get(&format!("{}/nothing/here", s.base)).await;
     assert_eq!(st, 404);
     // The server still answers.
-    let (st, v) = get_json(&format!("{}/api/info", s.base)).await;
+    let (st, v) = s.api("info", &[]).await;
     assert_eq!(st, 200);
     assert_eq!(v["admitted"], 0);
 }
@@ -385,16 +350,11 @@ async fn a_full_queue_refuses_with_503_and_serves_in_order() {
     assert!(eventually(Duration::from_secs(5), || q.admitted() == 1).await);
     let waiting = open_solve(&s, "/api/solve?position=start").await;
     assert!(eventually(Duration::from_secs(5), || q.admitted() == 2).await);
-    let (st, v) = get_json(&format!(
-        "{}/api/solve?position={}",
-        s.base,
-        enc(ADJITO_SMALL)
-    ))
-    .await;
+    let (st, v) = s.api("solve", &[("position", ADJITO_SMALL)]).await;
     assert_eq!(st, 503, "{v}");
     assert!(v["error"].as_str().unwrap().contains("busy"));
     // Cheap requests are not queued.
-    let (st, _) = get_json(&format!("{}/api/moves", s.base)).await;
+    let (st, _) = s.api("moves", &[]).await;
     assert_eq!(st, 200);
     drop(waiting);
     assert!(eventually(Duration::from_secs(3), || q.admitted() == 1).await);
@@ -429,7 +389,7 @@ async fn the_time_cap_bounds_every_solve() {
     let s = start(small(1, 4, 1)).await;
     let t = Instant::now();
     // Asks for more than the cap.
-    let (st, v) = get_json(&format!("{}/api/solve?position=start&time=100", s.base)).await;
+    let (st, v) = s.api("solve", &[("time", "100")]).await;
     let took = t.elapsed();
     assert_eq!(st, 200);
     assert!(took < Duration::from_secs(4), "took {took:?}");
@@ -474,7 +434,7 @@ async fn a_streamed_solve_shows_progress_then_the_report() {
     assert_eq!(report["position"], "4,4,4,4,4,4/4,4,4,4,4,4 B 0-0");
     assert_eq!(report["exact"], false);
     // A bad position is refused before any streaming.
-    let (st, v) = get_json(&format!("{}/api/solve/stream?position=x", s.base)).await;
+    let (st, v) = s.api("solve/stream", &[("position", "x")]).await;
     assert_eq!(st, 400, "{v}");
 }
 

@@ -40,6 +40,18 @@ pub async fn start(config: Config) -> TestServer {
     }
 }
 
+impl TestServer {
+    /// GETs `/api/{route}` with the query `params` (encoded here): the
+    /// status and the JSON body.
+    pub async fn api(&self, route: &str, params: &[(&str, &str)]) -> (u16, serde_json::Value) {
+        let query: Vec<String> = params
+            .iter()
+            .map(|(k, v)| format!("{k}={}", enc(v)))
+            .collect();
+        get_json(&format!("{}/api/{route}?{}", self.base, query.join("&"))).await
+    }
+}
+
 /// A small configuration: one worker, a 4 MiB hash.
 pub fn small(workers: usize, waiting: usize, cap_secs: u64) -> Config {
     Config {
