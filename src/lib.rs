@@ -21,7 +21,9 @@
 //! - [`fsutil`]: atomic writes, stale temporary files, regular-file opens;
 //! - [`progress`]: the progress callback long jobs report to;
 //! - [`report`]: what each command answers (JSON and text), for the command
-//!   line and the web server alike.
+//!   line and the web server alike;
+//! - `server` (feature `server`, on by default): the web analysis board
+//!   behind `adji serve`.
 //!
 //! ```
 //! use adji::{Adjito, Game};
