@@ -35,7 +35,7 @@ impl Drop for Serve {
 fn serve(args: &[&str]) -> (Serve, String) {
     let bin = assert_cmd::cargo::cargo_bin("adji");
     let mut child = Command::new(bin)
-        .args(["serve", "--port", "0"])
+        .args(["serve", "--port", "0", "--no-tables"])
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -9,7 +9,7 @@ use adji::server::{App, Config};
 
 use adji::tt::{AtomicTable, SLOT_BYTES};
 
-use crate::args::{GameArg, MemoryArg, RuleArg};
+use crate::args::{GameArg, MemoryArg, RuleArg, SearchTablesArgs};
 use crate::error::CliError;
 use crate::setup::MemoryBudget;
 use crate::util::fmt_bytes;
@@ -20,9 +20,8 @@ pub struct ServeArgs {
     /// The game the page shows first (both can be played).
     #[arg(long, value_enum, default_value = "adjito")]
     pub game: GameArg,
-    /// Endgame tables directory; without it every position is searched.
-    #[arg(long)]
-    pub tables: Option<PathBuf>,
+    #[command(flatten)]
+    pub tables: SearchTablesArgs,
     #[command(flatten)]
     pub rule: RuleArg,
     /// Address to listen on (loopback by default: only this machine can connect).
@@ -55,7 +54,7 @@ pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
     );
     let config = Config {
         game: a.game.id(),
-        tables: a.tables.clone(),
+        tables: tables_dir(&a.tables),
         rule: a.rule.rule(),
         workers,
         waiting: a.queue.into(),
@@ -67,6 +66,16 @@ pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
     let addr = SocketAddr::new(a.bind, a.port);
     adji::server::run(Arc::clone(&app), addr, |bound| announce(&app, bound))
         .map_err(|e| CliError::Input(e.to_string()))
+}
+
+/// The tables directory: `--tables DIR`, or `tables` when it exists, or
+/// none with `--no-tables`.
+fn tables_dir(a: &SearchTablesArgs) -> Option<PathBuf> {
+    match (&a.tables, a.no_tables) {
+        (_, true) => None,
+        (Some(dir), false) => Some(dir.clone()),
+        (None, false) => Some(PathBuf::from("tables")).filter(|d| d.is_dir()),
+    }
 }
 
 /// Refuses, before allocating, workers' hash tables over the memory budget.
