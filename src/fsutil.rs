@@ -31,6 +31,13 @@ pub fn write_atomic_with(
         .prefix(TMP_PREFIX)
         .suffix(TMP_SUFFIX)
         .tempfile_in(dir)?;
+    // A temporary file is private (0600); the result is an ordinary file.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644))?;
+    }
     {
         let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
         fill(&mut w)?;
@@ -133,6 +140,12 @@ mod tests {
         write_atomic(&p, b"one").unwrap();
         write_atomic(&p, b"two").unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"two");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&p).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o644, "written files are readable by all");
+        }
         assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
     }
 

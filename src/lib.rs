@@ -16,6 +16,9 @@
 //! - [`reference`]: a slow, obviously correct reference solver;
 //! - [`tt`], [`search`]: the transposition table and the exact search;
 //! - [`bench`]: the fixed bench suite;
+//! - [`engine`]: the depth-limited engine for positions beyond exact reach;
+//! - [`selfplay`]: matches between two engine budgets;
+//! - [`eval`]: the evaluation learned from the tables (estimates, never values);
 //! - [`openings`]: opening enumeration, batch analysis and reports;
 //! - [`records`]: the small binary records of the openings checkpoint;
 //! - [`fsutil`]: atomic writes, stale temporary files, regular-file opens;
@@ -69,6 +72,8 @@ pub use adjiboto::AdjiBoto;
 pub use adjito::Adjito;
 pub use game::{Game, GameId, Move, Position, State};
 pub mod bench;
+pub mod engine;
+pub mod eval;
 pub mod fsutil;
 pub mod progress;
 
@@ -77,6 +82,7 @@ pub mod records;
 pub mod reference;
 pub mod report;
 pub mod search;
+pub mod selfplay;
 #[cfg(feature = "server")]
 pub mod server;
 pub mod tables;

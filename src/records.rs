@@ -9,10 +9,15 @@
 //! [`CheckpointHeader`]; every later one a [`ResultRecord`]. A frame whose
 //! length runs past the end of the file or whose CRC does not match ends the
 //! readable part: that tail is reported and dropped, never trusted.
+//!
+//! A failed append (a full disk) cuts the file back to its last whole frame
+//! and closes the checkpoint: every later append fails with the same error,
+//! so no frame is ever written after a torn one.
 
 use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use bincode::{Decode, Encode};
 
@@ -46,7 +51,7 @@ pub struct ResultRecord {
     pub lo: (i32, i32),
     /// `hi` bounds.
     pub hi: (i32, i32),
-    /// Best move (relative pit), 255 for pass, 254 for none.
+    /// Best move (relative pit), 255 for pass, [`NO_BEST`] for none.
     pub best: u8,
     /// Nodes searched.
     pub nodes: u64,
@@ -54,25 +59,21 @@ pub struct ResultRecord {
     pub ms: u64,
 }
 
+/// [`ResultRecord::best`] when there is no best move. Part of the file
+/// format, so fixed here; it is the search's own marker.
+pub const NO_BEST: u8 = 254;
+const _: () = assert!(NO_BEST == crate::tt::NO_MOVE);
+
 /// A checkpoint problem.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum CheckpointError {
     /// I/O.
-    Io(PathBuf, std::io::Error),
+    #[error("{path}: {1}", path = .0.display())]
+    Io(PathBuf, #[source] io::Error),
     /// The file is not a checkpoint or was made with other settings.
+    #[error("{path}: {1}", path = .0.display())]
     Mismatch(PathBuf, String),
 }
-
-impl std::fmt::Display for CheckpointError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            CheckpointError::Io(p, e) => write!(f, "{}: {e}", p.display()),
-            CheckpointError::Mismatch(p, m) => write!(f, "{}: {m}", p.display()),
-        }
-    }
-}
-
-impl std::error::Error for CheckpointError {}
 
 fn frame<T: Encode>(v: &T) -> Vec<u8> {
     let payload = bincode::encode_to_vec(v, bincode::config::standard())
@@ -103,10 +104,37 @@ fn read_frames(bytes: &[u8]) -> (Vec<&[u8]>, usize) {
     (out, off)
 }
 
+/// Where the frames of a checkpoint go: its file (or, in tests, a writer
+/// that fails).
+pub(crate) trait Sink: Write + Send {
+    /// Makes the frames written so far durable.
+    fn sync(&mut self) -> io::Result<()>;
+    /// Cuts the sink back to `len` bytes.
+    fn truncate(&mut self, len: u64) -> io::Result<()>;
+}
+
+impl Sink for File {
+    fn sync(&mut self) -> io::Result<()> {
+        self.sync_data()
+    }
+
+    fn truncate(&mut self, len: u64) -> io::Result<()> {
+        self.set_len(len)
+    }
+}
+
+struct Inner {
+    sink: Box<dyn Sink>,
+    /// Bytes of whole frames written.
+    len: u64,
+    /// The first failed append's error, once one failed.
+    failed: Option<(io::ErrorKind, String)>,
+}
+
 /// An open checkpoint, appending records durably.
 pub struct Checkpoint {
     path: PathBuf,
-    file: std::sync::Mutex<File>,
+    inner: Mutex<Inner>,
 }
 
 /// What opening a checkpoint found.
@@ -120,19 +148,26 @@ pub struct Loaded {
 }
 
 impl Checkpoint {
-    /// Creates a new checkpoint (replacing any file there) with `header`.
+    /// A checkpoint appending to `sink`, which holds `len` bytes of whole frames.
+    pub(crate) fn with_sink(path: &Path, sink: Box<dyn Sink>, len: u64) -> Checkpoint {
+        let failed = None;
+        Checkpoint {
+            path: path.to_path_buf(),
+            inner: Mutex::new(Inner { sink, len, failed }),
+        }
+    }
+
+    /// Creates a new checkpoint with `header`, atomically replacing whatever
+    /// was at `path` (a file, a link, a FIFO: never written through).
     ///
     /// # Errors
     /// I/O errors.
     pub fn create(path: &Path, header: &CheckpointHeader) -> Result<Checkpoint, CheckpointError> {
         let io = |e| CheckpointError::Io(path.to_path_buf(), e);
-        let mut f = File::create(path).map_err(io)?;
-        f.write_all(&frame(header)).map_err(io)?;
-        f.sync_all().map_err(io)?;
-        Ok(Checkpoint {
-            path: path.to_path_buf(),
-            file: std::sync::Mutex::new(f),
-        })
+        let head = frame(header);
+        crate::fsutil::write_atomic(path, &head).map_err(io)?;
+        let f = OpenOptions::new().append(true).open(path).map_err(io)?;
+        Ok(Checkpoint::with_sink(path, Box::new(f), head.len() as u64))
     }
 
     /// Opens an existing checkpoint for resuming. A bad tail (a half-written
@@ -140,64 +175,170 @@ impl Checkpoint {
     ///
     /// # Errors
     /// [`CheckpointError::Mismatch`] when the file is not a checkpoint or its
-    /// header differs from `header`; I/O errors.
+    /// header differs from `header`; I/O errors, also when `path` is not a
+    /// regular file.
     pub fn resume(path: &Path, header: &CheckpointHeader) -> Result<Loaded, CheckpointError> {
         let io = |e| CheckpointError::Io(path.to_path_buf(), e);
-        let bytes = std::fs::read(path).map_err(io)?;
+        let mut bytes = Vec::new();
+        let mut f = crate::fsutil::open_regular(path).map_err(io)?;
+        io::Read::read_to_end(&mut f, &mut bytes).map_err(io)?;
         let (frames, good) = read_frames(&bytes);
-        let mismatch = |m: String| CheckpointError::Mismatch(path.to_path_buf(), m);
-        let first = frames
-            .first()
-            .ok_or_else(|| mismatch("not an openings checkpoint (no valid header)".into()))?;
-        let (found, _): (CheckpointHeader, usize) =
-            bincode::decode_from_slice(first, bincode::config::standard())
-                .map_err(|_| mismatch("not an openings checkpoint (unreadable header)".into()))?;
-        if found.magic != header.magic {
-            return Err(mismatch("not an openings checkpoint (bad magic)".into()));
-        }
-        if found != *header {
-            return Err(mismatch(format!(
-                "checkpoint was made with other settings (game {}, root {}, plies {}, loop {}, budget {}); \
-                 use another --out or drop --resume",
-                found.game, found.root, found.plies, found.rule, found.budget
-            )));
-        }
-        let mut records = Vec::new();
-        let mut cut = good;
-        let mut off = 8 + first.len();
-        for p in &frames[1..] {
-            match bincode::decode_from_slice::<ResultRecord, _>(p, bincode::config::standard()) {
-                Ok((r, _)) => records.push(r),
-                Err(_) => {
-                    cut = off;
-                    break;
-                }
-            }
-            off += 8 + p.len();
-        }
-        let dropped_bytes = (bytes.len() - cut) as u64;
+        check_header(path, frames.first().copied(), header)?;
+        let (records, cut) = decode_records(&frames, good);
         let f = OpenOptions::new().write(true).open(path).map_err(io)?;
         f.set_len(cut as u64).map_err(io)?;
         f.sync_all().map_err(io)?;
         let f = OpenOptions::new().append(true).open(path).map_err(io)?;
         Ok(Loaded {
-            checkpoint: Checkpoint {
-                path: path.to_path_buf(),
-                file: std::sync::Mutex::new(f),
-            },
+            checkpoint: Checkpoint::with_sink(path, Box::new(f), cut as u64),
             records,
-            dropped_bytes,
+            dropped_bytes: (bytes.len() - cut) as u64,
         })
     }
 
-    /// Appends one record and fsyncs it before returning.
+    /// Appends one record and makes it durable before returning. After a
+    /// failure the file is cut back to its last whole frame and every later
+    /// append fails with the same error.
     ///
     /// # Errors
     /// I/O errors.
     pub fn append(&self, r: &ResultRecord) -> Result<(), CheckpointError> {
-        let io = |e| CheckpointError::Io(self.path.clone(), e);
-        let mut f = self.file.lock().unwrap_or_else(|e| e.into_inner());
-        f.write_all(&frame(r)).map_err(io)?;
-        f.sync_data().map_err(io)
+        let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let inner = &mut *g;
+        if let Some((kind, msg)) = &inner.failed {
+            let e = io::Error::new(*kind, format!("{msg} (an earlier append failed)"));
+            return Err(CheckpointError::Io(self.path.clone(), e));
+        }
+        let bytes = frame(r);
+        match inner.sink.write_all(&bytes).and_then(|_| inner.sink.sync()) {
+            Ok(()) => {
+                inner.len += bytes.len() as u64;
+                Ok(())
+            }
+            Err(e) => {
+                inner.failed = Some((e.kind(), e.to_string()));
+                let _ = inner.sink.truncate(inner.len);
+                Err(CheckpointError::Io(self.path.clone(), e))
+            }
+        }
+    }
+}
+
+/// Checks that the first frame is a checkpoint header equal to `want`.
+fn check_header(
+    path: &Path,
+    first: Option<&[u8]>,
+    want: &CheckpointHeader,
+) -> Result<(), CheckpointError> {
+    let mismatch = |m: String| CheckpointError::Mismatch(path.to_path_buf(), m);
+    let first =
+        first.ok_or_else(|| mismatch("not an openings checkpoint (no valid header)".into()))?;
+    let (found, _): (CheckpointHeader, usize) =
+        bincode::decode_from_slice(first, bincode::config::standard())
+            .map_err(|_| mismatch("not an openings checkpoint (unreadable header)".into()))?;
+    if found.magic != want.magic {
+        return Err(mismatch("not an openings checkpoint (bad magic)".into()));
+    }
+    if found != *want {
+        return Err(mismatch(format!(
+            "checkpoint was made with other settings (game {}, root {}, plies {}, loop {}, budget {}); \
+             use another --out or drop --resume",
+            found.game, found.root, found.plies, found.rule, found.budget
+        )));
+    }
+    Ok(())
+}
+
+/// Decodes the records after the header frame; returns them and the offset
+/// where the readable part ends (at the first undecodable record, if any).
+fn decode_records(frames: &[&[u8]], good: usize) -> (Vec<ResultRecord>, usize) {
+    let mut records = Vec::new();
+    let mut off = 8 + frames[0].len();
+    for p in &frames[1..] {
+        match bincode::decode_from_slice::<ResultRecord, _>(p, bincode::config::standard()) {
+            Ok((r, _)) => records.push(r),
+            Err(_) => return (records, off),
+        }
+        off += 8 + p.len();
+    }
+    (records, good)
+}
+
+/// A sink for tests that fills up like a disk.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::*;
+
+    /// Accepts `room` bytes, then fails as a full disk does.
+    pub(crate) struct Full {
+        pub(crate) data: std::sync::Arc<Mutex<Vec<u8>>>,
+        pub(crate) room: usize,
+    }
+
+    impl Write for Full {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            let mut d = self.data.lock().unwrap();
+            let n = buf.len().min(self.room.saturating_sub(d.len()));
+            if n == 0 && !buf.is_empty() {
+                return Err(io::Error::other("disk full (test)"));
+            }
+            d.extend_from_slice(&buf[..n]);
+            Ok(n)
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Sink for Full {
+        fn sync(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+
+        fn truncate(&mut self, len: u64) -> io::Result<()> {
+            self.data.lock().unwrap().truncate(len as usize);
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::Full;
+    use super::*;
+
+    fn record(k: u64) -> ResultRecord {
+        ResultRecord {
+            key_lo: k,
+            key_hi: 0,
+            value: (1, 2),
+            lo: (1, 1),
+            hi: (2, 2),
+            best: NO_BEST,
+            nodes: k,
+            ms: 0,
+        }
+    }
+
+    #[test]
+    fn a_failed_append_cuts_back_to_whole_frames_and_closes_the_checkpoint() {
+        let data = std::sync::Arc::new(Mutex::new(Vec::new()));
+        let one = frame(&record(1)).len();
+        let full = Full {
+            data: data.clone(),
+            room: one + one / 2,
+        };
+        let ck = Checkpoint::with_sink(Path::new("ck.bin"), Box::new(full), 0);
+        ck.append(&record(1)).unwrap();
+        let e = ck.append(&record(2)).unwrap_err();
+        assert!(matches!(&e, CheckpointError::Io(p, _) if p == Path::new("ck.bin")));
+        assert!(e.to_string().contains("disk full"), "{e}");
+        assert_eq!(data.lock().unwrap().len(), one, "torn frame cut off");
+        // Room again, but the checkpoint stays closed: no frame after a torn one.
+        data.lock().unwrap().clear();
+        let e = ck.append(&record(3)).unwrap_err();
+        assert!(e.to_string().contains("disk full"), "{e}");
+        assert!(data.lock().unwrap().is_empty());
     }
 }

@@ -180,6 +180,13 @@ impl AtomicTable {
         Self::try_new(mib).unwrap_or_else(|e| panic!("{e}"))
     }
 
+    /// Empties the table without reallocating: afterwards it behaves
+    /// exactly as a new table of its size (no entries, first generation).
+    pub fn clear(&mut self) {
+        self.slots.fill_with(Slot::default);
+        *self.gen.get_mut() = 1;
+    }
+
     /// Capacity in entries.
     pub fn capacity(&self) -> usize {
         self.slots.len()

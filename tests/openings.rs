@@ -1,14 +1,18 @@
-//! Opening analysis: backed-up values equal direct solves, deduplication,
-//! resume after an interruption, and corrupt checkpoints.
+//! Opening analysis: backed-up values equal direct solves, enumeration
+//! order and deduplication, the node cap, one state per worker, resume after
+//! an interruption, and corrupt or odd checkpoints.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use adji::game::{Game, Position, State};
-use adji::notation::{parse_state, Stores};
-use adji::openings::{enumerate, run, Budget, Config, LeafResult, OpeningsError};
+use adji::notation::{format_move, parse_state, Stores};
+use adji::openings::{
+    bytes_per_node, enumerate, max_nodes_for, run, Budget, Config, LeafResult, OpeningsError,
+    Report, Tree,
+};
 use adji::progress::NoProgress;
-use adji::search::{Options, Searcher};
+use adji::search::{Limits, Options, Searcher};
 use adji::tt::AtomicTable;
 use adji::value::LoopRule;
 use adji::{AdjiBoto, Adjito};
@@ -20,16 +24,26 @@ fn root<G: Game>(s: &str) -> State {
 }
 
 fn cfg<G: Game>(r: &str, plies: u32) -> Config {
+    let c = Config::new(root::<G>(r), plies, LoopRule::Start, Budget::Exact, 1 << 20);
     Config {
-        root: root::<G>(r),
-        plies,
-        rule: LoopRule::Start,
-        budget: Budget::Exact,
         command: "test".into(),
-        tables: "none".into(),
         timings: false,
-        stop_after: None,
+        ..c
     }
+}
+
+/// A run with a stateless analysis.
+fn run_with<G: Game>(
+    c: &Config,
+    dir: &Path,
+    resume: bool,
+    analyse: impl Fn(&Position) -> LeafResult + Sync,
+) -> Result<Report, OpeningsError> {
+    run::<G, ()>(c, dir, resume, || Ok(()), |_, p| analyse(p), &NoProgress)
+}
+
+fn enumerate_all<G: Game>(root: State, plies: u32) -> Tree {
+    enumerate::<G>(root, plies, usize::MAX).unwrap()
 }
 
 fn solve<G: Game>(pos: &Position) -> LeafResult {
@@ -56,14 +70,7 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
 
 fn backed_up_equals_direct<G: Game>(r: &str, plies: u32) {
     let dir = tempfile::tempdir().unwrap();
-    let rep = run::<G>(
-        &cfg::<G>(r, plies),
-        dir.path(),
-        false,
-        solve::<G>,
-        &NoProgress,
-    )
-    .unwrap();
+    let rep = run_with::<G>(&cfg::<G>(r, plies), dir.path(), false, solve::<G>).unwrap();
     for n in &rep.tree.nodes {
         let d = solve::<G>(&n.state.pos);
         assert_eq!(
@@ -93,7 +100,7 @@ fn a_position_reached_by_two_move_orders_is_analysed_once() {
     let mut st = root::<Adjito>("start");
     let mut seed = 3u64;
     let t = loop {
-        let t = enumerate::<Adjito>(st, 4);
+        let t = enumerate_all::<Adjito>(st, 4);
         if t.unique.len() < t.leaves.len() {
             break t;
         }
@@ -121,14 +128,7 @@ fn a_position_reached_by_two_move_orders_is_analysed_once() {
             ms: 0,
         }
     };
-    let rep = run::<Adjito>(
-        &cfg::<Adjito>(&root_text, 4),
-        dir.path(),
-        false,
-        fake,
-        &NoProgress,
-    )
-    .unwrap();
+    let rep = run_with::<Adjito>(&cfg::<Adjito>(&root_text, 4), dir.path(), false, fake).unwrap();
     assert_eq!(calls.load(Ordering::SeqCst), t.unique.len());
     assert!(rep.tree.unique.len() < rep.tree.leaves.len());
 }
@@ -137,21 +137,21 @@ fn a_position_reached_by_two_move_orders_is_analysed_once() {
 fn resume_after_interruption_gives_identical_outputs_and_redoes_nothing() {
     let full = tempfile::tempdir().unwrap();
     let c = cfg::<Adjito>(ROOT, 3);
-    run::<Adjito>(&c, full.path(), false, solve::<Adjito>, &NoProgress).unwrap();
+    run_with::<Adjito>(&c, full.path(), false, solve::<Adjito>).unwrap();
 
     let part = tempfile::tempdir().unwrap();
     let stop = Config {
         stop_after: Some(7),
         ..c.clone()
     };
-    let err = run::<Adjito>(&stop, part.path(), false, solve::<Adjito>, &NoProgress).unwrap_err();
+    let err = run_with::<Adjito>(&stop, part.path(), false, solve::<Adjito>).unwrap_err();
     assert!(matches!(err, OpeningsError::Interrupted(7)));
     let calls = AtomicUsize::new(0);
     let counted = |p: &Position| {
         calls.fetch_add(1, Ordering::SeqCst);
         solve::<Adjito>(p)
     };
-    let rep = run::<Adjito>(&c, part.path(), true, counted, &NoProgress).unwrap();
+    let rep = run_with::<Adjito>(&c, part.path(), true, counted).unwrap();
     assert_eq!(calls.load(Ordering::SeqCst), rep.tree.unique.len() - 7);
     assert_eq!(files(part.path()), files(full.path()));
 }
@@ -160,14 +160,14 @@ fn resume_after_interruption_gives_identical_outputs_and_redoes_nothing() {
 fn a_half_written_or_corrupt_checkpoint_tail_is_dropped_never_trusted() {
     let full = tempfile::tempdir().unwrap();
     let c = cfg::<Adjito>(ROOT, 2);
-    run::<Adjito>(&c, full.path(), false, solve::<Adjito>, &NoProgress).unwrap();
+    run_with::<Adjito>(&c, full.path(), false, solve::<Adjito>).unwrap();
     let ck = full.path().join("checkpoint.bin");
     let good = std::fs::read(&ck).unwrap();
 
     // Half-written last record.
     let d1 = tempfile::tempdir().unwrap();
     std::fs::write(d1.path().join("checkpoint.bin"), &good[..good.len() - 5]).unwrap();
-    let rep = run::<Adjito>(&c, d1.path(), true, solve::<Adjito>, &NoProgress).unwrap();
+    let rep = run_with::<Adjito>(&c, d1.path(), true, solve::<Adjito>).unwrap();
     assert!(rep.dropped_bytes > 0);
     assert_eq!(rep.analysed_now, 1);
     assert_eq!(files(d1.path()), files(full.path()));
@@ -178,7 +178,7 @@ fn a_half_written_or_corrupt_checkpoint_tail_is_dropped_never_trusted() {
     let k = good.len() / 3;
     bad[k] ^= 0x55;
     std::fs::write(d2.path().join("checkpoint.bin"), &bad).unwrap();
-    let rep = run::<Adjito>(&c, d2.path(), true, solve::<Adjito>, &NoProgress).unwrap();
+    let rep = run_with::<Adjito>(&c, d2.path(), true, solve::<Adjito>).unwrap();
     assert!(rep.dropped_bytes > 0 && rep.analysed_now > 1);
     assert_eq!(files(d2.path()), files(full.path()));
 
@@ -189,19 +189,233 @@ fn a_half_written_or_corrupt_checkpoint_tail_is_dropped_never_trusted() {
         plies: 3,
         ..c.clone()
     };
-    let e = run::<Adjito>(&other, d3.path(), true, solve::<Adjito>, &NoProgress).unwrap_err();
+    let e = run_with::<Adjito>(&other, d3.path(), true, solve::<Adjito>).unwrap_err();
     assert!(e.to_string().contains("other settings"), "{e}");
 
     // Not a checkpoint at all.
     let d4 = tempfile::tempdir().unwrap();
     std::fs::write(d4.path().join("checkpoint.bin"), b"garbage").unwrap();
-    let e = run::<Adjito>(&c, d4.path(), true, solve::<Adjito>, &NoProgress).unwrap_err();
+    let e = run_with::<Adjito>(&c, d4.path(), true, solve::<Adjito>).unwrap_err();
     assert!(e.to_string().contains("not an openings checkpoint"), "{e}");
 }
 
 #[test]
 fn adjiboto_openings_walk_through_the_opening() {
-    let t = enumerate::<AdjiBoto>(root::<AdjiBoto>("start"), 3);
+    let t = enumerate_all::<AdjiBoto>(root::<AdjiBoto>("start"), 3);
     assert_eq!(t.leaves.len(), 100);
     assert!(t.unique.iter().all(|p| p.in_opening()));
+}
+
+/// The tree as a plain recursion builds it: (state, depth, move names) in
+/// pre-order with children in move order.
+fn reference<G: Game>(st: State, depth: u32, plies: u32, out: &mut Vec<(State, u32, Vec<String>)>) {
+    let moves = G::legal_moves(&st.pos);
+    let moves: Vec<_> = if depth < plies {
+        moves.iter().collect()
+    } else {
+        Vec::new()
+    };
+    let names = moves
+        .iter()
+        .map(|&m| format_move::<G>(&st.pos, m))
+        .collect();
+    out.push((st, depth, names));
+    for m in moves {
+        reference::<G>(st.play::<G>(m).0, depth + 1, plies, out);
+    }
+}
+
+fn matches_reference<G: Game>(st: State, plies: u32) {
+    let t = enumerate_all::<G>(st, plies);
+    let mut want = Vec::new();
+    reference::<G>(st, 0, plies, &mut want);
+    assert_eq!(t.nodes.len(), want.len());
+    for (i, (n, (s, d, names))) in t.nodes.iter().zip(&want).enumerate() {
+        assert_eq!((n.state, n.depth), (*s, *d), "node {i}");
+        let got: Vec<_> = n.children.iter().map(|e| e.name.clone()).collect();
+        assert_eq!(&got, names, "node {i}");
+        for e in &n.children {
+            assert_eq!(t.nodes[e.child].depth, n.depth + 1);
+            assert_eq!(t.nodes[e.child].state, n.state.play::<G>(e.mv).0);
+        }
+        assert_eq!(n.leaf.is_some(), n.children.is_empty(), "node {i}");
+    }
+    // Consecutive children: each child is right after its elder sibling's subtree.
+    let leaves: Vec<usize> = (0..t.nodes.len())
+        .filter(|&i| t.nodes[i].children.is_empty())
+        .collect();
+    assert_eq!(t.leaves, leaves);
+    let mut first = Vec::new();
+    for &i in &leaves {
+        let p = t.nodes[i].state.pos;
+        if !first.contains(&p) {
+            first.push(p);
+        }
+        assert_eq!(t.unique[t.nodes[i].leaf.unwrap()], p);
+        assert_eq!(t.unique_index(&p), t.nodes[i].leaf);
+    }
+    assert_eq!(
+        t.unique, first,
+        "unique leaves in order of first appearance"
+    );
+}
+
+#[test]
+fn enumeration_is_the_pre_order_of_a_plain_recursion() {
+    matches_reference::<Adjito>(root::<Adjito>("start"), 4);
+    matches_reference::<Adjito>(root::<Adjito>(ROOT), 5);
+    matches_reference::<AdjiBoto>(root::<AdjiBoto>("start"), 3);
+    matches_reference::<Adjito>(root::<Adjito>("start"), 0);
+}
+
+/// D10: `openings --plies 200 --depth 1` used to grow until the kernel killed it.
+#[test]
+fn a_tree_past_its_node_cap_is_refused_as_soon_as_it_passes() {
+    let start = root::<Adjito>("start");
+    let e = enumerate::<Adjito>(start, 200, 100_000).unwrap_err();
+    assert!(
+        matches!(e, OpeningsError::TooLarge { nodes: 100_001, bytes } if bytes == 100_001 * bytes_per_node() as u64),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("100001 nodes"), "{e}");
+    // The cap is exact: a tree of n nodes fits n, not n - 1.
+    let n = enumerate_all::<Adjito>(start, 3).nodes.len();
+    assert!(enumerate::<Adjito>(start, 3, n).is_ok());
+    assert!(enumerate::<Adjito>(start, 3, n - 1).is_err());
+    // A run refuses before creating anything.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let c = Config {
+        plies: 200,
+        max_nodes: 100_000,
+        ..cfg::<Adjito>("start", 200)
+    };
+    let e = run_with::<Adjito>(&c, &out, false, solve::<Adjito>).unwrap_err();
+    assert!(matches!(e, OpeningsError::TooLarge { .. }), "{e:?}");
+    assert!(!out.exists());
+}
+
+#[test]
+fn the_node_cap_follows_from_a_memory_budget() {
+    let per = bytes_per_node();
+    assert!((100..2000).contains(&per), "{per} bytes per node");
+    assert_eq!(max_nodes_for(0), 0);
+    assert_eq!(max_nodes_for(per as u64 * 1000 + per as u64 - 1), 1000);
+    assert_eq!(max_nodes_for(u64::MAX), (u64::MAX / per as u64) as usize);
+}
+
+#[test]
+fn each_worker_makes_one_state_and_reuses_it() {
+    let made = AtomicUsize::new(0);
+    let used = AtomicUsize::new(0);
+    let dir = tempfile::tempdir().unwrap();
+    let c = cfg::<Adjito>(ROOT, 3);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let rep = pool
+        .install(|| {
+            let init = || Ok(made.fetch_add(1, Ordering::SeqCst));
+            let analyse = |_: &mut usize, p: &Position| {
+                used.fetch_add(1, Ordering::SeqCst);
+                solve::<Adjito>(p)
+            };
+            run::<Adjito, usize>(&c, dir.path(), false, init, analyse, &NoProgress)
+        })
+        .unwrap();
+    assert_eq!(used.load(Ordering::SeqCst), rep.tree.unique.len());
+    let m = made.load(Ordering::SeqCst);
+    assert!((1..=2).contains(&m), "{m} states for 2 workers");
+}
+
+#[test]
+fn a_worker_whose_state_cannot_be_made_stops_the_run_with_that_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = cfg::<Adjito>(ROOT, 2);
+    let init = || AtomicTable::try_new(0).map_err(Into::into);
+    let analyse = |_: &mut AtomicTable, p: &Position| solve::<Adjito>(p);
+    let e = run::<Adjito, _>(&c, dir.path(), false, init, analyse, &NoProgress).unwrap_err();
+    assert!(matches!(e, OpeningsError::Worker(_)), "{e:?}");
+    assert!(e.to_string().contains("hash size 0 MiB"), "{e}");
+    assert!(!dir.path().join("lines.csv").exists());
+}
+
+/// What the command line does per position: a worker's table, cleared.
+fn analyse_in(tt: &AtomicTable, pos: &Position, limits: Limits) -> LeafResult {
+    let opts = Options {
+        parallel: false,
+        pv_max: 0,
+        limits,
+        ..Options::default()
+    };
+    let s = Searcher::<Adjito, _>::new(None, tt, opts).unwrap();
+    LeafResult::from_analysis(&s.analyse(pos), 0)
+}
+
+#[test]
+fn a_reused_cleared_table_gives_exactly_what_a_fresh_table_gives() {
+    let t = enumerate_all::<Adjito>(root::<Adjito>("start"), 2);
+    let budgets = [
+        Limits {
+            nodes: Some(30_000),
+            time: None,
+        },
+        Limits::default(),
+    ];
+    let small = enumerate_all::<Adjito>(root::<Adjito>(ROOT), 2);
+    let mut reused = AtomicTable::new(1);
+    for (limits, tree) in budgets.into_iter().zip([&t, &small]) {
+        for p in &tree.unique {
+            reused.clear();
+            let fresh = analyse_in(&AtomicTable::new(1), p, limits);
+            assert_eq!(analyse_in(&reused, p, limits), fresh, "{p:?}");
+        }
+    }
+}
+
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    let ok = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "mkfifo failed");
+}
+
+/// Runs `f` on a thread; fails (instead of hanging the suite) after 60 s.
+fn within_a_minute<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(f()).unwrap());
+    rx.recv_timeout(std::time::Duration::from_secs(60))
+        .expect("hung")
+}
+
+/// A FIFO named like the checkpoint used to hang both a fresh run (opened
+/// for writing) and a resumed one (read to its end).
+#[cfg(unix)]
+#[test]
+fn a_fifo_in_place_of_the_checkpoint_never_hangs() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("checkpoint.bin");
+    mkfifo(&ck);
+    let d = dir.path().to_path_buf();
+    let e = within_a_minute(move || {
+        run_with::<Adjito>(&cfg::<Adjito>(ROOT, 2), &d, true, solve::<Adjito>).map(|_| ())
+    })
+    .unwrap_err();
+    assert!(
+        e.to_string().contains("checkpoint.bin") && e.to_string().contains("FIFO"),
+        "{e}"
+    );
+    let d = dir.path().to_path_buf();
+    within_a_minute(move || {
+        run_with::<Adjito>(&cfg::<Adjito>(ROOT, 2), &d, false, solve::<Adjito>).map(|_| ())
+    })
+    .unwrap();
+    assert!(
+        std::fs::metadata(&ck).unwrap().is_file(),
+        "replaced by a regular checkpoint"
+    );
 }

@@ -55,30 +55,26 @@ pub fn answer<R: Serialize + Display>(
     mut answer: impl FnMut(&str) -> Result<R, String>,
 ) -> Result<(), CliError> {
     let mut bad = 0;
-    for line in lines {
-        let (number, text) = line?;
-        let r = text.and_then(|t| {
-            answer(&t).map_err(|error| LineError {
-                error,
-                input: t,
-                line: number,
-            })
-        });
-        bar.inc(1);
-        bar.suspend(|| {
-            match &r {
-                Ok(r) => out::report(r, json),
-                Err(e) => out::report(e, json),
-            }?;
-            if json {
-                Ok(())
-            } else {
-                out::print("\n")
-            }
-        })?;
-        bad += r.is_err() as usize;
-    }
+    let each = || -> Result<(), CliError> {
+        for line in lines {
+            let (number, text) = line?;
+            let r = text.and_then(|t| {
+                answer(&t).map_err(|error| LineError {
+                    error,
+                    input: t,
+                    line: number,
+                })
+            });
+            bar.inc(1);
+            bar.suspend(|| print_answer(&r, json))?;
+            bad += r.is_err() as usize;
+        }
+        Ok(())
+    };
+    let r = each();
+    // Cleared on every exit, a closed pipe or an unreadable file too.
     bar.finish_and_clear();
+    r?;
     if bad > 0 {
         return Err(CliError::Failed(format!(
             "{bad} line(s) of {} could not be {verb}",
@@ -86,4 +82,20 @@ pub fn answer<R: Serialize + Display>(
         )));
     }
     Ok(())
+}
+
+/// Prints a line's answer: one JSON line, or the text and a blank line.
+fn print_answer<R: Serialize + Display>(
+    r: &Result<R, LineError>,
+    json: bool,
+) -> Result<(), CliError> {
+    match r {
+        Ok(r) => out::report(r, json),
+        Err(e) => out::report(e, json),
+    }?;
+    if json {
+        Ok(())
+    } else {
+        out::print("\n")
+    }
 }

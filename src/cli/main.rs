@@ -3,6 +3,7 @@
 //! reports (`adji::report`).
 //!
 //! - `args`: option groups shared by several commands, value parsers;
+//! - `analyse`: `analyse`, `match`, `eval train` (estimates beyond exact reach);
 //! - `basic`: `show`, `moves`, `perft`, `replay`;
 //! - `solve`: `solve`, `bench`;
 //! - `openings`: `openings`;
@@ -17,6 +18,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod analyse;
 mod args;
 mod basic;
 mod batch;
@@ -58,6 +60,14 @@ enum Command {
     Perft(basic::PerftArgs),
     /// Play a list of moves, applying every end rule, and print each position and the result.
     Replay(basic::ReplayArgs),
+    /// Estimate a position beyond exact reach: iterative deepening with the learned
+    /// evaluation, tables where they reach, and proven bounds from the same search.
+    Analyse(analyse::AnalyseArgs),
+    /// Self-play between two engine budgets (each opening twice, colours swapped).
+    Match(analyse::MatchArgs),
+    /// The learned evaluation.
+    #[command(subcommand)]
+    Eval(analyse::EvalCommand),
     /// The web analysis board: a local page showing every move's value.
     Serve(serve::ServeArgs),
 }
@@ -83,6 +93,9 @@ fn main() -> ExitCode {
         Command::Moves(a) => basic::moves(a),
         Command::Perft(a) => basic::perft(a),
         Command::Replay(a) => basic::replay_moves(a),
+        Command::Analyse(a) => analyse::analyse(a),
+        Command::Match(a) => analyse::matches(a),
+        Command::Eval(c) => analyse::eval(c),
         Command::Serve(a) => serve::serve(a),
     };
     error::exit(r)

@@ -7,7 +7,7 @@ use clap::Args;
 
 use adji::game::{Game, Position, State};
 use adji::notation::{parse_state, Stores};
-use adji::openings::{run, Budget, Config, LeafResult};
+use adji::openings::{max_nodes_for, run, Budget, Config, LeafResult, WorkerError};
 use adji::search::{Limits, Options, Searcher};
 use adji::tables::TableSet;
 use adji::tt::AtomicTable;
@@ -129,7 +129,13 @@ fn limits(budget: Budget) -> Limits {
 
 impl OpeningsArgs {
     /// The settings of the run, as the checkpoint and the summary record them.
-    fn config(&self, root: State, budget: Budget, tables: Option<&TableSet>) -> Config {
+    fn config(
+        &self,
+        root: State,
+        budget: Budget,
+        tables: Option<&TableSet>,
+        max_nodes: usize,
+    ) -> Config {
         let dir = self.tables.tables.as_deref().unwrap_or("tables".as_ref());
         Config {
             root,
@@ -143,21 +149,23 @@ impl OpeningsArgs {
             },
             timings: !self.no_timings,
             stop_after: self.stop_after,
+            max_nodes,
         }
     }
 }
 
-/// Analyses one position with a fresh transposition table of `hash_mib`.
+/// Analyses one position with the worker's table, cleared first so that the
+/// result is the one a fresh table gives (deterministic, resumable).
 fn analyse<G: Game>(
+    tt: &mut AtomicTable,
     pos: &Position,
     tables: Option<&TableSet>,
-    hash_mib: usize,
     opts: Options,
     budget: Budget,
 ) -> LeafResult {
     let t = Instant::now();
-    let tt = AtomicTable::new(hash_mib);
-    let s = Searcher::<G, _>::new(tables, &tt, opts).expect("rule and game checked when opening");
+    tt.clear();
+    let s = Searcher::<G, _>::new(tables, &*tt, opts).expect("rule and game checked when opening");
     let an = match budget {
         Budget::Depth(d) => s.analyse_depth(pos, d),
         _ => s.analyse(pos),
@@ -184,7 +192,9 @@ fn run_openings<G: Game>(a: &OpeningsArgs, threads: usize) -> Result<(), CliErro
     ));
     // Fail here, not in a worker, if one table cannot be had.
     drop(plan.table()?);
-    let cfg = a.config(root, budget, tables.as_ref());
+    // The opening tree may use what the plan leaves of the budget.
+    let tree_bytes = plan.budget.bytes.saturating_sub(plan.total());
+    let cfg = a.config(root, budget, tables.as_ref(), max_nodes_for(tree_bytes));
     let opts = Options {
         rule,
         limits: limits(budget),
@@ -192,9 +202,11 @@ fn run_openings<G: Game>(a: &OpeningsArgs, threads: usize) -> Result<(), CliErro
         pv_max: 0,
         ..Options::default()
     };
-    let analyse = |pos: &Position| analyse::<G>(pos, tables.as_ref(), plan.hash_mib, opts, budget);
+    let init = || -> Result<AtomicTable, WorkerError> { Ok(AtomicTable::try_new(plan.hash_mib)?) };
+    let analyse =
+        |tt: &mut AtomicTable, pos: &Position| analyse::<G>(tt, pos, tables.as_ref(), opts, budget);
     let pb = Bar(bar(0, "positions"));
-    let r = run::<G>(&cfg, &out_dir, a.resume, analyse, &pb);
+    let r = run::<G, _>(&cfg, &out_dir, a.resume, init, analyse, &pb);
     pb.0.finish_and_clear();
     let r = r?;
     if r.dropped_bytes > 0 {

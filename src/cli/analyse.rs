@@ -1,0 +1,217 @@
+//! `analyse` (the estimate engine), `match` (self-play between two budgets)
+//! and `eval train` (fitting the evaluation on table values).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use adji::engine::{Engine, EngineOptions};
+use adji::eval::train::{train as fit, TrainConfig};
+use adji::eval::Model;
+use adji::game::Game;
+use adji::notation::{parse_state, Stores};
+use adji::report::AnalyseReport;
+use adji::search::Limits;
+use adji::selfplay::{play_match, MatchConfig};
+use adji::tables::TableSet;
+
+use crate::args::{self, PosArgs, RuleArg, SearchTablesArgs, TablesDirArg};
+use crate::error::CliError;
+use crate::setup::{no_tables_found, search_tables};
+use crate::{dispatch, out, GameArg};
+
+/// Options of `analyse`.
+#[derive(Args, Debug)]
+pub struct AnalyseArgs {
+    #[command(flatten)]
+    pub pos: PosArgs,
+    #[command(flatten)]
+    pub tables: SearchTablesArgs,
+    #[command(flatten)]
+    pub rule: RuleArg,
+    /// Stop after this many seconds [default: 5 when no limit is given].
+    #[arg(long, allow_negative_numbers = true, value_name = "SECONDS", value_parser = args::seconds)]
+    pub time: Option<f64>,
+    /// Stop after about this many nodes.
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Deepest iteration, in plies.
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=200))]
+    pub depth: Option<u32>,
+    #[command(flatten)]
+    pub eval: EvalArg,
+    /// Print JSON (the estimate is the field `estimate`; `value` is set only when proven exact).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--eval`.
+#[derive(Args, Debug, Clone)]
+pub struct EvalArg {
+    /// Evaluation model file [default: the weights shipped in the binary];
+    /// `baseline` for the split alone.
+    #[arg(long, value_name = "FILE")]
+    pub eval: Option<PathBuf>,
+}
+
+impl EvalArg {
+    fn model<G: Game>(&self) -> Result<Model, CliError> {
+        match &self.eval {
+            None => Ok(Model::default_for::<G>()),
+            Some(p) if p.as_os_str() == "baseline" => Ok(Model::baseline::<G>()),
+            Some(p) => {
+                let text = std::fs::read_to_string(p).map_err(CliError::file(p))?;
+                Model::from_json::<G>(&text)
+                    .map_err(|e| CliError::Input(format!("--eval {}: {e}", p.display())))
+            }
+        }
+    }
+}
+
+/// `analyse`.
+pub fn analyse(a: &AnalyseArgs) -> Result<(), CliError> {
+    dispatch!(a.pos.game, run_analyse(a))
+}
+
+fn run_analyse<G: Game>(a: &AnalyseArgs) -> Result<(), CliError> {
+    let st = parse_state::<G>(&a.pos.position, Stores::Required)?;
+    let model = a.eval.model::<G>()?;
+    let tables = search_tables::<G>(&a.tables, a.rule.rule())?;
+    let default_time = (a.nodes.is_none() && a.depth.is_none()).then_some(5.0);
+    let opts = EngineOptions {
+        rule: a.rule.rule(),
+        limits: Limits {
+            time: a.time.or(default_time).map(Duration::from_secs_f64),
+            nodes: a.nodes,
+        },
+        max_depth: a.depth.unwrap_or(200),
+    };
+    let est = Engine::<G>::new(tables.as_ref(), &model, opts).analyse(&st.pos);
+    out::report(&AnalyseReport::new::<G>(&st, &est), a.json)
+}
+
+/// Options of `match`.
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// The game.
+    #[arg(long, value_enum, default_value = "adjito")]
+    pub game: GameArg,
+    #[command(flatten)]
+    pub tables: SearchTablesArgs,
+    #[command(flatten)]
+    pub rule: RuleArg,
+    /// Engine A: seconds per move.
+    #[arg(long, value_name = "SECONDS", value_parser = args::seconds, required_unless_present = "a_nodes", conflicts_with = "a_nodes")]
+    pub a_time: Option<f64>,
+    /// Engine A: nodes per move (deterministic).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub a_nodes: Option<u64>,
+    /// Engine B: seconds per move.
+    #[arg(long, value_name = "SECONDS", value_parser = args::seconds, required_unless_present = "b_nodes", conflicts_with = "b_nodes")]
+    pub b_time: Option<f64>,
+    /// Engine B: nodes per move (deterministic).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub b_nodes: Option<u64>,
+    /// Openings, each played twice with colours swapped.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub openings: u64,
+    /// Random plies from the start before the engines play.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=40))]
+    pub random_plies: u32,
+    /// Seed of the openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub eval: EvalArg,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn budget(time: Option<f64>, nodes: Option<u64>) -> Limits {
+    Limits {
+        time: time.map(Duration::from_secs_f64),
+        nodes,
+    }
+}
+
+/// `match`.
+pub fn matches(a: &MatchArgs) -> Result<(), CliError> {
+    dispatch!(a.game, run_match(a))
+}
+
+fn run_match<G: Game>(a: &MatchArgs) -> Result<(), CliError> {
+    let model = a.eval.model::<G>()?;
+    let tables = search_tables::<G>(&a.tables, a.rule.rule())?;
+    let cfg = MatchConfig {
+        budgets: [budget(a.a_time, a.a_nodes), budget(a.b_time, a.b_nodes)],
+        openings: a.openings as usize,
+        random_plies: a.random_plies,
+        seed: a.seed,
+        rule: a.rule.rule(),
+    };
+    out::report(&play_match::<G>(tables.as_ref(), &model, &cfg), a.json)
+}
+
+/// Options of `eval train`.
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// The game.
+    #[arg(long, value_enum)]
+    pub game: GameArg,
+    /// Endgame tables whose exact values are fitted.
+    #[command(flatten)]
+    pub dir: TablesDirArg,
+    #[command(flatten)]
+    pub rule: RuleArg,
+    /// Lowest level to sample.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(0..=127))]
+    pub min_level: u32,
+    /// Highest level to sample [default: the highest the tables cover].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=127))]
+    pub max_level: Option<u32>,
+    /// Positions drawn per level.
+    #[arg(long, default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(10..=100_000_000))]
+    pub per_level: u64,
+    /// Seed of the draw (training is deterministic for a fixed seed).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Output model file (JSON).
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// `eval` subcommands.
+#[derive(clap::Subcommand, Debug)]
+pub enum EvalCommand {
+    /// Fit the evaluation on exact table values and write the model (JSON).
+    Train(TrainArgs),
+}
+
+/// `eval`.
+pub fn eval(c: &EvalCommand) -> Result<(), CliError> {
+    match c {
+        EvalCommand::Train(a) => dispatch!(a.game, train(a)),
+    }
+}
+
+fn train<G: Game>(a: &TrainArgs) -> Result<(), CliError> {
+    let dir = &a.dir.dir;
+    let set = TableSet::open_available::<G>(dir, a.rule.rule())?;
+    if set.covered() == 0 {
+        return Err(CliError::Input(no_tables_found(dir, G::ID, a.rule.rule())));
+    }
+    let cfg = TrainConfig {
+        min_level: a.min_level,
+        max_level: a.max_level.unwrap_or(set.covered() - 1),
+        per_level: a.per_level,
+        seed: a.seed,
+        ..TrainConfig::default()
+    };
+    let model = fit::<G>(&set, &cfg).map_err(|e| CliError::Input(e.to_string()))?;
+    let text = serde_json::to_string_pretty(&model)?;
+    adji::fsutil::write_atomic(&a.out, format!("{text}\n").as_bytes())
+        .map_err(CliError::file(&a.out))?;
+    out::print(format_args!("{model}wrote {}\n", a.out.display()))
+}

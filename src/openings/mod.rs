@@ -1,0 +1,123 @@
+//! Batch opening analysis: every line of `K` plies from a root, each unique
+//! resulting position analysed once (in parallel), results checkpointed
+//! durably as they come, backed up the tree by the same rules as the search,
+//! and written as CSV, JSON, Markdown and SVG.
+//!
+//! This module owns the types shared by its parts ([`LeafResult`],
+//! [`OpeningsError`]); the parts are:
+//! - `tree`: enumeration of the lines into a [`Tree`], bounded by a node cap;
+//! - `run`: the parallel analysis with one state per worker, checkpointing
+//!   and resume ([`run`], [`Config`], [`Budget`], [`Report`]);
+//! - `checkpoint`: the conversion between results and checkpoint records;
+//! - `backup`: backing leaf results up the tree ([`backup`]);
+//! - `report`: the four output files.
+//!
+//! # Backing up
+//!
+//! A leaf gets the bounds of its analysis: value, `lo` and `hi`. An inner
+//! node's moves are worth `captured − value(child)` (a capture) or
+//! `clamp(w, −hi(child), −lo(child))` (a quiet move), exactly as in
+//! [`crate::search`], so every prefix gets the value a direct solve of its
+//! position would give (tested). Bounds stay bounds all the way up.
+//!
+//! # Checkpoint and resume
+//!
+//! `checkpoint.bin` in the output directory ([`crate::records`]) gets one
+//! fsynced record per finished position. `--resume` reads it, drops a
+//! half-written or corrupt tail with a warning, and analyses only what is
+//! missing. Outputs depend only on the records, so a resumed run writes the
+//! same files as an uninterrupted one (with timings switched off, since
+//! wall-clock times differ between runs). A record that cannot be written
+//! (a full disk) stops the run with that I/O error; nothing is written.
+
+use std::path::PathBuf;
+
+use crate::game::Move;
+use crate::records::CheckpointError;
+use crate::value::Range;
+
+mod backup;
+mod checkpoint;
+mod report;
+mod run;
+mod tree;
+
+pub use backup::backup;
+pub use run::{run, Budget, Config, Report, WorkerError};
+pub use tree::{bytes_per_node, enumerate, max_nodes_for, Edge, Node, Tree};
+
+/// The analysis of one position, as the openings code needs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeafResult {
+    /// Value bounds.
+    pub value: Range,
+    /// `lo` bounds.
+    pub lo: Range,
+    /// `hi` bounds.
+    pub hi: Range,
+    /// Best move, if the value is exact.
+    pub best: Option<Move>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Milliseconds spent.
+    pub ms: u64,
+}
+
+impl LeafResult {
+    /// The parts of a search's analysis the openings need; the best move is
+    /// kept only when the value is exact.
+    pub fn from_analysis(a: &crate::search::Analysis, ms: u64) -> Self {
+        let best = if a.value.exact() {
+            a.moves.first().map(|m| m.mv)
+        } else {
+            None
+        };
+        LeafResult {
+            value: a.value,
+            lo: a.lo,
+            hi: a.hi,
+            best,
+            nodes: a.stats.nodes,
+            ms,
+        }
+    }
+}
+
+/// Why a run stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum OpeningsError {
+    /// The checkpoint is not one, or was made with other settings.
+    #[error(transparent)]
+    Checkpoint(CheckpointError),
+    /// Reading or writing a file (the checkpoint or an output) failed.
+    #[error("{path}: {1}", path = .0.display())]
+    Io(PathBuf, #[source] std::io::Error),
+    /// Stopped by the test hook after this many new results.
+    #[error("stopped after {0} new results (resume with --resume)")]
+    Interrupted(usize),
+    /// The tree passed its node cap while being enumerated.
+    #[error(
+        "the opening tree passes {nodes} nodes (about {} MiB); \
+         use fewer plies or allow more memory",
+        bytes >> 20
+    )]
+    TooLarge {
+        /// Nodes enumerated when the cap was passed.
+        nodes: usize,
+        /// Estimated memory of that many nodes over a run, in bytes.
+        bytes: u64,
+    },
+    /// A worker's state (e.g. its hash table) could not be made.
+    #[error("cannot set up a worker: {0}")]
+    Worker(#[source] WorkerError),
+}
+
+impl From<CheckpointError> for OpeningsError {
+    /// An I/O failure on the checkpoint is reported as the I/O error it is.
+    fn from(e: CheckpointError) -> Self {
+        match e {
+            CheckpointError::Io(path, e) => OpeningsError::Io(path, e),
+            other => OpeningsError::Checkpoint(other),
+        }
+    }
+}
