@@ -6,50 +6,34 @@
 //! | `GET /api/moves?game&position` | the `moves --json` report |
 //! | `GET /api/replay?game&position&moves` | the `replay --json` report (every end rule, literally) |
 //! | `GET /api/probe?game&position` | the `tables probe --json` report |
-//! | `GET /api/solve?game&position[&time]` | the `solve --json` report, within the time cap |
-//! | `GET /api/solve/stream?…` | the same solve as NDJSON: progress lines, then the report |
+//! | `GET /api/solve?game&position[&time][&nodes]` | the `solve --json` report, within the time cap |
+//! | `GET /api/analyse?game&position[&time][&nodes]` | the `analyse --json` report: estimates kept apart from proven bounds |
+//! | `GET /api/solve/stream?…`, `/api/analyse/stream?…` | the same as NDJSON: progress lines, then the report |
 //!
 //! Errors are JSON `{"error": TEXT}`: 400 for bad input (with the command
 //! line's text), 404 for what the tables do not cover, 503 when the solve
 //! queue is full, 500 if anything panicked (the server itself goes on).
+//! Solves and analyses are jobs of the queue ([`super::jobs`]).
 
-use std::convert::Infallible;
 use std::sync::Arc;
-use std::time::Duration;
 
-use axum::body::Body;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State as AxState};
-use axum::http::{header, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::{json, Value};
-use tokio::task::JoinHandle;
 
-use super::queue::{Busy, CancelOnDrop, Job, QueueError};
-use super::{assets, engine, reports, App};
+use super::jobs;
+use super::queue::{Busy, QueueError};
+use super::{assets, reports, App};
 use crate::game::{Game, GameId, State};
 use crate::notation::{parse_state, Stores};
-use crate::report::{MovesReport, ProbeReport, SolveReport};
-use crate::tt::AtomicTable;
-use crate::{AdjiBoto, Adjito};
+use crate::report::{MovesReport, ProbeReport};
 
 /// Longest move list `replay` takes.
 pub const MAX_MOVES: usize = 10_000;
-
-/// How often a streamed solve reports progress.
-const PROGRESS: Duration = Duration::from_millis(200);
-
-/// Runs a generic function for a game chosen at run time.
-macro_rules! with_game {
-    ($game:expr, $f:ident ( $($arg:expr),* )) => {
-        match $game {
-            GameId::Adjito => $f::<Adjito>($($arg),*),
-            GameId::AdjiBoto => $f::<AdjiBoto>($($arg),*),
-        }
-    };
-}
 
 /// An error answer: a status and the message (JSON `{"error": …}`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,7 +45,7 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    fn bad(message: impl Into<String>) -> Self {
+    pub(super) fn bad(message: impl Into<String>) -> Self {
         ApiError {
             status: StatusCode::BAD_REQUEST,
             message: message.into(),
@@ -75,14 +59,14 @@ impl ApiError {
         }
     }
 
-    fn internal(message: impl Into<String>) -> Self {
+    pub(super) fn internal(message: impl Into<String>) -> Self {
         ApiError {
             status: StatusCode::INTERNAL_SERVER_ERROR,
             message: message.into(),
         }
     }
 
-    fn json(&self) -> Value {
+    pub(super) fn json(&self) -> Value {
         json!({ "error": self.message })
     }
 }
@@ -120,18 +104,21 @@ pub struct Params {
     pub position: Option<String>,
     /// `replay`: space-separated moves.
     pub moves: Option<String>,
-    /// `solve`: seconds (at most the server's cap, which is the default).
+    /// `solve`, `analyse`: seconds (at most the server's cap, which is the default).
     pub time: Option<String>,
+    /// `solve`, `analyse`: stop after about this many nodes.
+    pub nodes: Option<String>,
 }
 
-type Q = Result<Query<Params>, QueryRejection>;
+/// The query of a request, or why it cannot be read.
+pub(super) type Q = Result<Query<Params>, QueryRejection>;
 
-fn params(q: Q) -> Result<Params, ApiError> {
+pub(super) fn params(q: Q) -> Result<Params, ApiError> {
     q.map(|Query(p)| p)
         .map_err(|e| ApiError::bad(e.body_text()))
 }
 
-fn game(app: &App, p: &Params) -> Result<GameId, ApiError> {
+pub(super) fn game(app: &App, p: &Params) -> Result<GameId, ApiError> {
     match p.game.as_deref() {
         None => Ok(app.config().game),
         Some("adjito") => Ok(GameId::Adjito),
@@ -143,7 +130,7 @@ fn game(app: &App, p: &Params) -> Result<GameId, ApiError> {
     }
 }
 
-fn state<G: Game>(p: &Params, stores: Stores) -> Result<State, ApiError> {
+pub(super) fn state<G: Game>(p: &Params, stores: Stores) -> Result<State, ApiError> {
     let text = p.position.as_deref().unwrap_or("start");
     parse_state::<G>(text, stores).map_err(|e| ApiError::bad(format!("--position: {e}")))
 }
@@ -158,8 +145,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/moves", get(moves))
         .route("/api/replay", get(replay))
         .route("/api/probe", get(probe))
-        .route("/api/solve", get(solve))
-        .route("/api/solve/stream", get(solve_stream))
+        .route("/api/solve", get(jobs::solve))
+        .route("/api/solve/stream", get(jobs::solve_stream))
+        .route("/api/analyse", get(jobs::analyse))
+        .route("/api/analyse/stream", get(jobs::analyse_stream))
         .fallback(not_found)
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(panicked))
         .with_state(app)
@@ -194,7 +183,7 @@ async fn info(AxState(app): AxState<Arc<App>>) -> Json<Value> {
 }
 
 /// A report as a JSON value.
-fn to_json(r: &impl serde::Serialize) -> Result<Value, ApiError> {
+pub(super) fn to_json(r: &impl serde::Serialize) -> Result<Value, ApiError> {
     serde_json::to_value(r).map_err(|e| ApiError::internal(e.to_string()))
 }
 
@@ -244,166 +233,4 @@ async fn probe(AxState(app): AxState<Arc<App>>, q: Q) -> Result<Json<Value>, Api
         to_json(&r)
     }
     with_game!(game(&app, &p)?, run(&app, &p)).map(Json)
-}
-
-/// A solve asked for: the game, the position and the time it may take.
-struct SolveRequest {
-    game: GameId,
-    state: State,
-    time: Duration,
-}
-
-impl SolveRequest {
-    fn parse(app: &App, p: &Params) -> Result<Self, ApiError> {
-        let game = game(app, p)?;
-        fn st<G: Game>(p: &Params) -> Result<State, ApiError> {
-            state::<G>(p, Stores::Required)
-        }
-        let state = with_game!(game, st(p))?;
-        let cap = app.config().time_cap;
-        let time = match p.time.as_deref() {
-            None => cap,
-            Some(t) => parse_time(t)?.min(cap),
-        };
-        Ok(SolveRequest { game, state, time })
-    }
-
-    /// Runs on a worker's blocking thread with its hash table.
-    fn run(&self, app: &App, job: &Job, tt: &AtomicTable) -> Result<Solved, ApiError> {
-        fn go<G: Game>(
-            r: &SolveRequest,
-            app: &App,
-            job: &Job,
-            tt: &AtomicTable,
-        ) -> Result<Solved, ApiError> {
-            let rule = app.config().rule;
-            let a = engine::analyse::<G>(job, &r.state.pos, app.tables(G::ID), tt, rule, r.time)
-                .map_err(|e| ApiError::internal(e.to_string()))?;
-            Ok(Solved {
-                report: to_json(&SolveReport::new::<G>(&r.state, &a))?,
-                loop_sensitive: engine::move_loop_flags::<G>(&r.state.pos, &a),
-            })
-        }
-        with_game!(self.game, go(self, app, job, tt))
-    }
-}
-
-/// Parses `time` seconds, as `solve --time` does.
-fn parse_time(s: &str) -> Result<Duration, ApiError> {
-    let v: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| ApiError::bad(format!("--time: expected seconds, found '{s}'")))?;
-    if !(v > 0.0 && v.is_finite()) {
-        return Err(ApiError::bad(format!(
-            "--time: expected a positive number of seconds, found '{s}'"
-        )));
-    }
-    Ok(Duration::try_from_secs_f64(v).unwrap_or(Duration::MAX))
-}
-
-/// A finished solve: the `solve` report, and each move's loop-sensitivity
-/// (which the report does not carry; the page marks it on the moves).
-struct Solved {
-    report: Value,
-    loop_sensitive: Value,
-}
-
-type SolveOutcome = Result<Result<Solved, ApiError>, QueueError>;
-
-/// Admits a solve and starts it; the job is cancelled when the returned
-/// guard drops.
-fn start_solve(
-    app: &Arc<App>,
-    p: &Params,
-) -> Result<(Arc<Job>, CancelOnDrop, JoinHandle<SolveOutcome>), ApiError> {
-    let req = SolveRequest::parse(app, p)?;
-    let ticket = app.queue().admit()?;
-    let job = Job::new();
-    let guard = CancelOnDrop(Arc::clone(&job));
-    let (app2, job2) = (Arc::clone(app), Arc::clone(&job));
-    let work = move |tt: &AtomicTable| req.run(&app2, &job2, tt);
-    let handle = tokio::spawn(ticket.run(Arc::clone(&job), work));
-    Ok((job, guard, handle))
-}
-
-fn outcome(r: Result<SolveOutcome, tokio::task::JoinError>) -> Result<Solved, ApiError> {
-    r.map_err(|e| ApiError::internal(e.to_string()))??
-}
-
-async fn solve(AxState(app): AxState<Arc<App>>, q: Q) -> Result<Json<Value>, ApiError> {
-    let p = params(q)?;
-    let (_job, _guard, handle) = start_solve(&app, &p)?;
-    outcome(handle.await).map(|s| Json(s.report))
-}
-
-/// What a streamed solve carries between its lines.
-struct Streaming {
-    app: Arc<App>,
-    job: Arc<Job>,
-    _guard: CancelOnDrop,
-    handle: JoinHandle<SolveOutcome>,
-    first: bool,
-}
-
-impl Streaming {
-    fn progress(&self) -> Value {
-        let running = self.job.running_ms();
-        let q = self.app.queue();
-        json!({
-            "event": "progress",
-            "state": if running.is_some() { "running" } else { "queued" },
-            "waiting": q.admitted().saturating_sub(q.workers()),
-            "nodes": self.job.nodes(),
-            "time_ms": running.unwrap_or(0),
-            "cap_ms": self.app.config().time_cap.as_millis() as u64,
-        })
-    }
-}
-
-fn line(v: &Value) -> Result<String, Infallible> {
-    Ok(format!("{v}\n"))
-}
-
-async fn next_line(
-    s: Option<Streaming>,
-) -> Option<(Result<String, Infallible>, Option<Streaming>)> {
-    let mut s = s?;
-    if std::mem::take(&mut s.first) {
-        return Some((line(&s.progress()), Some(s)));
-    }
-    tokio::select! {
-        r = &mut s.handle => {
-            let v = match outcome(r) {
-                Ok(s) => json!({"event": "result", "report": s.report, "loop_sensitive": s.loop_sensitive}),
-                Err(e) => json!({"event": "error", "status": e.status.as_u16(), "error": e.message}),
-            };
-            Some((line(&v), None))
-        }
-        _ = tokio::time::sleep(PROGRESS) => Some((line(&s.progress()), Some(s))),
-    }
-}
-
-/// The solve as NDJSON lines: `{"event":"progress",…}` every 200 ms, then
-/// `{"event":"result","report":…}` (or `"error"`). Closing the connection
-/// cancels the solve.
-async fn solve_stream(AxState(app): AxState<Arc<App>>, q: Q) -> Result<Response, ApiError> {
-    let p = params(q)?;
-    let (job, guard, handle) = start_solve(&app, &p)?;
-    let s = Streaming {
-        app,
-        job,
-        _guard: guard,
-        handle,
-        first: true,
-    };
-    let body = Body::from_stream(futures_util::stream::unfold(Some(s), next_line));
-    Ok((
-        [
-            (header::CONTENT_TYPE, "application/x-ndjson"),
-            (header::CACHE_CONTROL, "no-store"),
-        ],
-        body,
-    )
-        .into_response())
 }

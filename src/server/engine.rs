@@ -1,10 +1,13 @@
-//! One solve as the server runs it: the library's exact search on one
-//! thread, with the server's time cap, its progress published to the
-//! [`Job`] and a stop as soon as the job is cancelled.
+//! One job as the server runs it, on one thread, within the server's
+//! limits, stopped as soon as the [`Job`] is cancelled: a solve (the exact
+//! search, its node count published for progress) or an analysis (the
+//! estimate engine with the shipped evaluation).
 
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::time::Duration;
 
+use crate::engine::{Engine, EngineOptions, Estimate};
+use crate::eval::Model;
 use crate::game::{Game, Position};
 use crate::notation::format_move;
 use crate::search::{Analysis, Limits, Options, SearchError, Searcher};
@@ -17,8 +20,8 @@ use super::queue::Job;
 /// How often the watcher publishes progress and looks for a cancellation.
 const WATCH: Duration = Duration::from_millis(20);
 
-/// Analyses `pos` (as `solve` does) within `time`, on one thread, with hash
-/// table `tt` and the tables `tables`. A cancelled job stops the search
+/// Analyses `pos` (as `solve` does) within `limits`, on one thread, with
+/// hash table `tt` and the tables `tables`. A cancelled job stops the search
 /// within about 1024 nodes; the analysis then holds the bounds proved so far.
 ///
 /// # Errors
@@ -29,15 +32,12 @@ pub fn analyse<G: Game>(
     tables: Option<&TableSet>,
     tt: &AtomicTable,
     rule: LoopRule,
-    time: Duration,
+    limits: Limits,
 ) -> Result<Analysis, SearchError> {
     tt.new_generation();
     let opts = Options {
         rule,
-        limits: Limits {
-            nodes: None,
-            time: Some(time),
-        },
+        limits,
         parallel: false,
         ..Options::default()
     };
@@ -64,6 +64,29 @@ pub fn analyse<G: Game>(
     job.set_nodes(analysis.stats.nodes);
     Ok(analysis)
 }
+
+/// Estimates `pos` (as `analyse` does, with the shipped evaluation) within
+/// `limits`; the proven bounds of the same search come with it.
+pub fn estimate<G: Game>(
+    job: &Job,
+    pos: &Position,
+    tables: Option<&TableSet>,
+    rule: LoopRule,
+    limits: Limits,
+) -> Estimate {
+    let model = Model::default_for::<G>();
+    let opts = EngineOptions {
+        rule,
+        limits,
+        max_depth: MAX_DEPTH,
+    };
+    Engine::<G>::new(tables, &model, opts)
+        .stop_when(job.stop_flag())
+        .analyse(pos)
+}
+
+/// Deepest iteration of an analysis (as `analyse` without `--depth`).
+const MAX_DEPTH: u32 = 200;
 
 /// Whether each move's value depends on how endless play is scored (its
 /// contributions to `lo` and `hi` differ), by move name: `null` where the

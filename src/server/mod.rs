@@ -3,9 +3,12 @@
 //! a JSON API whose objects are the command line's reports.
 //!
 //! - [`api`]: the routes and their handlers;
+//! - `jobs`: solves and analyses as jobs of the queue, answered whole or
+//!   streamed with progress;
 //! - [`queue`]: the bounded solve queue (workers, waiting places, one hash
 //!   table per worker, cancellation);
-//! - `engine`: a solve with a time cap, progress and cancellation;
+//! - `engine`: a solve or an analysis with a time cap, progress and
+//!   cancellation;
 //! - `reports`: the reports the API serves, built from library results;
 //! - `assets`: the page, its script and style sheet, compiled in.
 //!
@@ -15,9 +18,20 @@
 //! client goes away. No input panics the server: bad input is answered
 //! with HTTP 400 and the command line's error text.
 
+/// Runs a generic function for a game chosen at run time.
+macro_rules! with_game {
+    ($game:expr, $f:ident ( $($arg:expr),* )) => {
+        match $game {
+            $crate::game::GameId::Adjito => $f::<$crate::Adjito>($($arg),*),
+            $crate::game::GameId::AdjiBoto => $f::<$crate::AdjiBoto>($($arg),*),
+        }
+    };
+}
+
 pub mod api;
 mod assets;
 mod engine;
+mod jobs;
 pub mod queue;
 mod reports;
 

@@ -42,7 +42,7 @@ impl std::fmt::Display for Busy {
 /// One solve, as seen by both the request and the search thread.
 #[derive(Debug)]
 pub struct Job {
-    cancelled: AtomicBool,
+    cancelled: Arc<AtomicBool>,
     notify: Notify,
     started: Mutex<Option<Instant>>,
     nodes: AtomicU64,
@@ -52,7 +52,7 @@ impl Job {
     /// A new job, not yet started.
     pub fn new() -> Arc<Job> {
         Arc::new(Job {
-            cancelled: AtomicBool::new(false),
+            cancelled: Arc::new(AtomicBool::new(false)),
             notify: Notify::new(),
             started: Mutex::new(None),
             nodes: AtomicU64::new(0),
@@ -68,6 +68,11 @@ impl Job {
     /// Whether [`Job::cancel`] was called.
     pub fn is_cancelled(&self) -> bool {
         self.cancelled.load(SeqCst)
+    }
+
+    /// The flag [`Job::cancel`] raises, for a search that watches one.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.cancelled)
     }
 
     /// Resolves once the job is cancelled.
