@@ -143,8 +143,18 @@ async fn analysed(c: &Client, position: &str) -> Value {
 const SHOWN: &str = "return [...document.querySelectorAll('#moves tbody tr')].map(tr => {
     const badge = document.querySelector(`#board g.pit[data-move='${tr.dataset.move}'] .badge`);
     return {move: tr.dataset.move, lower: Number(tr.dataset.lower), upper: Number(tr.dataset.upper),
-            text: tr.children[1].textContent, verdict: tr.children[2].textContent,
+            text: tr.children[1].textContent, verdict: tr.children[3].textContent,
             badge: badge ? badge.dataset.value : null};
+});";
+
+/// The rows of the moves table that show an estimate, with their badges.
+const ESTIMATES: &str =
+    "return [...document.querySelectorAll('#moves tbody tr[data-estimate]')].map(tr => {
+    const badge = document.querySelector(`#board g.pit[data-move='${tr.dataset.move}'] .badge`);
+    return {move: tr.dataset.move, exact: tr.dataset.exact, lower: Number(tr.dataset.lower),
+            upper: Number(tr.dataset.upper), text: tr.children[1].textContent,
+            estimate: tr.children[2].textContent, badge: badge.textContent,
+            badge_class: badge.getAttribute('class')};
 });";
 
 /// The moves of the move list (played and undone).
@@ -311,5 +321,32 @@ async fn the_page_plays_a_clicked_move_and_shows_the_command_lines_values() {
     )
     .await;
     assert_eq!(state, "cancelled");
+
+    // Beyond the exact search's reach in 1 s: proven bounds, with the
+    // engine's estimates shown apart (≈, an estimate badge), never as values.
+    let deep = "5,4,6,3,2/4,5,3,6,2 0 30-30 main";
+    c.goto(&format!(
+        "{}/?game=adjiboto&time=1&position={}",
+        s.base,
+        enc(deep)
+    ))
+    .await
+    .unwrap();
+    analysed(&c, deep).await;
+    let rows = eval(&c, ESTIMATES).await;
+    let rows = rows.as_array().unwrap();
+    assert!(!rows.is_empty());
+    for r in rows {
+        assert_eq!(r["exact"], "false", "{r}");
+        let (lo, hi) = (r["lower"].as_i64().unwrap(), r["upper"].as_i64().unwrap());
+        assert_eq!(
+            r["text"],
+            shown(lo, hi),
+            "the value column keeps the bounds: {r}"
+        );
+        assert!(r["estimate"].as_str().unwrap().starts_with('≈'), "{r}");
+        assert!(r["badge"].as_str().unwrap().starts_with('≈'), "{r}");
+        assert_eq!(r["badge_class"], "badge inexact estimate", "{r}");
+    }
     c.close().await.unwrap();
 }

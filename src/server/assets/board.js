@@ -37,6 +37,7 @@ const S = {
   result: null, // replay result (game over by any rule)
   report: null, // solve report of the current position
   loops: {}, // each move's loop-sensitivity (true, false or null)
+  est: null, // analyse report (estimates) when the solve left bounds
   abort: null,
   engine: 'none',
   lastAction: 'new',
@@ -96,19 +97,45 @@ const WDL_CLASS = {
 
 const sign = (v) => (v > 0 ? `+${v}` : v < 0 ? `−${-v}` : '0');
 
-// The value of a move of a solve report, in a few characters.
+const signF = (v) => (Math.abs(v) < 0.05 ? '0.0' : v > 0 ? `+${v.toFixed(1)}` : `−${(-v).toFixed(1)}`);
+
+// A proven value or bounds of a move, in a few characters.
 function valueText(m) {
   if (m.exact) return sign(m.lower);
   if (m.lower > -1000 && m.upper < 1000) return `${sign(m.lower)}…${sign(m.upper)}`;
-  if (typeof m.estimate === 'number') return `≈${sign(Math.round(m.estimate))}`;
   return '?';
 }
 
 function valueTitle(m) {
   if (m.exact) return `exact value ${sign(m.lower)}`;
   if (m.lower > -1000 && m.upper < 1000) return `between ${sign(m.lower)} and ${sign(m.upper)} (proven bounds)`;
-  if (typeof m.estimate === 'number') return `estimate ${m.estimate} (not a proven value)`;
   return 'unresolved';
+}
+
+// Win, draw or loss for the mover if the value were the estimate `e`.
+function estimateVerdict(pos, e) {
+  const d = pos.stores[pos.side] - pos.stores[1 - pos.side] + e;
+  return d > 0.5 ? 'win' : d < -0.5 ? 'loss' : 'draw';
+}
+
+// How a move is shown: its proven value or bounds from the solve, and,
+// where the solve left bounds, the engine's estimate (never as a value).
+function moveView(name) {
+  const m = reportMove(name);
+  if (!m) return null;
+  const v = {
+    move: name, lower: m.lower, upper: m.upper, exact: m.exact,
+    text: valueText(m), title: valueTitle(m), verdict: wdl(S.pos, m.lower, m.upper),
+    estimate: null,
+  };
+  v.shade = v.verdict;
+  const e = estimateMove(name);
+  if (!m.exact && e) {
+    v.estimate = e.estimate;
+    v.title += `; the engine's estimate ${signF(e.estimate)} (depth ${S.est.depth}), not a proven value`;
+    if (!['win', 'draw', 'loss'].includes(v.verdict)) v.shade = estimateVerdict(S.pos, e.estimate);
+  }
+  return v;
 }
 
 // ---- drawing ---------------------------------------------------------------
@@ -172,11 +199,12 @@ function drawPit(svg, g, a, x, y, row, moves) {
   const owner = row === 'top' ? 1 : 0;
   const legal = moves.has(name) && !gameOver();
   const played = pos.opening && pos.opening.includes(a);
-  const m = reportMove(name);
+  const m = moveView(name);
   const cls = ['pit', row];
   if (legal) cls.push('legal');
   if (played) cls.push('played');
-  if (legal && m) cls.push(WDL_CLASS[wdl(pos, m.lower, m.upper)]);
+  if (legal && m) cls.push(WDL_CLASS[m.shade]);
+  if (legal && m && m.estimate !== null) cls.push('estimated');
   const grp = el('g', { class: cls.join(' '), 'data-pit': name, 'data-owner': g.names[owner] }, svg);
   if (legal) {
     grp.setAttribute('data-move', name);
@@ -185,7 +213,7 @@ function drawPit(svg, g, a, x, y, row, moves) {
     grp.addEventListener('click', () => humanMove(name));
     grp.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') humanMove(name); });
   }
-  el('title', {}, grp, `${name}: ${pos.abs[a]} seeds${played ? ' (played in the opening)' : ''}${m ? `; ${valueTitle(m)}` : ''}`);
+  el('title', {}, grp, `${name}: ${pos.abs[a]} seeds${played ? ' (played in the opening)' : ''}${m ? `; ${m.title}` : ''}`);
   el('circle', { cx: x, cy: y, r: GEOM.r, class: 'cup' }, grp);
   el('text', { x, y: y + 10, class: 'count' }, grp, String(pos.abs[a]));
   const ny = row === 'top' ? y - GEOM.r - 12 : y + GEOM.r + 24;
@@ -194,9 +222,11 @@ function drawPit(svg, g, a, x, y, row, moves) {
 }
 
 function drawBadge(grp, m, x, y) {
-  const text = valueText(m) + (S.loops[m.move] ? ' ∞' : '');
+  const shown = m.estimate === null ? m.text : `≈${signF(m.estimate)}`;
+  const text = shown + (S.loops[m.move] ? ' ∞' : '');
   const w = Math.max(44, 12 * text.length + 14);
-  const b = el('g', { class: `badge${m.exact ? '' : ' inexact'}`, 'data-value': valueText(m) }, grp);
+  const kind = m.exact ? '' : m.estimate === null ? ' inexact' : ' inexact estimate';
+  const b = el('g', { class: `badge${kind}`, 'data-value': m.text }, grp);
   el('rect', { x: x - w / 2, y, width: w, height: 30, rx: 15 }, b);
   el('text', { x, y: y + 21 }, b, text);
   if (S.report && S.report.best_moves.includes(m.move)) el('text', { x: x + w / 2 + 10, y: y + 21, class: 'star' }, b, '★');
@@ -206,6 +236,11 @@ function drawBadge(grp, m, x, y) {
 
 function legalMoves() {
   return new Set((S.movesReport ? S.movesReport.moves : []).map((m) => m.move));
+}
+
+function estimateMove(name) {
+  if (!S.est || S.est.position !== S.pos.text) return null;
+  return S.est.moves.find((m) => m.move === name) || null;
 }
 
 function reportMove(name) {
@@ -342,34 +377,7 @@ function renderAnalysis() {
     return;
   }
   const moves = S.movesReport.moves;
-  for (const lm of moves) {
-    const m = rep ? rep.moves.find((x) => x.move === lm.move) : null;
-    const tr = document.createElement('tr');
-    tr.dataset.move = lm.move;
-    const verdict = m ? wdl(S.pos, m.lower, m.upper) : '';
-    if (m) {
-      tr.className = WDL_CLASS[verdict];
-      tr.dataset.lower = m.lower;
-      tr.dataset.upper = m.upper;
-      tr.dataset.exact = m.exact;
-      tr.dataset.loop = String(S.loops[m.move]);
-    }
-    const cells = [
-      lm.move + (rep && rep.best_moves.includes(lm.move) ? ' ★' : ''),
-      m ? valueText(m) : '…',
-      m ? verdict : '',
-      lm.captured ? String(lm.captured) : '',
-      m ? loopText(S.loops[m.move]) : '',
-    ];
-    for (const c of cells) {
-      const td = document.createElement('td');
-      td.textContent = c;
-      tr.appendChild(td);
-    }
-    tr.children[1].title = m ? valueTitle(m) : '';
-    tr.addEventListener('click', () => humanMove(lm.move));
-    tbody.appendChild(tr);
-  }
+  for (const lm of moves) tbody.appendChild(moveRow(lm, rep));
   if (!rep) return;
   const v = rep.exact ? `value ${sign(rep.lower)}` : `value between ${sign(rep.lower)} and ${sign(rep.upper)}`;
   const loop = rep.loop_sensitive === true ? ', loop-sensitive ∞' : rep.loop_sensitive === null ? ', loop-sensitivity unresolved' : '';
@@ -378,6 +386,44 @@ function renderAnalysis() {
   summary.append(strong, ` — ${rep.wdl} for the mover${loop}${rep.from_tables ? ' (from the endgame tables)' : ''}.`);
   summary.className = `summary ${WDL_CLASS[rep.wdl] || ''}`;
   if (rep.pv.length) $('pv').textContent = `Principal variation: ${rep.pv.join(' ')} (${pvEnd(rep.pv_end)})`;
+  const est = S.est && S.est.position === S.pos.text ? S.est : null;
+  if (est) {
+    summary.append(document.createElement('br'), `Engine estimate ${signF(est.estimate)} for the mover `
+      + `(depth ${est.depth}; an estimate, not a value)${est.best ? `, best by estimate ${est.best}` : ''}.`);
+  }
+}
+
+// One row of the moves table: the proven value (or bounds), the estimate
+// where the solve left bounds, the outcome for the mover, captures, loop flag.
+function moveRow(lm, rep) {
+  const m = rep ? moveView(lm.move) : null;
+  const tr = document.createElement('tr');
+  tr.dataset.move = lm.move;
+  if (m) {
+    tr.className = WDL_CLASS[m.shade] + (m.estimate === null ? '' : ' estimated');
+    tr.dataset.lower = m.lower;
+    tr.dataset.upper = m.upper;
+    tr.dataset.exact = m.exact;
+    tr.dataset.loop = String(S.loops[m.move]);
+    if (m.estimate !== null) tr.dataset.estimate = m.estimate;
+  }
+  const verdict = !m ? '' : m.estimate === null || m.verdict === m.shade ? m.verdict : `${m.verdict} (≈ ${m.shade})`;
+  const cells = [
+    lm.move + (rep && rep.best_moves.includes(lm.move) ? ' ★' : ''),
+    m ? m.text : '…',
+    m && m.estimate !== null ? `≈${signF(m.estimate)}` : '',
+    verdict,
+    lm.captured ? String(lm.captured) : '',
+    m ? loopText(S.loops[m.move]) : '',
+  ];
+  for (const c of cells) {
+    const td = document.createElement('td');
+    td.textContent = c;
+    tr.appendChild(td);
+  }
+  tr.children[1].title = m ? m.title : '';
+  tr.addEventListener('click', () => humanMove(lm.move));
+  return tr;
 }
 
 function loopText(flag) {
@@ -398,26 +444,58 @@ function stopAnalysis() {
   $('progress-row').hidden = true;
 }
 
-async function analyse() {
+// Longest estimate run after a solve that left bounds, in seconds.
+const ESTIMATE_SECONDS = 5;
+
+// Phase 1: the exact search within the chosen time. If it leaves bounds,
+// phase 2: the estimate engine on the same position.
+function analyse() {
+  S.est = null;
+  $('analyse').hidden = true;
+  stream('solve', Number($('time').value), (ev) => {
+    S.report = ev.report;
+    S.loops = ev.loop_sensitive || {};
+    render();
+    if (ev.report.exact) {
+      finishAnalysis('done', '');
+      maybeEngine();
+    } else {
+      estimate();
+    }
+  });
+}
+
+function estimate() {
+  stream('analyse', Math.min(Number($('time').value), ESTIMATE_SECONDS), (ev) => {
+    S.est = ev.report;
+    finishAnalysis('done', 'The time limit stopped the exact search: proven bounds are shown, '
+      + 'with the engine\'s estimates (≈, dashed), which are judgements, not proven values.');
+    render();
+    maybeEngine();
+  });
+  $('analysis').dataset.state = 'estimating';
+}
+
+// Runs a job of the server as a stream, showing its progress; `onResult`
+// gets the result line.
+async function stream(kind, seconds, onResult) {
   stopAnalysis();
   const ctl = new AbortController();
   S.abort = ctl;
-  const box = $('analysis');
   const position = S.pos.text;
-  box.dataset.state = 'running';
-  $('analyse').hidden = true;
+  $('analysis').dataset.state = 'running';
   $('analysis-note').textContent = '';
   $('progress-row').hidden = false;
   $('progress').value = 0;
   $('progress-text').textContent = 'starting…';
-  const params = { game: S.game, position, time: $('time').value };
+  const params = { game: S.game, position, time: String(seconds) };
   try {
-    const r = await fetch(`/api/solve/stream?${new URLSearchParams(params)}`, { signal: ctl.signal });
+    const r = await fetch(`/api/${kind}/stream?${new URLSearchParams(params)}`, { signal: ctl.signal });
     if (!r.ok) {
       const body = await r.json().catch(() => ({}));
       throw new Error(body.error || `HTTP ${r.status}`);
     }
-    await readLines(r.body, (ev) => onEvent(ev, position));
+    await readLines(r.body, (ev) => onEvent(kind, seconds, ev, position, onResult));
   } catch (e) {
     if (ctl.signal.aborted) return;
     finishAnalysis('error', e.message);
@@ -441,21 +519,20 @@ async function readLines(body, each) {
   }
 }
 
-function onEvent(ev, position) {
+function onEvent(kind, seconds, ev, position, onResult) {
   if (!S.pos || S.pos.text !== position) return;
   if (ev.event === 'progress') {
-    const limit = Math.min(Number($('time').value) * 1000, ev.cap_ms);
+    const limit = Math.min(seconds * 1000, ev.cap_ms);
+    const of = `${(ev.time_ms / 1000).toFixed(1)} s of ${(limit / 1000).toFixed(0)} s`;
     $('progress').value = ev.state === 'running' ? Math.min(1, ev.time_ms / limit) : 0;
-    $('progress-text').textContent = ev.state === 'queued'
-      ? (ev.waiting > 0 ? `waiting for a worker (${ev.waiting} solves waiting)` : 'starting…')
-      : `searching: ${fmtNodes(ev.nodes)} nodes, ${(ev.time_ms / 1000).toFixed(1)} s of ${(limit / 1000).toFixed(0)} s`;
+    if (ev.state === 'queued') {
+      $('progress-text').textContent = ev.waiting > 0 ? `waiting for a worker (${ev.waiting} jobs waiting)` : 'starting…';
+    } else {
+      $('progress-text').textContent = kind === 'solve'
+        ? `exact search: ${fmtNodes(ev.nodes)} nodes, ${of}` : `estimating beyond the exact search: ${of}`;
+    }
   } else if (ev.event === 'result') {
-    S.report = ev.report;
-    S.loops = ev.loop_sensitive || {};
-    const note = ev.report.exact ? '' : 'The time limit stopped the search: proven bounds are shown.';
-    finishAnalysis('done', note);
-    render();
-    maybeEngine();
+    onResult(ev);
   } else if (ev.event === 'error') {
     finishAnalysis('error', ev.error);
   }
@@ -502,7 +579,9 @@ function play(name) {
 function engineChoice() {
   const rep = S.report;
   if (!rep || rep.position !== S.pos.text || !rep.moves.length) return null;
-  return rep.best_moves.length ? rep.best_moves[0] : rep.moves[0].move;
+  if (rep.best_moves.length) return rep.best_moves[0];
+  const est = S.est && S.est.position === S.pos.text ? S.est : null;
+  return est && est.best ? est.best : rep.moves[0].move;
 }
 
 function maybeEngine() {
@@ -510,7 +589,8 @@ function maybeEngine() {
   const mv = engineChoice();
   if (!mv) return;
   const exact = S.report.exact;
-  $('status').textContent = `Engine plays ${mv}${exact ? ' (a best move: perfect play)' : ' (not proven best: the search was stopped)'}.`;
+  const how = exact ? ' (a best move: perfect play)' : S.est ? ' (best by estimate: not proven best)' : ' (not proven best: the search was stopped)';
+  $('status').textContent = `Engine plays ${mv}${how}.`;
   setTimeout(() => { S.lastAction = 'engine'; play(mv); }, 400);
 }
 
