@@ -187,7 +187,10 @@ impl<'a, G: Game> Engine<'a, G> {
             let l = self.opts.limits;
             if l.nodes.is_some_and(|n| self.nodes >= n)
                 || l.time.is_some_and(|t| self.t0.elapsed() >= t)
-                || self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+                || self
+                    .stop
+                    .as_ref()
+                    .is_some_and(|s| s.load(Ordering::Relaxed))
             {
                 return Err(Abort);
             }
