@@ -20,6 +20,8 @@
 //! move bounds are positional, exactly as the exact search and the tables
 //! define move values (RULES §4), and the root's proven range is their join.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use ahash::AHashMap;
@@ -148,6 +150,7 @@ pub struct Engine<'a, G: Game> {
     base: usize,
     hints: AHashMap<u64, u8>,
     history: [u32; 16],
+    stop: Option<Arc<AtomicBool>>,
     _g: std::marker::PhantomData<G>,
 }
 
@@ -165,8 +168,17 @@ impl<'a, G: Game> Engine<'a, G> {
             base: 0,
             hints: AHashMap::new(),
             history: [0; 16],
+            stop: None,
             _g: Default::default(),
         }
+    }
+
+    /// Stops the analysis as a limit does once `flag` is raised (checked
+    /// with the limits): the web server cancels the job of a client that
+    /// went away.
+    pub fn stop_when(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.stop = Some(flag);
+        self
     }
 
     fn tick(&mut self) -> Result<(), Abort> {
@@ -175,6 +187,10 @@ impl<'a, G: Game> Engine<'a, G> {
             let l = self.opts.limits;
             if l.nodes.is_some_and(|n| self.nodes >= n)
                 || l.time.is_some_and(|t| self.t0.elapsed() >= t)
+                || self
+                    .stop
+                    .as_ref()
+                    .is_some_and(|s| s.load(Ordering::Relaxed))
             {
                 return Err(Abort);
             }

@@ -24,7 +24,9 @@
 //! - [`fsutil`]: atomic writes, stale temporary files, regular-file opens;
 //! - [`progress`]: the progress callback long jobs report to;
 //! - [`report`]: what each command answers (JSON and text), for the command
-//!   line and the web server alike.
+//!   line and the web server alike;
+//! - `server` (feature `server`, on by default): the web analysis board
+//!   behind `adji serve`.
 //!
 //! ```
 //! use adji::{Adjito, Game};
@@ -81,6 +83,8 @@ pub mod reference;
 pub mod report;
 pub mod search;
 pub mod selfplay;
+#[cfg(feature = "server")]
+pub mod server;
 pub mod tables;
 pub mod tt;
 pub mod value;

@@ -338,6 +338,20 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
         })
     }
 
+    /// Stops the search as if a limit had been reached: a running
+    /// [`Searcher::analyse`] returns soon after (within about 1024 nodes per
+    /// thread) with the bounds proved so far. Callable from another thread
+    /// (the web server cancels a solve whose client went away).
+    pub fn stop(&self) {
+        self.stop.store(true, Relaxed);
+    }
+
+    /// Nodes searched so far, for progress reports (counted in steps of
+    /// about 1024 per thread).
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Relaxed)
+    }
+
     fn flush(&self, ctx: &mut Ctx) -> Result<(), Abort> {
         let d = ctx.nodes - ctx.flushed;
         ctx.flushed = ctx.nodes;

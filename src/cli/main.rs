@@ -25,6 +25,7 @@ mod batch;
 mod error;
 mod openings;
 mod out;
+mod serve;
 mod setup;
 mod solve;
 mod tables;
@@ -67,6 +68,8 @@ enum Command {
     /// The learned evaluation.
     #[command(subcommand)]
     Eval(analyse::EvalCommand),
+    /// The web analysis board: a local page showing every move's value.
+    Serve(serve::ServeArgs),
 }
 
 /// Runs a generic function for the game chosen on the command line.
@@ -93,6 +96,7 @@ fn main() -> ExitCode {
         Command::Analyse(a) => analyse::analyse(a),
         Command::Match(a) => analyse::matches(a),
         Command::Eval(c) => analyse::eval(c),
+        Command::Serve(a) => serve::serve(a),
     };
     error::exit(r)
 }

@@ -1,0 +1,129 @@
+//! `serve`: the web analysis board.
+
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use adji::server::{App, Config};
+
+use adji::tt::{AtomicTable, SLOT_BYTES};
+
+use crate::args::{GameArg, MemoryArg, RuleArg, SearchTablesArgs};
+use crate::error::CliError;
+use crate::setup::MemoryBudget;
+use crate::util::fmt_bytes;
+
+/// Options of `serve`.
+#[derive(clap::Args, Debug)]
+pub struct ServeArgs {
+    /// The game the page shows first (both can be played).
+    #[arg(long, value_enum, default_value = "adjito")]
+    pub game: GameArg,
+    #[command(flatten)]
+    pub tables: SearchTablesArgs,
+    #[command(flatten)]
+    pub rule: RuleArg,
+    /// Address to listen on (loopback by default: only this machine can connect).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: IpAddr,
+    /// Port to listen on (0 picks a free one).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Solves running at once, one thread each (default: the number of cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub workers: Option<u16>,
+    /// Solves that may wait for a worker; more are refused (HTTP 503).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(0..=4096))]
+    pub queue: u16,
+    /// Hash table per worker, in MiB (allocated at start).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=1_048_576))]
+    pub hash: u32,
+    /// The longest one solve may run, in seconds.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=86_400))]
+    pub time_cap: u32,
+    #[command(flatten)]
+    pub memory: MemoryArg,
+}
+
+/// Runs `serve` until the process is stopped.
+pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
+    let workers = a.workers.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    );
+    let config = Config {
+        game: a.game.id(),
+        tables: tables_dir(&a.tables),
+        rule: a.rule.rule(),
+        workers,
+        waiting: a.queue.into(),
+        hash_mib: a.hash as usize,
+        time_cap: Duration::from_secs(a.time_cap.into()),
+    };
+    check_memory(a, workers)?;
+    let app = Arc::new(App::new(config).map_err(|e| CliError::Input(e.to_string()))?);
+    let addr = SocketAddr::new(a.bind, a.port);
+    adji::server::run(Arc::clone(&app), addr, |bound| announce(&app, bound))
+        .map_err(|e| CliError::Input(e.to_string()))
+}
+
+/// The tables directory: `--tables DIR`, or `tables` when it exists, or
+/// none with `--no-tables`.
+fn tables_dir(a: &SearchTablesArgs) -> Option<PathBuf> {
+    match (&a.tables, a.no_tables) {
+        (_, true) => None,
+        (Some(dir), false) => Some(dir.clone()),
+        (None, false) => Some(PathBuf::from("tables")).filter(|d| d.is_dir()),
+    }
+}
+
+/// Refuses, before allocating, workers' hash tables over the memory budget.
+fn check_memory(a: &ServeArgs, workers: usize) -> Result<(), CliError> {
+    let one = AtomicTable::entries_for(a.hash as usize).map_or(0, |e| (e * SLOT_BYTES) as u64);
+    let need = one.saturating_mul(workers as u64);
+    MemoryBudget::of(a.memory).check(
+        need,
+        format!("{workers} worker(s) × {} of hash", fmt_bytes(one)),
+        "lower --hash or --workers, or raise --memory",
+    )
+}
+
+/// Prints the URL on stdout (one line, flushed: scripts read it) and the
+/// setup on stderr.
+fn announce(app: &App, addr: SocketAddr) {
+    use std::io::Write;
+    let c = app.config();
+    let tables = |g: adji::GameId| match app.covered(g) {
+        0 => format!("{g}: none (search only)"),
+        n => format!("{g}: levels 0..={}", n - 1),
+    };
+    eprintln!(
+        "adji serve: tables {}, {}; {} worker(s) with {} hash each, {} may wait; {} s per solve at most",
+        tables(adji::GameId::Adjito),
+        tables(adji::GameId::AdjiBoto),
+        app.queue().workers(),
+        fmt_bytes(app.queue().hash_bytes() as u64),
+        app.queue().waiting(),
+        c.time_cap.as_secs()
+    );
+    if let Some(dir) = &c.tables {
+        for g in GameArg::ALL.map(GameArg::id) {
+            if app.covered(g) == 0 {
+                eprintln!(
+                    "warning: {}; its positions are searched",
+                    crate::setup::no_tables_found(dir, g, c.rule)
+                );
+            }
+        }
+    }
+    if !addr.ip().is_loopback() {
+        eprintln!(
+            "warning: listening on {}: other machines can reach this server",
+            addr.ip()
+        );
+    }
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{}", adji::server::url(addr));
+    let _ = out.flush();
+}
