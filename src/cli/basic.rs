@@ -2,10 +2,9 @@
 
 use clap::Args;
 
-use adji::driver::{replay, ReplayError};
 use adji::game::{Game, State};
-use adji::notation::{format_move, format_state, parse_move, parse_state, Stores};
-use adji::report::{MovesReport, PerftReport, ReplayReport, ResultReport};
+use adji::notation::{format_state, parse_state, Stores};
+use adji::report::{MovesReport, PerftReport, ReplayReport};
 
 use crate::args::PosArgs;
 use crate::dispatch;
@@ -106,56 +105,8 @@ pub fn perft(a: &PerftArgs) -> Result<(), CliError> {
 pub fn replay_moves(a: &ReplayArgs) -> Result<(), CliError> {
     fn run<G: Game>(a: &ReplayArgs) -> Result<(), CliError> {
         let st = parse_pos::<G>(&a.pos)?;
-        let moves = parse_moves::<G>(&st, &a.moves)?;
-        let rep = replay::<G>(st, &moves).map_err(replay_error::<G>)?;
-        out::report(&ReplayReport::new::<G>(&rep), a.json)
+        let rep = ReplayReport::play::<G>(st, &a.moves).map_err(CliError::Input)?;
+        out::report(&rep, a.json)
     }
     dispatch!(a.pos.game, run(a))
-}
-
-/// Parses the moves of a line one by one: each name is read for the mover
-/// of its position. Stops after the first move that cannot be played (it is
-/// reported with the legal moves by `replay`).
-fn parse_moves<G: Game>(st: &State, moves: &str) -> Result<Vec<adji::Move>, CliError> {
-    let mut parsed = Vec::new();
-    let mut cur = st.pos;
-    for (i, name) in moves.split_whitespace().enumerate() {
-        let mv = parse_move::<G>(&cur, name)
-            .map_err(|e| CliError::Input(format!("move {} ({name}): {e}", i + 1)))?;
-        parsed.push(mv);
-        match G::try_play(&cur, mv) {
-            Ok(p) => cur = p.pos,
-            Err(_) => break,
-        }
-    }
-    Ok(parsed)
-}
-
-/// The message of a replay that stopped early.
-fn replay_error<G: Game>(e: ReplayError) -> CliError {
-    CliError::Input(match e {
-        ReplayError::Illegal { index, err, state } => {
-            let legal: Vec<String> = err
-                .legal
-                .iter()
-                .map(|m| format_move::<G>(&state.pos, m))
-                .collect();
-            format!(
-                "move {} ({}) is illegal in {}; legal moves: {}",
-                index + 1,
-                format_move::<G>(&state.pos, err.mv),
-                format_state::<G>(&state),
-                if legal.is_empty() {
-                    "none (the game is over)".to_string()
-                } else {
-                    legal.join(" ")
-                }
-            )
-        }
-        ReplayError::GameOver { index, result } => format!(
-            "move {} comes after the end of the game ({})",
-            index + 1,
-            ResultReport::new::<G>(&result)
-        ),
-    })
 }

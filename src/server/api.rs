@@ -27,10 +27,10 @@ use serde_json::{json, Value};
 
 use super::jobs;
 use super::queue::{Busy, QueueError};
-use super::{assets, reports, App};
+use super::{assets, App};
 use crate::game::{Game, GameId, State};
 use crate::notation::{parse_state, Stores};
-use crate::report::{MovesReport, ProbeReport};
+use crate::report::{MovesReport, ProbeReport, ReplayReport};
 
 /// Longest move list `replay` takes.
 pub const MAX_MOVES: usize = 10_000;
@@ -206,7 +206,7 @@ async fn replay(AxState(app): AxState<Arc<App>>, q: Q) -> Result<Json<Value>, Ap
     }
     fn run<G: Game>(p: &Params, names: &str) -> Result<Value, ApiError> {
         to_json(
-            &reports::replay::<G>(state::<G>(p, Stores::Required)?, names)
+            &ReplayReport::play::<G>(state::<G>(p, Stores::Required)?, names)
                 .map_err(ApiError::bad)?,
         )
     }

@@ -33,7 +33,6 @@ mod assets;
 mod engine;
 mod jobs;
 pub mod queue;
-mod reports;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
