@@ -39,6 +39,8 @@ use std::sync::atomic::{fence, AtomicU64, AtomicU8, Ordering};
 
 use dashmap::DashMap;
 
+use crate::value::Range;
+
 /// What an entry bounds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -74,6 +76,29 @@ pub struct Entry {
 
 /// No best move.
 pub const NO_MOVE: u8 = 0xFE;
+
+impl Entry {
+    /// An entry bounding the value by `r`, with the best move found and the
+    /// `nodes` spent on it (kept as their log2).
+    #[inline]
+    pub fn new(r: Range, best: u8, nodes: u64) -> Entry {
+        Entry {
+            lower: r.lower as i16,
+            upper: r.upper as i16,
+            best,
+            work: (64 - nodes.leading_zeros()) as u16,
+        }
+    }
+
+    /// The bounds it holds.
+    #[inline]
+    pub fn range(&self) -> Range {
+        Range {
+            lower: self.lower as i32,
+            upper: self.upper as i32,
+        }
+    }
+}
 
 /// The interface the search needs.
 pub trait TransTable: Sync + Send {

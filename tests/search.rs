@@ -234,3 +234,31 @@ fn adjito_depth_limited_bounds_contain_the_exact_value() {
 fn adjiboto_depth_limited_bounds_contain_the_exact_value() {
     depth_bounds_contain_exact::<AdjiBoto>(43);
 }
+
+/// A node limit is honoured closely, whatever the thread count. It used to
+/// be counted in steps of 1024 nodes per thread and per exact solve, so
+/// `--threads 100 --nodes 1000` searched about a million nodes.
+#[test]
+fn node_limit_is_honoured_closely() {
+    const LIMIT: u64 = 1000;
+    for threads in [1usize, 2, 100] {
+        let tt = AtomicTable::new(4);
+        let mut o = opts(LoopRule::Start, threads > 1);
+        o.limits.nodes = Some(LIMIT);
+        let s = Searcher::<Adjito, _>::new(None, &tt, o).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let a = pool.install(|| s.analyse(&Adjito::start()));
+        assert!(!a.value.exact());
+        // Each thread may finish the node it is in when another one
+        // reaches the limit; beyond that, an eighth of the limit of slack.
+        let most = LIMIT + LIMIT / 8 + threads as u64;
+        assert!(
+            a.stats.nodes <= most,
+            "{threads} threads: {} nodes for a limit of {LIMIT}",
+            a.stats.nodes
+        );
+    }
+}
