@@ -1,5 +1,6 @@
 //! Exact values of stretch starts: null-window bisection over the possible
-//! values, run by Lazy SMP when the pool has more than one thread.
+//! values, and single null-window tests, each run by Lazy SMP when the pool
+//! has more than one thread.
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
@@ -13,45 +14,72 @@ use super::negamax::Node;
 use super::{Abort, Searcher};
 
 impl<G: Game, T: TransTable> Searcher<'_, G, T> {
-    /// Bounds of a stretch start's value under `kind` (Rule, Lo or Hi),
-    /// by null-window bisection. The flag is true when the bounds hold for
-    /// every way of scoring repeats: both ends were proved by tests and no
-    /// test met a repeat or used a w-dependent cut.
-    pub fn solve_start(&self, pos: &Position, kind: Kind) -> (Range, bool) {
+    /// `pos` as a stretch start of `kind` (Rule, Lo or Hi), with its `w`.
+    fn start_node(&self, pos: &Position, kind: Kind) -> Node {
         let w = match kind {
             Kind::Rule => self.opts.rule.w::<G>(pos),
             Kind::Lo => NEG_INF,
             Kind::Hi => POS_INF,
             Kind::Free => unreachable!("Free is not a start kind"),
         };
-        let node = Node::start(*pos, w, kind);
+        Node::start(*pos, w, kind)
+    }
+
+    /// Runs `job` on this thread and returns its result. When the pool has
+    /// more threads (and `parallel` is on), helpers run the same job with
+    /// perturbed move orders meanwhile (Lazy SMP), filling the shared
+    /// table, until this thread is done.
+    fn lazy_smp<R: Send>(&self, job: impl Fn(&mut Ctx) -> R + Sync) -> R {
+        let run = |ctx: &mut Ctx| {
+            let r = job(ctx);
+            let _: Result<(), Abort> = self.shared.flush(ctx);
+            r
+        };
+        let threads = rayon::current_num_threads();
+        if !self.opts.parallel || threads == 1 {
+            return run(&mut Ctx::new(&self.shared));
+        }
+        let done = Arc::new(AtomicBool::new(false));
+        rayon::scope(|sc| {
+            for h in 1..threads {
+                let mut ctx = Ctx::new(&self.shared);
+                ctx.helper = Some(done.clone());
+                ctx.perturb = h as u64;
+                let run = &run;
+                sc.spawn(move |_| {
+                    run(&mut ctx);
+                });
+            }
+            let r = run(&mut Ctx::new(&self.shared));
+            done.store(true, Relaxed);
+            r
+        })
+    }
+
+    /// Bounds of a stretch start's value under `kind` (Rule, Lo or Hi),
+    /// by null-window bisection. The flag is true when the bounds hold for
+    /// every way of scoring repeats: both ends were proved by tests and no
+    /// test met a repeat or used a w-dependent cut.
+    pub fn solve_start(&self, pos: &Position, kind: Kind) -> (Range, bool) {
+        let node = self.start_node(pos, kind);
         let n = pos.level() as i32;
         let mut cands: Vec<i32> = (-n..=n).collect();
-        if !(-n..=n).contains(&w) {
-            cands.push(w);
+        if !(-n..=n).contains(&node.w) {
+            cands.push(node.w);
             cands.sort_unstable();
         }
-        if self.opts.parallel && rayon::current_num_threads() > 1 {
-            // Lazy SMP: helpers run the same bisection with perturbed move
-            // orders and fill the shared table; the main thread's answer is
-            // the one returned, and it stops the helpers when done.
-            let done = Arc::new(AtomicBool::new(false));
-            return rayon::scope(|sc| {
-                for h in 1..rayon::current_num_threads() {
-                    let mut ctx = Ctx::new(&self.shared);
-                    ctx.helper = Some(done.clone());
-                    ctx.perturb = h as u64;
-                    let (node, cands) = (&node, &cands);
-                    sc.spawn(move |_| {
-                        let _ = self.bisect(node, cands, &mut ctx);
-                    });
-                }
-                let r = self.bisect(&node, &cands, &mut Ctx::new(&self.shared));
-                done.store(true, Relaxed);
-                r
-            });
-        }
-        self.bisect(&node, &cands, &mut Ctx::new(&self.shared))
+        self.lazy_smp(|ctx| self.bisect(&node, &cands, ctx))
+    }
+
+    /// Whether a stretch start's value under `kind` is at most `x`: one
+    /// null-window test.
+    ///
+    /// # Errors
+    /// [`Abort`] when a limit stopped the test.
+    pub(super) fn at_most(&self, pos: &Position, kind: Kind, x: i32) -> Result<bool, Abort> {
+        let node = self.start_node(pos, kind);
+        let (v, _) = self.lazy_smp(|ctx| self.negamax(ctx, &node, x, x + 1))?;
+        Ok(v <= x)
     }
 
     /// The null-window bisection of [`Searcher::solve_start`] over the
@@ -69,7 +97,8 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
                 .filter(|&v| v > r.lower && v <= r.upper)
                 .collect();
             let t = inside[(inside.len() - 1) / 2];
-            let Ok((v, rep)) = self.negamax(ctx, node, t - 1, t) else {
+            let res = self.negamax(ctx, node, t - 1, t);
+            let Ok((v, rep)) = res else {
                 break;
             };
             rep_any |= rep;
@@ -90,7 +119,6 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
                 upper_proved = true;
             }
         }
-        let _: Result<(), Abort> = self.shared.flush(ctx);
         (r, !rep_any && lower_proved && upper_proved && r.exact())
     }
 }

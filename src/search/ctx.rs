@@ -99,6 +99,8 @@ pub(super) struct Shared {
     table_hits: AtomicU64,
     node_limit: Option<u64>,
     deadline: Option<Instant>,
+    /// When the search was set up.
+    pub born: Instant,
 }
 
 impl Shared {
@@ -111,6 +113,7 @@ impl Shared {
             table_hits: AtomicU64::new(0),
             node_limit: limits.nodes,
             deadline: limits.time.map(|d| Instant::now() + d),
+            born: Instant::now(),
         }
     }
 

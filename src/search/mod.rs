@@ -208,6 +208,12 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
         G::legal_moves(pos).iter().map(one).collect()
     }
 
+    /// The counters of everything this searcher has searched so far (time:
+    /// since it was made).
+    pub fn stats(&self) -> Stats {
+        self.shared.stats(self.shared.born)
+    }
+
     /// Analyses `pos` as the start of a stretch: the value, every move's
     /// value, the principal variation and the loop-sensitivity.
     pub fn analyse(&self, pos: &Position) -> Analysis {
