@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use crate::game::{Game, Position};
 use crate::tt::{Kind, TransTable};
-use crate::value::{Range, NEG_INF, POS_INF};
+use crate::value::{LoopRule, Range, NEG_INF, POS_INF};
 
 use super::ctx::Ctx;
 use super::negamax::Node;
@@ -62,9 +62,13 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
     /// test met a repeat or used a w-dependent cut.
     pub fn solve_start(&self, pos: &Position, kind: Kind) -> (Range, bool) {
         let node = self.start_node(pos, kind);
+        // Under `start` every finite value is a difference of two parts of
+        // the `n` seeds (a split, or a capture's `c − value(child)`), so it
+        // has `n`'s parity; under `even`, a repeat scores 0 at any level.
         let n = pos.level() as i32;
-        let mut cands: Vec<i32> = (-n..=n).collect();
-        if !(-n..=n).contains(&node.w) {
+        let step = if self.opts.rule == LoopRule::Start { 2 } else { 1 };
+        let mut cands: Vec<i32> = (-n..=n).step_by(step).collect();
+        if !cands.contains(&node.w) {
             cands.push(node.w);
             cands.sort_unstable();
         }

@@ -87,6 +87,9 @@ pub struct Options {
     pub use_tt: bool,
     /// Order moves (TT move, captures by size, then a static guess).
     pub ordering: bool,
+    /// Enhanced transposition cutoffs: before searching a node's moves,
+    /// look for a child whose table entry already proves a cut.
+    pub etc: bool,
     /// Probe endgame tables at stretch starts.
     pub use_tables: bool,
     /// Use rayon's pool for Lazy SMP helpers inside each exact solve.
@@ -102,6 +105,7 @@ impl Default for Options {
             limits: Limits::default(),
             use_tt: true,
             ordering: true,
+            etc: true,
             use_tables: true,
             parallel: true,
             pv_max: 24,

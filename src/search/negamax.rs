@@ -12,12 +12,12 @@
 //! result with `rep` false may be stored as [`Kind::Free`] (see the module
 //! documentation of [`crate::search`]).
 
-use crate::game::{Game, MoveList, Position};
+use crate::game::{Game, MoveList, Packed, Position};
 use crate::tt::{key, Entry, Kind, TransTable, NO_MOVE};
 use crate::value::{capture_value, Range, NEG_INF, POS_INF};
 
 use super::ctx::Ctx;
-use super::ordering::MoveSorter;
+use super::ordering::{MoveSorter, Order};
 use super::{Abort, Searcher};
 
 /// A position to search, with its place in the stretch.
@@ -197,16 +197,32 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
         beta: i32,
     ) -> Result<Found, Abort> {
         let nodes_before = ctx.nodes;
-        let sorter = MoveSorter::new::<G>(&node.pos, moves, hint, ctx.perturb, self.opts.ordering);
+        let order = Order {
+            on: self.opts.ordering,
+            hint,
+            perturb: ctx.perturb,
+            tables: self.tables,
+        };
+        let sorter = MoveSorter::new::<G>(&node.pos, moves, &order);
+        ctx.table_hits += sorter.exact() as u64;
         let mut found = Found {
             best: i32::MIN,
             best_mv: NO_MOVE,
             rep: false,
             spent: 0,
         };
+        if self.opts.etc {
+            if let Some((v, mv)) = self.etc_cut(ctx, &sorter, beta) {
+                found.best = v;
+                found.best_mv = mv;
+                return Ok(found);
+            }
+        }
         let mut a = alpha;
         for c in sorter.children() {
-            let score = if c.captured > 0 {
+            let score = if let Some(v) = c.exact {
+                v
+            } else if c.captured > 0 {
                 // A capture starts a stretch; the window is seen through it.
                 let child = Node::start(c.pos, self.opts.rule.w::<G>(&c.pos), Kind::Rule);
                 let lower = capture_value(c.captured, beta);
@@ -233,6 +249,42 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
         }
         found.spent = ctx.nodes - nodes_before;
         Ok(found)
+    }
+
+    /// Enhanced transposition cutoff: a move whose child's table entry
+    /// already proves it reaches `beta`, with the bound it proves. Such a
+    /// bound holds on every path (a child on the path is left to the
+    /// search, which scores it as a repeat).
+    fn etc_cut(&self, ctx: &mut Ctx, sorter: &MoveSorter, beta: i32) -> Option<(i32, u8)> {
+        let rest = &sorter.children()[sorter.exact()..];
+        let mut boards = [Packed(0); 6];
+        for (c, b) in rest.iter().zip(boards.iter_mut()) {
+            *b = c.pos.pack_board();
+            self.tt.prefetch(key(b.0, Kind::Free));
+        }
+        for (c, &board) in rest.iter().zip(boards.iter()) {
+            let score = if c.captured > 0 {
+                let mut upper = POS_INF;
+                for k in [Kind::Free, Kind::Rule] {
+                    if let Some(e) = self.probe_tt(ctx, key(board.0, k)) {
+                        upper = upper.min(e.upper as i32);
+                    }
+                }
+                capture_value(c.captured, upper)
+            } else {
+                if ctx.repeats(board.with_side(c.pos.side).key()) {
+                    continue;
+                }
+                match self.probe_tt(ctx, key(board.0, Kind::Free)) {
+                    Some(e) => -(e.upper as i32),
+                    None => continue,
+                }
+            };
+            if score >= beta {
+                return Some((score, c.mv.0));
+            }
+        }
+        None
     }
 
     /// Stores what the search of a node proved: as [`Kind::Free`] when no
