@@ -204,6 +204,15 @@ impl Position {
     pub fn key(&self) -> u64 {
         self.pack().key()
     }
+
+    /// The packed form with the side to move cleared. Values are relative
+    /// to the mover, so they are keyed by this; the full packing (for the
+    /// loop rule, which tells mirrored positions apart) is
+    /// `pack_board().with_side(side)`, with no second packing.
+    #[inline]
+    pub fn pack_board(&self) -> Packed {
+        Packed::pack(&Position { side: 0, ..*self })
+    }
 }
 
 /// A [`Position`] packed into 128 bits.
@@ -261,6 +270,13 @@ impl Packed {
             side,
             opening: played | (active << 15),
         }
+    }
+
+    /// This packing with the side to move set to `side`; `self` must have
+    /// its side cleared, as [`Position::pack_board`] gives it.
+    #[inline]
+    pub const fn with_side(self, side: u8) -> Packed {
+        Packed(self.0 | ((side as u128 & 1) << SIDE_SHIFT))
     }
 
     /// A 64-bit key: a fixed mix of the packed bits, identical on every run
@@ -469,4 +485,23 @@ pub fn for_each_step<G: Game>(pos: &Position, mut f: impl FnMut(Step)) -> bool {
         }
     }
     !moves.is_empty()
+}
+
+#[cfg(test)]
+mod pack_tests {
+    use super::*;
+
+    #[test]
+    fn board_packing_with_side_is_the_full_packing() {
+        let mut p = Position {
+            pits: [3, 0, 7, 1, 0, 2, 9, 4, 0, 0, 5, 1],
+            side: 1,
+            opening: OPENING_ACTIVE | 0b101,
+        };
+        for side in [0, 1] {
+            p.side = side;
+            assert_eq!(p.pack_board().with_side(side), p.pack());
+            assert_eq!(p.pack_board(), Position { side: 0, ..p }.pack());
+        }
+    }
 }

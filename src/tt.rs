@@ -39,6 +39,8 @@ use std::sync::atomic::{fence, AtomicU64, AtomicU8, Ordering};
 
 use dashmap::DashMap;
 
+use crate::value::Range;
+
 /// What an entry bounds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -75,12 +77,37 @@ pub struct Entry {
 /// No best move.
 pub const NO_MOVE: u8 = 0xFE;
 
+impl Entry {
+    /// An entry bounding the value by `r`, with the best move found and the
+    /// `nodes` spent on it (kept as their log2).
+    #[inline]
+    pub fn new(r: Range, best: u8, nodes: u64) -> Entry {
+        Entry {
+            lower: r.lower as i16,
+            upper: r.upper as i16,
+            best,
+            work: (64 - nodes.leading_zeros()) as u16,
+        }
+    }
+
+    /// The bounds it holds.
+    #[inline]
+    pub fn range(&self) -> Range {
+        Range {
+            lower: self.lower as i32,
+            upper: self.upper as i32,
+        }
+    }
+}
+
 /// The interface the search needs.
 pub trait TransTable: Sync + Send {
     /// Looks a key up.
     fn probe(&self, key: u128) -> Option<Entry>;
     /// Stores an entry (it may be dropped).
     fn store(&self, key: u128, e: Entry);
+    /// Hints that `key` will be probed soon (no effect on results).
+    fn prefetch(&self, _key: u128) {}
     /// Starts a new search generation.
     fn new_generation(&self);
     /// Entries in use, per mille of capacity (sampled).
@@ -120,7 +147,12 @@ struct Slot {
 
 /// The fixed-size lock-free table.
 pub struct AtomicTable {
-    slots: Vec<Slot>,
+    /// The entries: a view of `_mem`, which lives as long as the table
+    /// (the `'static` never leaves this struct).
+    slots: &'static [Slot],
+    /// Anonymous memory holding the slots, asked for in huge pages (fewer
+    /// TLB misses on random probes).
+    _mem: memmap2::MmapMut,
     mask: usize,
     gen: AtomicU8,
 }
@@ -160,13 +192,24 @@ impl AtomicTable {
     /// when the memory cannot be had (never an abort).
     pub fn try_new(mib: usize) -> Result<Self, TtError> {
         let n = Self::entries_for(mib).ok_or(TtError::Size(mib))?;
-        let mut slots = Vec::new();
-        slots
-            .try_reserve_exact(n)
+        let mut mem = memmap2::MmapOptions::new()
+            .len(n * SLOT_BYTES)
+            .map_anon()
             .map_err(|_| TtError::Alloc(n * SLOT_BYTES))?;
-        slots.resize_with(n, Slot::default);
+        #[cfg(target_os = "linux")]
+        let _ = mem.advise(memmap2::Advice::HugePage);
+        // Commit the memory now, as an allocation would, rather than in
+        // the middle of a search.
+        for page in mem.chunks_mut(4096) {
+            page[0] = 0;
+        }
+        // SAFETY: the map is page-aligned, `n * SLOT_BYTES` long and zeroed,
+        // and a zeroed `Slot` is valid (four atomics at 0); only atomics
+        // ever write to it. The slice is private and `_mem` outlives it.
+        let slots = unsafe { std::slice::from_raw_parts(mem.as_ptr() as *const Slot, n) };
         Ok(AtomicTable {
             slots,
+            _mem: mem,
             mask: n / 2 - 1,
             gen: AtomicU8::new(1),
         })
@@ -183,7 +226,9 @@ impl AtomicTable {
     /// Empties the table without reallocating: afterwards it behaves
     /// exactly as a new table of its size (no entries, first generation).
     pub fn clear(&mut self) {
-        self.slots.fill_with(Slot::default);
+        // `&mut self`: no other reference to the slots exists, and a zeroed
+        // slot is a default one (four atomics at 0).
+        self._mem.fill(0);
         *self.gen.get_mut() = 1;
     }
 
@@ -232,6 +277,20 @@ impl TransTable for AtomicTable {
             }
         }
         None
+    }
+
+    #[inline]
+    fn prefetch(&self, key: u128) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: prefetching is a hint; the address is inside `slots`.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch(
+                self.slots.as_ptr().add(self.bucket(key)) as *const i8,
+                std::arch::x86_64::_MM_HINT_T0,
+            )
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     fn store(&self, key: u128, e: Entry) {

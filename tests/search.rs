@@ -2,14 +2,14 @@
 
 mod common;
 
-use adji::game::{Game, Position};
+use adji::game::{Game, Move, Position};
 use adji::index::{level_size, unrank};
 use adji::progress::NoProgress;
 use adji::search::{Limits, Options, Searcher};
 use adji::tables::build::build_tables;
 use adji::tables::{move_values, TableSet};
 use adji::tt::AtomicTable;
-use adji::value::LoopRule;
+use adji::value::{capture_value, quiet_value, LoopRule};
 use adji::{AdjiBoto, Adjito};
 
 fn tables<G: Game>(dir: &std::path::Path, rule: LoopRule, max: u32) -> TableSet {
@@ -141,8 +141,29 @@ fn random_positions_agree<G: Game>(seed: u64, count: usize, lo: u32, hi: u32) {
             assert_eq!(got, want_moves, "{pos:?}");
             let b = full.bounds::<G>(&pos).unwrap();
             assert_eq!(a.loop_sensitive(), Some(b.loop_sensitive()), "{pos:?}");
+            assert_pv_is_best_play::<G>(&full, &pos, &a.pv);
         }
         done += 1;
+    }
+}
+
+/// Each move of `pv` is worth, by the tables, what its position is worth
+/// in the line's stretch: the line is one of best play.
+fn assert_pv_is_best_play<G: Game>(full: &TableSet, root: &Position, pv: &[Move]) {
+    let mut pos = *root;
+    let mut w = full.rule.w::<G>(&pos);
+    let mut v = full.bounds::<G>(&pos).unwrap().value(w);
+    for (i, &mv) in pv.iter().enumerate() {
+        let p = G::play_unchecked(&pos, mv);
+        let (got, next_w, next_v) = if p.captured > 0 {
+            let child = full.value::<G>(&p.pos).unwrap();
+            let cw = full.rule.w::<G>(&p.pos);
+            (capture_value(p.captured, child), cw, child)
+        } else {
+            (quiet_value(w, full.bounds::<G>(&p.pos).unwrap()), -w, -v)
+        };
+        assert_eq!(got, v, "{root:?}: move {i} of {pv:?} is not a best move");
+        (pos, w, v) = (p.pos, next_w, next_v);
     }
 }
 
@@ -233,4 +254,32 @@ fn adjito_depth_limited_bounds_contain_the_exact_value() {
 #[test]
 fn adjiboto_depth_limited_bounds_contain_the_exact_value() {
     depth_bounds_contain_exact::<AdjiBoto>(43);
+}
+
+/// A node limit is honoured closely, whatever the thread count. It used to
+/// be counted in steps of 1024 nodes per thread and per exact solve, so
+/// `--threads 100 --nodes 1000` searched about a million nodes.
+#[test]
+fn node_limit_is_honoured_closely() {
+    const LIMIT: u64 = 1000;
+    for threads in [1usize, 2, 100] {
+        let tt = AtomicTable::new(4);
+        let mut o = opts(LoopRule::Start, threads > 1);
+        o.limits.nodes = Some(LIMIT);
+        let s = Searcher::<Adjito, _>::new(None, &tt, o).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let a = pool.install(|| s.analyse(&Adjito::start()));
+        assert!(!a.value.exact());
+        // Each thread may finish the node it is in when another one
+        // reaches the limit; beyond that, an eighth of the limit of slack.
+        let most = LIMIT + LIMIT / 8 + threads as u64;
+        assert!(
+            a.stats.nodes <= most,
+            "{threads} threads: {} nodes for a limit of {LIMIT}",
+            a.stats.nodes
+        );
+    }
 }

@@ -1,0 +1,128 @@
+//! Exact values of stretch starts: null-window bisection over the possible
+//! values, and single null-window tests, each run by Lazy SMP when the pool
+//! has more than one thread.
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
+
+use crate::game::{Game, Position};
+use crate::tt::{Kind, TransTable};
+use crate::value::{LoopRule, Range, NEG_INF, POS_INF};
+
+use super::ctx::Ctx;
+use super::negamax::Node;
+use super::{Abort, Searcher};
+
+impl<G: Game, T: TransTable> Searcher<'_, G, T> {
+    /// `pos` as a stretch start of `kind` (Rule, Lo or Hi), with its `w`.
+    fn start_node(&self, pos: &Position, kind: Kind) -> Node {
+        let w = match kind {
+            Kind::Rule => self.opts.rule.w::<G>(pos),
+            Kind::Lo => NEG_INF,
+            Kind::Hi => POS_INF,
+            Kind::Free => unreachable!("Free is not a start kind"),
+        };
+        Node::start(*pos, w, kind)
+    }
+
+    /// Runs `job` on this thread and returns its result. When the pool has
+    /// more threads (and `parallel` is on), helpers run the same job with
+    /// perturbed move orders meanwhile (Lazy SMP), filling the shared
+    /// table, until this thread is done.
+    fn lazy_smp<R: Send>(&self, job: impl Fn(&mut Ctx) -> R + Sync) -> R {
+        let run = |ctx: &mut Ctx| {
+            let r = job(ctx);
+            let _: Result<(), Abort> = self.shared.flush(ctx);
+            r
+        };
+        let threads = rayon::current_num_threads();
+        if !self.opts.parallel || threads == 1 {
+            return run(&mut Ctx::new(&self.shared));
+        }
+        let done = Arc::new(AtomicBool::new(false));
+        rayon::scope(|sc| {
+            for h in 1..threads {
+                let mut ctx = Ctx::new(&self.shared);
+                ctx.helper = Some(done.clone());
+                ctx.perturb = h as u64;
+                let run = &run;
+                sc.spawn(move |_| {
+                    run(&mut ctx);
+                });
+            }
+            let r = run(&mut Ctx::new(&self.shared));
+            done.store(true, Relaxed);
+            r
+        })
+    }
+
+    /// Bounds of a stretch start's value under `kind` (Rule, Lo or Hi),
+    /// by null-window bisection. The flag is true when the bounds hold for
+    /// every way of scoring repeats: both ends were proved by tests and no
+    /// test met a repeat or used a w-dependent cut.
+    pub fn solve_start(&self, pos: &Position, kind: Kind) -> (Range, bool) {
+        let node = self.start_node(pos, kind);
+        // Under `start` every finite value is a difference of two parts of
+        // the `n` seeds (a split, or a capture's `c − value(child)`), so it
+        // has `n`'s parity; under `even`, a repeat scores 0 at any level.
+        let n = pos.level() as i32;
+        let step = if self.opts.rule == LoopRule::Start { 2 } else { 1 };
+        let mut cands: Vec<i32> = (-n..=n).step_by(step).collect();
+        if !cands.contains(&node.w) {
+            cands.push(node.w);
+            cands.sort_unstable();
+        }
+        self.lazy_smp(|ctx| self.bisect(&node, &cands, ctx))
+    }
+
+    /// Whether a stretch start's value under `kind` is at most `x`: one
+    /// null-window test.
+    ///
+    /// # Errors
+    /// [`Abort`] when a limit stopped the test.
+    pub(super) fn at_most(&self, pos: &Position, kind: Kind, x: i32) -> Result<bool, Abort> {
+        let node = self.start_node(pos, kind);
+        let (v, _) = self.lazy_smp(|ctx| self.negamax(ctx, &node, x, x + 1))?;
+        Ok(v <= x)
+    }
+
+    /// The null-window bisection of [`Searcher::solve_start`] over the
+    /// candidate values `cands` (sorted).
+    fn bisect(&self, node: &Node, cands: &[i32], ctx: &mut Ctx) -> (Range, bool) {
+        let mut r = Range {
+            lower: cands[0],
+            upper: *cands.last().unwrap(),
+        };
+        let (mut rep_any, mut lower_proved, mut upper_proved) = (false, false, false);
+        while r.lower < r.upper && !self.shared.stopped() {
+            let inside: Vec<i32> = cands
+                .iter()
+                .copied()
+                .filter(|&v| v > r.lower && v <= r.upper)
+                .collect();
+            let t = inside[(inside.len() - 1) / 2];
+            let res = self.negamax(ctx, node, t - 1, t);
+            let Ok((v, rep)) = res else {
+                break;
+            };
+            rep_any |= rep;
+            // Fail-soft bounds may fall between the possible values:
+            // snap them onto the candidate list.
+            if v >= t {
+                let snapped = cands.iter().copied().find(|&c| c >= v).unwrap_or(r.upper);
+                r.lower = r.lower.max(snapped).min(r.upper);
+                lower_proved = true;
+            } else {
+                let snapped = cands
+                    .iter()
+                    .rev()
+                    .copied()
+                    .find(|&c| c <= v)
+                    .unwrap_or(r.lower);
+                r.upper = r.upper.min(snapped).max(r.lower);
+                upper_proved = true;
+            }
+        }
+        (r, !rep_any && lower_proved && upper_proved && r.exact())
+    }
+}

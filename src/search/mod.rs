@@ -1,0 +1,317 @@
+//! Exact search: fail-soft alpha-beta (negamax) with null-window bisection,
+//! a shared transposition table, endgame-table probes and Lazy SMP.
+//!
+//! # What is computed (the README's rules: values and the loop rule)
+//!
+//! The root starts a stretch. Inside a stretch a position that repeats one
+//! on the current path scores `w` of the stretch start (seen by the right
+//! side). A capture starts a new stretch: its child is a *stretch start*,
+//! probed in the endgame tables when its level is covered and otherwise
+//! searched with a fresh path and its own `w`.
+//!
+//! The value of each legal move is defined positionally, exactly as the
+//! tables define it, so `solve` and `tables probe` agree move by move:
+//! a capture is worth `captured − value(child)`, a quiet move
+//! `clamp(w, −hi(c), −lo(c))`, where `lo(c)`/`hi(c)` are the child's values
+//! as a stretch start with endless play scored worst/best for its mover.
+//! The root's value is the best move's, its `lo`/`hi` follow from the
+//! children's, and it is loop-sensitive when `lo < hi`.
+//!
+//! # How
+//!
+//! Exact values come from null-window tests `(t − 1, t)` of a fail-soft
+//! negamax (contract in `negamax.rs`) that bisect the possible values
+//! (`−n..=n` for `n` seeds on the board, plus `w` when it is ±∞); the
+//! transposition table keeps the bounds between tests, so each test also
+//! orders the next one's moves (the part iterative deepening plays in
+//! depth-limited engines).
+//!
+//! One concern per file: `negamax` (the node search, its table cuts and
+//! store), `bisect` (exact values of stretch starts, Lazy SMP), `ordering`
+//! (the move sorter), `ctx` (a thread's path and counters, the shared
+//! counters and the stop rule), `pv` (principal variation), `depth`
+//! (depth-limited bounds) and `analysis` (the result types).
+//!
+//! # Path dependence (graph-history interaction)
+//!
+//! A result inside a stretch may depend on the path (which positions count
+//! as repeats) and on the stretch's `w`. The table therefore stores only
+//! results that cannot:
+//! - [`Kind::Free`] entries, written only when `rep` is false: no repeat was
+//!   scored under the node, so the same search from that node as a fresh
+//!   start would give the same bound for *every* `w`; such a bound holds
+//!   for `lo` and `hi` alike, hence for the node's value on any path.
+//! - [`Kind::Rule`], [`Kind::Lo`], [`Kind::Hi`] entries, written only at
+//!   stretch starts, whose path begins at the node itself; they are read
+//!   only at stretch starts of the same kind.
+//!
+//! A result that depended on a repeat is never stored (only used on its
+//! path), so no path can read another path's repeat.
+
+use std::time::{Duration, Instant};
+
+use crate::game::{Game, Move, Position};
+use crate::tables::TableSet;
+use crate::tt::{Kind, TransTable};
+use crate::value::{Contribution, LoopRule, Range};
+
+mod analysis;
+mod bisect;
+mod ctx;
+mod depth;
+mod negamax;
+mod ordering;
+mod pv;
+
+pub use analysis::{Analysis, MoveResult, PvEnd, Stats};
+use ctx::Shared;
+
+/// Search limits.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits {
+    /// Stop after about this many nodes (passed by at most an eighth, or by
+    /// one node per thread).
+    pub nodes: Option<u64>,
+    /// Stop after this much time.
+    pub time: Option<Duration>,
+}
+
+/// Search options. The `use_*` switches exist to measure each technique.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Loop rule.
+    pub rule: LoopRule,
+    /// Limits.
+    pub limits: Limits,
+    /// Probe and store the transposition table.
+    pub use_tt: bool,
+    /// Order moves (TT move, captures by size, then a static guess).
+    pub ordering: bool,
+    /// Enhanced transposition cutoffs: before searching a node's moves,
+    /// look for a child whose table entry already proves a cut.
+    pub etc: bool,
+    /// Probe endgame tables at stretch starts.
+    pub use_tables: bool,
+    /// Use rayon's pool for Lazy SMP helpers inside each exact solve.
+    pub parallel: bool,
+    /// Longest principal variation to extract.
+    pub pv_max: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            rule: LoopRule::Start,
+            limits: Limits::default(),
+            use_tt: true,
+            ordering: true,
+            etc: true,
+            use_tables: true,
+            parallel: true,
+            pv_max: 24,
+        }
+    }
+}
+
+/// A search that cannot be set up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum SearchError {
+    /// The tables were built under another loop rule.
+    #[error("tables were built with --loop {} but the search uses --loop {}", .tables.name(), .search.name())]
+    TablesRule {
+        /// The tables' rule.
+        tables: LoopRule,
+        /// The search's rule.
+        search: LoopRule,
+    },
+    /// The tables are for the other game.
+    #[error("tables are for {tables}, not {search}")]
+    TablesGame {
+        /// The tables' game.
+        tables: crate::game::GameId,
+        /// The search's game.
+        search: crate::game::GameId,
+    },
+}
+
+/// The search was stopped by a limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Abort;
+
+/// An exact solver for game `G` over a transposition table `T`.
+pub struct Searcher<'a, G: Game, T: TransTable> {
+    tables: Option<&'a TableSet>,
+    tt: &'a T,
+    opts: Options,
+    shared: Shared,
+    _g: std::marker::PhantomData<G>,
+}
+
+impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
+    /// A searcher. `tables` must be built under `opts.rule` (checked).
+    ///
+    /// # Errors
+    /// When the tables' loop rule or game differs from the search's.
+    pub fn new(
+        tables: Option<&'a TableSet>,
+        tt: &'a T,
+        opts: Options,
+    ) -> Result<Self, SearchError> {
+        if let Some(t) = tables {
+            if t.rule != opts.rule {
+                return Err(SearchError::TablesRule {
+                    tables: t.rule,
+                    search: opts.rule,
+                });
+            }
+            if t.game != G::ID {
+                return Err(SearchError::TablesGame {
+                    tables: t.game,
+                    search: G::ID,
+                });
+            }
+        }
+        Ok(Searcher {
+            tables: if opts.use_tables { tables } else { None },
+            tt,
+            opts,
+            shared: Shared::new(opts.limits),
+            _g: Default::default(),
+        })
+    }
+
+    fn probe_tt(&self, ctx: &mut ctx::Ctx, k: u128) -> Option<crate::tt::Entry> {
+        if !self.opts.use_tt {
+            return None;
+        }
+        ctx.probes += 1;
+        let e = self.tt.probe(k);
+        ctx.hits += e.is_some() as u64;
+        e
+    }
+
+    /// Analyses every move of `pos` within a stretch whose repeat score,
+    /// seen by `pos`'s mover, is `w`. Returns the move results (unsorted).
+    fn move_results(&self, pos: &Position, w: i32) -> Vec<MoveResult> {
+        let one = |mv: Move| {
+            let p = G::play_unchecked(pos, mv);
+            if p.captured > 0 {
+                MoveResult::capture(mv, p.captured, self.solve_start(&p.pos, Kind::Rule).0)
+            } else {
+                let (lo, w_free) = self.solve_start(&p.pos, Kind::Lo);
+                let hi = if w_free {
+                    lo
+                } else {
+                    self.solve_start(&p.pos, Kind::Hi).0
+                };
+                MoveResult::quiet(mv, w, lo, hi)
+            }
+        };
+        // Root moves one after another, so that each benefits from the
+        // table entries of the previous ones; threads work inside each solve.
+        G::legal_moves(pos).iter().map(one).collect()
+    }
+
+    /// Stops the search as if a limit had been reached: a running
+    /// [`Searcher::analyse`] returns soon after with the bounds proved so
+    /// far. Callable from another thread (the web server cancels a solve
+    /// whose client went away).
+    pub fn stop(&self) {
+        self.shared.request_stop();
+    }
+
+    /// Nodes searched so far, for progress reports (counted per flush).
+    pub fn nodes(&self) -> u64 {
+        self.shared.nodes()
+    }
+
+    /// The counters of everything this searcher has searched so far (time:
+    /// since it was made).
+    pub fn stats(&self) -> Stats {
+        self.shared.stats(self.shared.born)
+    }
+
+    /// Analyses `pos` as the start of a stretch: the value, every move's
+    /// value, the principal variation and the loop-sensitivity.
+    pub fn analyse(&self, pos: &Position) -> Analysis {
+        self.analyse_with(pos, None)
+    }
+
+    /// Like [`Searcher::analyse`], but with `depth = Some(d)` every move is
+    /// valued by plain minimax over the next `d` plies only, where a position
+    /// left unresolved at the horizon contributes its whole possible range:
+    /// the results are proven bounds (exact where the horizon was never
+    /// reached), never an evaluation.
+    pub fn analyse_depth(&self, pos: &Position, depth: u32) -> Analysis {
+        self.analyse_with(pos, Some(depth))
+    }
+
+    fn analyse_with(&self, pos: &Position, depth: Option<u32>) -> Analysis {
+        let t0 = Instant::now();
+        let w = self.opts.rule.w::<G>(pos);
+        if G::legal_moves(pos).is_empty() {
+            let r = Range::point(G::split(pos));
+            return Analysis {
+                value: r,
+                lo: r,
+                hi: r,
+                moves: Vec::new(),
+                pv: Vec::new(),
+                pv_end: PvEnd::GameOver,
+                from_tables: false,
+                stats: self.shared.stats(t0),
+            };
+        }
+        let (mut moves, from_tables) = match (self.table_moves(pos, w), depth) {
+            (Some(m), _) => (m, true),
+            (None, None) => (self.move_results(pos, w), false),
+            (None, Some(d)) => (self.depth_move_results(pos, w, d), false),
+        };
+        let Contribution { value, lo, hi } = MoveResult::join(&moves);
+        moves.sort_by_key(|m| std::cmp::Reverse((m.value.lower, m.value.upper)));
+        let (pv, pv_end) = if depth.is_none() {
+            self.principal_variation(pos, w, &moves, value)
+        } else {
+            (Vec::new(), PvEnd::Unresolved)
+        };
+        Analysis {
+            value,
+            lo,
+            hi,
+            moves,
+            pv,
+            pv_end,
+            from_tables,
+            stats: self.shared.stats(t0),
+        }
+    }
+
+    /// Move results straight from the tables when they cover `pos`.
+    fn table_moves(&self, pos: &Position, w: i32) -> Option<Vec<MoveResult>> {
+        let t = self.tables?;
+        if pos.in_opening() || !t.covers(pos.level()) {
+            return None;
+        }
+        self.shared.table_hit();
+        let mut out = Vec::new();
+        for mv in G::legal_moves(pos).iter() {
+            let p = G::play_unchecked(pos, mv);
+            if p.captured > 0 {
+                out.push(MoveResult::capture(
+                    mv,
+                    p.captured,
+                    Range::point(t.value::<G>(&p.pos)?),
+                ));
+            } else {
+                let b = t.bounds::<G>(&p.pos)?;
+                out.push(MoveResult::quiet(
+                    mv,
+                    w,
+                    Range::point(b.lo),
+                    Range::point(b.hi),
+                ));
+            }
+        }
+        Some(out)
+    }
+}
