@@ -41,8 +41,17 @@ pub fn binom(n: usize, k: usize) -> u64 {
 }
 
 /// Number of boards with `n` seeds on `k` pits: `C(n + k − 1, k − 1)`.
+///
+/// `n ≤ MAX_LEVEL` and `1 ≤ k ≤ MAX_PITS` are required (callers check
+/// levels from files with [`try_level_size`] first).
 pub fn level_size(n: usize, k: usize) -> u64 {
-    binom(n + k - 1, k - 1)
+    try_level_size(n, k).expect("level and pit count within the index's range")
+}
+
+/// [`level_size`], or `None` when `n > MAX_LEVEL` or `k` is not in
+/// `1..=MAX_PITS`: the checked form for sizes from untrusted input.
+pub fn try_level_size(n: usize, k: usize) -> Option<u64> {
+    (n <= MAX_LEVEL && (1..=MAX_PITS).contains(&k)).then(|| binom(n + k - 1, k - 1))
 }
 
 /// Rank of a board among those with the same seed count, over its first `k` pits.

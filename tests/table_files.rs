@@ -7,7 +7,7 @@ use adji::game::{Game, GameId};
 use adji::progress::NoProgress;
 use adji::tables::build::build_tables;
 use adji::tables::format::{Header, HEADER_LEN};
-use adji::tables::verify::verify_level;
+use adji::tables::verify::{verify_dir, verify_level, LevelOutcome, VerifyOptions};
 use adji::tables::{level_path, Table, TableError, TableSet};
 use adji::value::LoopRule;
 use adji::{AdjiBoto, Adjito};
@@ -28,11 +28,11 @@ fn verify_passes_on_built_tables() {
     for rule in [LoopRule::Start, LoopRule::Even] {
         let a = build::<Adjito>(dir.path(), rule, 9);
         for n in 0..=9 {
-            assert_eq!(verify_level::<Adjito>(&a, n, 3).1, 0);
+            assert_eq!(verify_level::<Adjito>(&a, n, 3).unwrap().1, 0);
         }
         let b = build::<AdjiBoto>(dir.path(), rule, 9);
         for n in 0..=9 {
-            assert_eq!(verify_level::<AdjiBoto>(&b, n, 3).1, 0);
+            assert_eq!(verify_level::<AdjiBoto>(&b, n, 3).unwrap().1, 0);
         }
     }
 }
@@ -49,7 +49,7 @@ fn verify_detects_a_changed_entry() {
     adji::tables::format::write_level(dir.path(), GameId::Adjito, LoopRule::Start, 6, &lo, &hi)
         .unwrap();
     let set = TableSet::open::<Adjito>(dir.path(), LoopRule::Start, 6).unwrap();
-    let (bad, count) = verify_level::<Adjito>(&set, 6, 5);
+    let (bad, count) = verify_level::<Adjito>(&set, 6, 5).unwrap();
     assert!(count >= 1);
     assert_eq!(bad[0].index, 100);
 }
@@ -197,4 +197,233 @@ proptest! {
         b[bit / 8] ^= 1 << (bit % 8);
         prop_assert!(Header::decode(Path::new("x"), &b).is_err());
     }
+}
+
+/// Runs `f` on another thread and fails the test if it does not return
+/// within 20 s (a FIFO opened for reading blocks until a writer appears).
+fn within_20s<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(20))
+        .expect("hangs (did it open a FIFO?)")
+}
+
+#[cfg(unix)]
+fn mkfifo(p: &Path) {
+    let ok = std::process::Command::new("mkfifo")
+        .arg(p)
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "mkfifo failed");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_like_a_table_is_refused_without_hanging() {
+    // Issue 8, D4: open, resume-build and verify each refuse the FIFO.
+    let dir = tempfile::tempdir().unwrap();
+    build::<Adjito>(dir.path(), LoopRule::Start, 4);
+    let p = level_path(dir.path(), GameId::Adjito, LoopRule::Start, 3);
+    std::fs::remove_file(&p).unwrap();
+    mkfifo(&p);
+    let d = dir.path().to_path_buf();
+    let e = within_20s(move || open(&d, GameId::Adjito, LoopRule::Start, 3).err());
+    let e = e.expect("a FIFO must not open as a table");
+    assert!(matches!(e, TableError::NotRegular { .. }), "{e:?}");
+    assert!(e.to_string().contains("FIFO"), "{e}");
+    let d = dir.path().to_path_buf();
+    let r = within_20s(move || {
+        build_tables::<Adjito>(&d, LoopRule::Start, 4, &NoProgress, |_| {})
+            .err()
+            .map(|e| e.to_string())
+    });
+    assert!(r.expect("build over a FIFO must fail").contains("FIFO"));
+    let d = dir.path().to_path_buf();
+    let rep = within_20s(move || {
+        verify_dir::<Adjito>(&d, LoopRule::Start, &VerifyOptions::default(), |_| {}).unwrap()
+    });
+    assert!(!rep.passed());
+    assert!(matches!(
+        rep.levels[3].outcome,
+        LevelOutcome::BadFile(TableError::NotRegular { .. })
+    ));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_directory_or_dev_null_in_place_of_a_table_says_what_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    build::<Adjito>(dir.path(), LoopRule::Start, 2);
+    let p = level_path(dir.path(), GameId::Adjito, LoopRule::Start, 2);
+    std::fs::remove_file(&p).unwrap();
+    std::fs::create_dir(&p).unwrap();
+    let e = open(dir.path(), GameId::Adjito, LoopRule::Start, 2).unwrap_err();
+    assert!(e.to_string().contains("directory"), "{e}");
+    assert!(!e.to_string().contains("No such device"), "{e}");
+    std::fs::remove_dir(&p).unwrap();
+    std::os::unix::fs::symlink("/dev/null", &p).unwrap();
+    let e = open(dir.path(), GameId::Adjito, LoopRule::Start, 2).unwrap_err();
+    assert!(e.to_string().contains("device"), "{e}");
+    assert!(!e.to_string().contains("No such device"), "{e}");
+}
+
+/// A 64-byte header with a valid header checksum and the given level and count.
+fn crafted_header(game: GameId, level: u16, count: u64) -> Vec<u8> {
+    let h = Header {
+        game,
+        rule: LoopRule::Start,
+        level,
+        count,
+        tool: "crafted".into(),
+        payload_crc: crc32fast::hash(&[]),
+    };
+    h.encode().to_vec()
+}
+
+#[test]
+fn a_crafted_header_with_an_impossible_level_is_refused_not_a_panic() {
+    // Issue 8, D5: level 200 with a valid header CRC, named as level 200.
+    let dir = tempfile::tempdir().unwrap();
+    build::<Adjito>(dir.path(), LoopRule::Start, 2);
+    for (level, count) in [(200u16, 0u64), (200, 1), (49, 1), (127, 5), (65535, 0)] {
+        let p = level_path(dir.path(), GameId::Adjito, LoopRule::Start, level as u32);
+        std::fs::write(&p, crafted_header(GameId::Adjito, level, count)).unwrap();
+        let e = open(dir.path(), GameId::Adjito, LoopRule::Start, level as u32).unwrap_err();
+        assert!(e.to_string().contains("level"), "{e}");
+        let rep = verify_dir::<Adjito>(
+            dir.path(),
+            LoopRule::Start,
+            &VerifyOptions::default(),
+            |_| {},
+        )
+        .unwrap();
+        assert!(!rep.passed());
+        std::fs::remove_file(&p).unwrap();
+    }
+    // A header whose count disagrees with its level is refused by the reader itself.
+    let b = crafted_header(GameId::AdjiBoto, 5, 7);
+    assert!(Header::decode(Path::new("x"), &b).is_err());
+    let b = crafted_header(GameId::AdjiBoto, 101, 0);
+    assert!(Header::decode(Path::new("x"), &b).is_err());
+}
+
+#[test]
+fn index_sizes_are_checked_for_levels_from_files() {
+    use adji::index::try_level_size;
+    assert_eq!(try_level_size(5, 12), Some(4368));
+    assert_eq!(try_level_size(200, 12), None);
+    assert_eq!(try_level_size(5, 0), None);
+    assert_eq!(try_level_size(5, 13), None);
+}
+
+#[test]
+fn verify_dir_reports_mismatches_holes_and_bad_files() {
+    // Issue 8, D1/D2: every failure is visible in the report, so the
+    // command line can exit non-zero.
+    let dir = tempfile::tempdir().unwrap();
+    build::<Adjito>(dir.path(), LoopRule::Start, 7);
+    let opts = VerifyOptions::default();
+    let rep = verify_dir::<Adjito>(dir.path(), LoopRule::Start, &opts, |_| {}).unwrap();
+    assert!(rep.passed(), "{rep:?}");
+    assert_eq!(rep.levels.len(), 8);
+    assert!(rep
+        .levels
+        .iter()
+        .all(|l| matches!(l.outcome, LevelOutcome::Ok { .. })));
+
+    // Two entries of level 5 set to 7 with both checksums recomputed.
+    let t = open(dir.path(), GameId::Adjito, LoopRule::Start, 5).unwrap();
+    let (mut lo, mut hi) = t.planes();
+    drop(t);
+    for i in [10, 20] {
+        lo[i] = 7;
+        hi[i] = 7;
+    }
+    adji::tables::format::write_level(dir.path(), GameId::Adjito, LoopRule::Start, 5, &lo, &hi)
+        .unwrap();
+    let mut seen = Vec::new();
+    let all = VerifyOptions {
+        max_report: 100_000,
+    };
+    let rep =
+        verify_dir::<Adjito>(dir.path(), LoopRule::Start, &all, |l| seen.push(l.level)).unwrap();
+    assert!(!rep.passed());
+    assert_eq!(seen, (0..=7).collect::<Vec<_>>());
+    match &rep.levels[5].outcome {
+        LevelOutcome::Mismatches { count, first } => {
+            assert!(*count >= 2);
+            assert_eq!(first.len() as u64, *count);
+            assert!(first.iter().any(|m| m.index == 10) && first.iter().any(|m| m.index == 20));
+        }
+        o => panic!("level 5: {o:?}"),
+    }
+    // The levels above are not recomputed on a bad level: they say so.
+    assert!(matches!(
+        rep.levels[6].outcome,
+        LevelOutcome::NotRecomputed { .. }
+    ));
+
+    // A hole: level 5 deleted. Level 5 is missing; 6 and 7 are not recomputed.
+    std::fs::remove_file(level_path(dir.path(), GameId::Adjito, LoopRule::Start, 5)).unwrap();
+    let rep = verify_dir::<Adjito>(dir.path(), LoopRule::Start, &opts, |_| {}).unwrap();
+    assert!(!rep.passed());
+    assert_eq!(rep.levels.len(), 8);
+    assert!(matches!(rep.levels[5].outcome, LevelOutcome::Missing));
+    assert!(matches!(
+        rep.levels[7].outcome,
+        LevelOutcome::NotRecomputed { .. }
+    ));
+    assert!(rep.failures() >= 1);
+
+    // An empty directory has nothing to verify.
+    let empty = tempfile::tempdir().unwrap();
+    let rep = verify_dir::<Adjito>(empty.path(), LoopRule::Start, &opts, |_| {}).unwrap();
+    assert!(rep.levels.is_empty());
+}
+
+#[test]
+fn verify_level_refuses_an_uncovered_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = build::<Adjito>(dir.path(), LoopRule::Start, 3);
+    assert!(verify_level::<Adjito>(&set, 3, 1).is_ok());
+    assert!(matches!(
+        verify_level::<Adjito>(&set, 4, 1),
+        Err(TableError::Missing { level: 4, .. })
+    ));
+}
+
+#[test]
+fn a_build_removes_stale_temporary_files_of_our_naming() {
+    // Issue 8, D7: a kill during a write leaves a temporary file; the next
+    // build removes ours (old `.adjt-` and new `.adji-` names) and nothing else.
+    let dir = tempfile::tempdir().unwrap();
+    build::<Adjito>(dir.path(), LoopRule::Start, 2);
+    let ours = [".adjt-AbC123.tmp", ".adji-XyZ789.tmp"];
+    for n in ours {
+        std::fs::write(dir.path().join(n), vec![0u8; 4096]).unwrap();
+    }
+    std::fs::write(dir.path().join("notes.tmp"), b"keep").unwrap();
+    build::<Adjito>(dir.path(), LoopRule::Start, 3);
+    for n in ours {
+        assert!(!dir.path().join(n).exists(), "{n} left behind");
+    }
+    assert!(dir.path().join("notes.tmp").exists());
+}
+
+#[test]
+fn a_level_too_large_for_the_builder_is_refused_not_a_panic() {
+    // House item 5: Adji-Boto level 60 has 5.7e10 positions, beyond u32
+    // ranks; the plan names the first level too large (44: 4.4e9).
+    let r = adji::tables::build::plan::<AdjiBoto>(60);
+    assert!(
+        matches!(r, Err(TableError::TooLarge { level: 44, .. })),
+        "{r:?}"
+    );
+    let empty = TableSet::empty(GameId::AdjiBoto, LoopRule::Start);
+    let r = adji::tables::build::build_level::<AdjiBoto>(60, &empty, &NoProgress);
+    assert!(matches!(r, Err(TableError::TooLarge { level: 60, .. })));
+    assert!(adji::tables::build::plan::<AdjiBoto>(40).is_ok());
 }

@@ -47,7 +47,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::{format, level_positions, Table, TableError, TableSet};
+use super::{format, level_positions, prefetch, Table, TableError, TableSet};
 use crate::game::{for_each_step, Game, Position, Step};
 use crate::index::{level_size, rank, unrank};
 use crate::progress::Progress;
@@ -77,11 +77,15 @@ pub struct LevelPlan {
 }
 
 /// The plan for levels `0..=max`.
-pub fn plan<G: Game>(max: u32) -> Vec<LevelPlan> {
+///
+/// # Errors
+/// [`TableError::TooLarge`] for the first level the builder cannot take,
+/// before anything is allocated.
+pub fn plan<G: Game>(max: u32) -> Result<Vec<LevelPlan>, TableError> {
     let mut lower = 0;
     (0..=max)
         .map(|n| {
-            let positions = level_size(n as usize, G::PITS);
+            let positions = check_size::<G>(n)?;
             let p = LevelPlan {
                 level: n,
                 positions,
@@ -90,7 +94,7 @@ pub fn plan<G: Game>(max: u32) -> Vec<LevelPlan> {
                 lower_bytes: lower,
             };
             lower += 2 * positions;
-            p
+            Ok(p)
         })
         .collect()
 }
@@ -169,20 +173,6 @@ fn predecessor_ranks<G: Game>(ch: &[u32], n: u32, flags: &[AtomicU8]) -> Vec<u32
         });
     }
     preds
-}
-
-#[inline(always)]
-fn prefetch(x: &AtomicU8) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching is a hint; the address is a valid reference.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch(
-            x as *const AtomicU8 as *const i8,
-            std::arch::x86_64::_MM_HINT_T0,
-        );
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
 }
 
 /// Collects frontier ranks up to a shared cap; past it, marks positions
@@ -295,13 +285,15 @@ fn atomic(v: &mut [u8]) -> &[AtomicU8] {
 /// planes and the measurements.
 ///
 /// # Errors
-/// [`TableError::Missing`] if `lower` does not cover every level below `n`.
+/// [`TableError::TooLarge`] for a level beyond the builder (before any
+/// allocation), [`TableError::Missing`] if `lower` does not cover every
+/// level below `n`.
 pub fn build_level<G: Game>(
     n: u32,
     lower: &TableSet,
     bar: &dyn Progress,
 ) -> Result<(Vec<u8>, Vec<u8>, LevelReport), TableError> {
-    let size = level_size(n as usize, G::PITS) as usize;
+    let size = check_size::<G>(n)? as usize;
     build_level_capped::<G>(n, lower, bar, (size / 64).max(1 << 16))
 }
 
@@ -316,6 +308,7 @@ pub fn build_level_capped<G: Game>(
     bar: &dyn Progress,
     cap: usize,
 ) -> Result<(Vec<u8>, Vec<u8>, LevelReport), TableError> {
+    let size = check_size::<G>(n)? as usize;
     if lower.covered() < n {
         return Err(TableError::Missing {
             level: lower.covered(),
@@ -323,193 +316,299 @@ pub fn build_level_capped<G: Game>(
         });
     }
     let t0 = Instant::now();
-    let size = level_size(n as usize, G::PITS) as usize;
-    assert!(
-        size < u32::MAX as usize,
-        "level too large for u32 frontiers"
-    );
-    let mut a = vec![0u8; size];
-    let mut b = vec![0u8; size];
-    let mut c = vec![0u8; size];
+    let mut lb = LevelBuild::<G>::new(n, size, lower, cap.max(1));
     bar.start(&format!("level {n}"), size as u64);
-    bar.message(&format!("level {n}: forward pass"));
-
-    // 1. Forward pass, with a histogram of E to skip empty thresholds.
-    let hist = a
-        .par_chunks_mut(CHUNK)
-        .zip(b.par_chunks_mut(CHUNK))
-        .enumerate()
-        .map(|(ci, (ac, bc))| {
-            let mut h = vec![0u64; 2 * n as usize + 1];
-            let ranks = (ci * CHUNK) as u64..(ci * CHUNK + ac.len()) as u64;
-            for (k, (_, pos)) in level_positions::<G>(n, ranks).enumerate() {
-                let (e, cnt) = exits::<G>(&pos, lower);
-                ac[k] = e as u8;
-                bc[k] = cnt;
-                if e != NONE {
-                    h[(e as i32 + n as i32) as usize] += 1;
-                }
-            }
-            bar.inc(ac.len() as u64);
-            h
-        })
-        .reduce(
-            || vec![0u64; 2 * n as usize + 1],
-            |mut x, y| {
-                x.iter_mut().zip(y).for_each(|(p, q)| *p += q);
-                x
-            },
-        );
-    let forward_secs = t0.elapsed().as_secs_f64();
-
-    // 2. Threshold sweep.
+    let hist = lb.forward(bar);
+    lb.report.forward_secs = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
-    let (aa, ba, ca) = (atomic(&mut a), atomic(&mut b), atomic(&mut c));
-    let w_trans = |i: usize, t: i32| -> bool {
-        let prev = ba[i].fetch_or(IN_W, Relaxed);
+    lb.sweep(&hist, bar);
+    lb.report.sweep_secs = t1.elapsed().as_secs_f64();
+    let (lo, hi, mut report) = lb.finish();
+    report.total_secs = t0.elapsed().as_secs_f64();
+    Ok((lo, hi, report))
+}
+
+/// One level under construction: the three planes and the measurements.
+///
+/// `a` holds E (later lo), `b` the counter and flags, `c` the first bound
+/// found (later hi); see the module comment.
+struct LevelBuild<'a, G: Game> {
+    n: u32,
+    size: usize,
+    lower: &'a TableSet,
+    /// Frontier cap (entries per list).
+    cap: usize,
+    a: Vec<u8>,
+    b: Vec<u8>,
+    c: Vec<u8>,
+    report: LevelReport,
+    game: std::marker::PhantomData<G>,
+}
+
+/// The planes of a [`LevelBuild`] as atomics, shared by the sweep's workers.
+struct Planes<'p> {
+    a: &'p [AtomicU8],
+    b: &'p [AtomicU8],
+    c: &'p [AtomicU8],
+}
+
+impl Planes<'_> {
+    /// Puts `i` in W at threshold `t`; false if it already was.
+    #[inline]
+    fn w_trans(&self, i: usize, t: i32) -> bool {
+        let prev = self.b[i].fetch_or(IN_W, Relaxed);
         if prev & IN_W != 0 {
             return false;
         }
         if prev & IN_L != 0 {
-            aa[i].store(t as i8 as u8, Relaxed);
+            self.a[i].store(t as i8 as u8, Relaxed);
         } else {
-            ca[i].store(t as i8 as u8, Relaxed);
+            self.c[i].store(t as i8 as u8, Relaxed);
         }
         true
-    };
-    let l_trans = |i: usize, t: i32| {
-        let prev = ba[i].fetch_or(IN_L, Relaxed);
+    }
+
+    /// Puts `i` in L at threshold `t` (its caller won the transition).
+    #[inline]
+    fn l_trans(&self, i: usize, t: i32) {
+        let prev = self.b[i].fetch_or(IN_L, Relaxed);
         debug_assert!(prev & IN_L == 0);
         if prev & IN_W != 0 {
-            aa[i].store(ca[i].load(Relaxed), Relaxed);
+            self.a[i].store(self.c[i].load(Relaxed), Relaxed);
         }
-        ca[i].store((-t) as i8 as u8, Relaxed);
-    };
-    let mut report = LevelReport {
-        level: n,
-        positions: size as u64,
-        forward_secs,
-        ..Default::default()
-    };
-    let ni = n as i32;
-    // Frontiers hold at most `cap` ranks; beyond that, positions are marked
-    // with a pending bit and collected by a scan in the next phase.
-    let cap = cap.max(1);
-    for t in (-ni..=ni).rev() {
-        let hw = hist[(t + ni) as usize];
-        let hl = hist[(-t + ni) as usize];
-        if hw == 0 && hl == 0 {
-            continue;
+        self.c[i].store((-t) as i8 as u8, Relaxed);
+    }
+}
+
+impl<'a, G: Game> LevelBuild<'a, G> {
+    fn new(n: u32, size: usize, lower: &'a TableSet, cap: usize) -> Self {
+        LevelBuild {
+            n,
+            size,
+            lower,
+            cap,
+            a: vec![0u8; size],
+            b: vec![0u8; size],
+            c: vec![0u8; size],
+            report: LevelReport {
+                level: n,
+                positions: size as u64,
+                ..Default::default()
+            },
+            game: std::marker::PhantomData,
         }
-        report.scans += 1;
-        bar.message(&format!("level {n}: threshold {t:+}"));
-        let ts = Instant::now();
-        let (sink_w, sink_l) = (Sink::new(cap, ba, PEND_W), Sink::new(cap, ba, PEND_L));
-        let (mut w_list, mut l_list): (Vec<u32>, Vec<u32>) = (0..size.div_ceil(CHUNK))
-            .into_par_iter()
-            .map(|ci| {
-                let (mut w, mut l) = (Vec::new(), Vec::new());
-                let (mut bw, mut bl) = (0, 0);
-                for i in ci * CHUNK..((ci + 1) * CHUNK).min(size) {
-                    let f = ba[i].load(Relaxed);
-                    if f & (IN_W | IN_L) == IN_W | IN_L {
-                        continue;
-                    }
-                    let e = aa[i].load(Relaxed) as i8;
-                    if e == NONE {
-                        continue;
-                    }
-                    let e = e as i32;
-                    if f & IN_W == 0 && e == t && w_trans(i, t) {
-                        sink_w.push(&mut w, &mut bw, i);
-                    }
-                    if f & IN_L == 0 && f & CNT == 0 && e == -t {
-                        l_trans(i, t);
-                        sink_l.push(&mut l, &mut bl, i);
+    }
+
+    /// Step 1, the forward pass: E into `a`, the quiet-move count into `b`. Returns
+    /// the histogram of E (index `E + n`), to skip empty thresholds.
+    fn forward(&mut self, bar: &dyn Progress) -> Vec<u64> {
+        bar.message(&format!("level {}: forward pass", self.n));
+        let (n, lower) = (self.n, self.lower);
+        let zero = || vec![0u64; 2 * n as usize + 1];
+        self.a
+            .par_chunks_mut(CHUNK)
+            .zip(self.b.par_chunks_mut(CHUNK))
+            .enumerate()
+            .map(|(ci, (ac, bc))| {
+                let mut h = zero();
+                let ranks = (ci * CHUNK) as u64..(ci * CHUNK + ac.len()) as u64;
+                for (k, (_, pos)) in level_positions::<G>(n, ranks).enumerate() {
+                    let (e, cnt) = exits::<G>(&pos, lower);
+                    ac[k] = e as u8;
+                    bc[k] = cnt;
+                    if e != NONE {
+                        h[(e as i32 + n as i32) as usize] += 1;
                     }
                 }
-                (w, l)
+                bar.inc(ac.len() as u64);
+                h
             })
-            .reduce(
-                || (Vec::new(), Vec::new()),
-                |(mut w1, mut l1), (w2, l2)| {
-                    w1.extend(w2);
-                    l1.extend(l2);
-                    (w1, l1)
-                },
-            );
-        let (mut w_spill, mut l_spill) = (sink_w.spilled(), sink_l.spilled());
-        report.scan_secs += ts.elapsed().as_secs_f64();
-        // Phase A: a new W position decrements its predecessors' counters;
-        // a counter reaching 0 with E ≤ −t puts that predecessor in L.
-        let process_w = |xs: &[u32], sink: &Sink, out: &mut Vec<u32>| {
-            let mut budget = 0;
-            for ch in xs.chunks(BATCH) {
-                for &i in &predecessor_ranks::<G>(ch, n, ba) {
-                    let i = i as usize;
-                    let prev = ba[i].fetch_sub(1, Relaxed);
-                    debug_assert!(prev & CNT > 0);
-                    if prev & CNT == 1 && prev & IN_L == 0 {
-                        let e = aa[i].load(Relaxed) as i8;
-                        if e == NONE || (e as i32) <= -t {
-                            l_trans(i, t);
-                            sink.push(out, &mut budget, i);
+            .reduce(zero, |mut x, y| {
+                x.iter_mut().zip(y).for_each(|(p, q)| *p += q);
+                x
+            })
+    }
+
+    /// Step 2, the threshold sweep, `t = n … −n`, skipping thresholds no exit has.
+    fn sweep(&mut self, hist: &[u64], bar: &dyn Progress) {
+        let (n, size, cap) = (self.n, self.size, self.cap);
+        let mut report = std::mem::take(&mut self.report);
+        let planes = Planes {
+            a: atomic(&mut self.a),
+            b: atomic(&mut self.b),
+            c: atomic(&mut self.c),
+        };
+        let ni = n as i32;
+        for t in (-ni..=ni).rev() {
+            if hist[(t + ni) as usize] == 0 && hist[(-t + ni) as usize] == 0 {
+                continue;
+            }
+            report.scans += 1;
+            bar.message(&format!("level {n}: threshold {t:+}"));
+            let ts = Instant::now();
+            let start = scan(&planes, size, cap, t);
+            report.scan_secs += ts.elapsed().as_secs_f64();
+            propagate::<G>(&planes, n, cap, t, start, &mut report);
+        }
+        self.report = report;
+    }
+
+    /// Step 3, finish: positions never in W get lo = −∞, never in L hi = +∞.
+    /// Returns (lo, hi, report).
+    fn finish(mut self) -> (Vec<u8>, Vec<u8>, LevelReport) {
+        self.a
+            .par_chunks_mut(CHUNK)
+            .zip(self.b.par_chunks(CHUNK))
+            .zip(self.c.par_chunks_mut(CHUNK))
+            .for_each(|((ac, bc), cc)| {
+                for k in 0..ac.len() {
+                    match bc[k] & (IN_W | IN_L) {
+                        f if f == IN_W | IN_L => {}
+                        IN_W => {
+                            ac[k] = cc[k];
+                            cc[k] = POS_INF_BYTE as u8;
+                        }
+                        IN_L => ac[k] = NEG_INF_BYTE as u8,
+                        _ => {
+                            ac[k] = NEG_INF_BYTE as u8;
+                            cc[k] = POS_INF_BYTE as u8;
                         }
                     }
                 }
+            });
+        (self.a, self.c, self.report)
+    }
+}
+
+/// The W and L frontiers of one threshold's start, and whether each spilled.
+struct Frontiers {
+    w: Vec<u32>,
+    w_spill: bool,
+    l: Vec<u32>,
+    l_spill: bool,
+}
+
+/// The scan at threshold `t`: positions with `E = t` enter W, positions
+/// with `E = −t` and no quiet move left outside W enter L.
+fn scan(p: &Planes, size: usize, cap: usize, t: i32) -> Frontiers {
+    let (sink_w, sink_l) = (Sink::new(cap, p.b, PEND_W), Sink::new(cap, p.b, PEND_L));
+    let (w, l) = (0..size.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|ci| {
+            let (mut w, mut l) = (Vec::new(), Vec::new());
+            let (mut bw, mut bl) = (0, 0);
+            for i in ci * CHUNK..((ci + 1) * CHUNK).min(size) {
+                let f = p.b[i].load(Relaxed);
+                let e = p.a[i].load(Relaxed) as i8;
+                if f & (IN_W | IN_L) == IN_W | IN_L || e == NONE {
+                    continue;
+                }
+                let e = e as i32;
+                if f & IN_W == 0 && e == t && p.w_trans(i, t) {
+                    sink_w.push(&mut w, &mut bw, i);
+                }
+                if f & IN_L == 0 && f & CNT == 0 && e == -t {
+                    p.l_trans(i, t);
+                    sink_l.push(&mut l, &mut bl, i);
+                }
             }
-        };
-        // Phase B: a new L position puts its predecessors in W.
-        let process_l = |xs: &[u32], sink: &Sink, out: &mut Vec<u32>| {
-            let mut budget = 0;
-            for ch in xs.chunks(BATCH) {
-                for &i in &predecessor_ranks::<G>(ch, n, ba) {
-                    let i = i as usize;
-                    if ba[i].load(Relaxed) & IN_W == 0 && w_trans(i, t) {
+            (w, l)
+        })
+        .reduce(
+            || (Vec::new(), Vec::new()),
+            |(mut w1, mut l1), (w2, l2)| {
+                w1.extend(w2);
+                l1.extend(l2);
+                (w1, l1)
+            },
+        );
+    Frontiers {
+        w,
+        w_spill: sink_w.spilled(),
+        l,
+        l_spill: sink_l.spilled(),
+    }
+}
+
+/// The frontier rounds of threshold `t`, until both frontiers are empty.
+///
+/// Phase A: a new W position decrements its predecessors' counters; a
+/// counter reaching 0 with E ≤ −t puts that predecessor in L. Phase B: a
+/// new L position puts its predecessors in W.
+fn propagate<G: Game>(
+    p: &Planes,
+    n: u32,
+    cap: usize,
+    t: i32,
+    start: Frontiers,
+    report: &mut LevelReport,
+) {
+    let process_w = |xs: &[u32], sink: &Sink, out: &mut Vec<u32>| {
+        let mut budget = 0;
+        for ch in xs.chunks(BATCH) {
+            for &i in &predecessor_ranks::<G>(ch, n, p.b) {
+                let i = i as usize;
+                let prev = p.b[i].fetch_sub(1, Relaxed);
+                debug_assert!(prev & CNT > 0);
+                if prev & CNT == 1 && prev & IN_L == 0 {
+                    let e = p.a[i].load(Relaxed) as i8;
+                    if e == NONE || (e as i32) <= -t {
+                        p.l_trans(i, t);
                         sink.push(out, &mut budget, i);
                     }
                 }
             }
-        };
-        while !w_list.is_empty() || w_spill || !l_list.is_empty() || l_spill {
-            report.max_frontier = report
-                .max_frontier
-                .max((w_list.len() + l_list.len()) as u64);
-            report.spills += (w_spill || l_spill) as u32;
-            let s = Sink::new(cap, ba, PEND_L);
-            l_list.extend(phase(&w_list, w_spill, PEND_W, &s, ba, &process_w));
-            l_spill |= s.spilled();
-            let s = Sink::new(cap, ba, PEND_W);
-            w_list = phase(&l_list, l_spill, PEND_L, &s, ba, &process_l);
-            w_spill = s.spilled();
-            (l_list, l_spill) = (Vec::new(), false);
         }
-    }
-    report.sweep_secs = t1.elapsed().as_secs_f64();
-
-    // 3. Finish: a = lo, c = hi.
-    a.par_chunks_mut(CHUNK)
-        .zip(b.par_chunks(CHUNK))
-        .zip(c.par_chunks_mut(CHUNK))
-        .for_each(|((ac, bc), cc)| {
-            for k in 0..ac.len() {
-                match bc[k] & (IN_W | IN_L) {
-                    f if f == IN_W | IN_L => {}
-                    IN_W => {
-                        ac[k] = cc[k];
-                        cc[k] = POS_INF_BYTE as u8;
-                    }
-                    IN_L => ac[k] = NEG_INF_BYTE as u8,
-                    _ => {
-                        ac[k] = NEG_INF_BYTE as u8;
-                        cc[k] = POS_INF_BYTE as u8;
-                    }
+    };
+    let process_l = |xs: &[u32], sink: &Sink, out: &mut Vec<u32>| {
+        let mut budget = 0;
+        for ch in xs.chunks(BATCH) {
+            for &i in &predecessor_ranks::<G>(ch, n, p.b) {
+                let i = i as usize;
+                if p.b[i].load(Relaxed) & IN_W == 0 && p.w_trans(i, t) {
+                    sink.push(out, &mut budget, i);
                 }
             }
+        }
+    };
+    let Frontiers {
+        w: mut w_list,
+        mut w_spill,
+        l: mut l_list,
+        mut l_spill,
+    } = start;
+    while !w_list.is_empty() || w_spill || !l_list.is_empty() || l_spill {
+        report.max_frontier = report
+            .max_frontier
+            .max((w_list.len() + l_list.len()) as u64);
+        report.spills += (w_spill || l_spill) as u32;
+        let s = Sink::new(cap, p.b, PEND_L);
+        l_list.extend(phase(&w_list, w_spill, PEND_W, &s, p.b, &process_w));
+        l_spill |= s.spilled();
+        let s = Sink::new(cap, p.b, PEND_W);
+        w_list = phase(&l_list, l_spill, PEND_L, &s, p.b, &process_l);
+        w_spill = s.spilled();
+        (l_list, l_spill) = (Vec::new(), false);
+    }
+}
+
+/// Largest level size the builder takes: frontiers hold `u32` ranks.
+pub const MAX_POSITIONS: u64 = u32::MAX as u64;
+
+/// The positions of level `n`, or a refusal when the builder cannot take it.
+///
+/// # Errors
+/// [`TableError::TooLarge`].
+pub fn check_size<G: Game>(n: u32) -> Result<u64, TableError> {
+    let positions = crate::index::try_level_size(n as usize, G::PITS).unwrap_or(u64::MAX);
+    if positions >= MAX_POSITIONS {
+        return Err(TableError::TooLarge {
+            level: n,
+            positions,
+            max: MAX_POSITIONS - 1,
         });
-    drop(b);
-    report.total_secs = t0.elapsed().as_secs_f64();
-    Ok((a, c, report))
+    }
+    Ok(positions)
 }
 
 /// The "floor": one parallel pass that generates and plays every move of
@@ -540,18 +639,27 @@ pub fn floor_pass<G: Game>(n: u32) -> u64 {
 pub struct BuildEvent {
     /// Level.
     pub level: u32,
-    /// True when an existing verified file was kept.
+    /// True when an existing file was kept. It was opened and its header
+    /// and payload checksum checked; its entries were not recomputed
+    /// (that is `tables verify`).
     pub skipped: bool,
+    /// Why an existing file was replaced (corrupt, truncated, old format…).
+    pub replaced: Option<String>,
     /// Measurements when built.
     pub report: Option<LevelReport>,
 }
 
-/// Builds (or resumes) levels `0..=max` in `dir`. Levels whose file opens
-/// and checks (header, game, rule, size, checksum) are kept; others are
-/// built and written atomically. `on_level` is told after each level.
+/// Builds (or resumes) levels `0..=max` in `dir`. First removes the
+/// temporary files a killed build left there. Levels whose file opens and
+/// checks (header, game, rule, size, checksum) are kept; missing, truncated
+/// or corrupt ones are built and written atomically. `on_level` is told
+/// after each level.
 ///
 /// # Errors
-/// I/O errors, or a lower level built under another loop rule.
+/// [`TableError::TooLarge`] before anything is built when a level is
+/// beyond the builder; I/O errors; a lower level built under another loop
+/// rule or for the other game; something other than a regular file (a
+/// FIFO, a directory) in place of a level file.
 pub fn build_tables<G: Game>(
     dir: &Path,
     rule: LoopRule,
@@ -559,25 +667,32 @@ pub fn build_tables<G: Game>(
     bar: &dyn Progress,
     mut on_level: impl FnMut(&BuildEvent),
 ) -> Result<TableSet, TableError> {
+    plan::<G>(max)?;
+    format::remove_stale_temps(dir)?;
     let mut set = TableSet::empty(G::ID, rule);
     for n in 0..=max {
         let path = format::level_path(dir, G::ID, rule, n);
-        match Table::open(&path, G::ID, rule, n, G::PITS) {
+        let replaced = match Table::open(&path, G::ID, rule, n, G::PITS) {
             Ok(t) => {
                 set.push(t);
                 on_level(&BuildEvent {
                     level: n,
                     skipped: true,
+                    replaced: None,
                     report: None,
                 });
                 continue;
             }
-            Err(TableError::Missing { .. }) => {}
-            Err(e @ TableError::WrongRule { .. }) | Err(e @ TableError::WrongGame { .. }) => {
-                return Err(e)
-            }
-            Err(_) => {} // truncated or corrupt: rebuild it
-        }
+            Err(TableError::Missing { .. }) => None,
+            Err(
+                e @ (TableError::WrongRule { .. }
+                | TableError::WrongGame { .. }
+                | TableError::NotRegular { .. }
+                | TableError::Io { .. }),
+            ) => return Err(e),
+            // Truncated, corrupt or of an old format: rebuild it.
+            Err(e) => Some(e.to_string()),
+        };
         let (lo, hi, report) = build_level::<G>(n, &set, bar)?;
         format::write_level(dir, G::ID, rule, n, &lo, &hi)?;
         drop((lo, hi));
@@ -585,6 +700,7 @@ pub fn build_tables<G: Game>(
         on_level(&BuildEvent {
             level: n,
             skipped: false,
+            replaced,
             report: Some(report),
         });
     }

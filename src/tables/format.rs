@@ -22,7 +22,9 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crate::fsutil::write_atomic_with;
 use crate::game::GameId;
+use crate::index::{level_size, MAX_LEVEL};
 use crate::value::LoopRule;
 
 use super::TableError;
@@ -72,7 +74,8 @@ impl Header {
     }
 
     /// Decodes and checks a header: magic, version, header checksum, known
-    /// game and rule.
+    /// game and rule, a level the game can have and the entry count of that
+    /// level. Nothing is indexed before these checks pass.
     ///
     /// # Errors
     /// [`TableError`] naming what is wrong; never panics on any input.
@@ -114,6 +117,14 @@ impl Header {
         let mut c = [0u8; 8];
         c.copy_from_slice(&b[16..24]);
         let count = u64::from_le_bytes(c);
+        check_level(path, game, level as u32)?;
+        let want = level_size(level as usize, pits_of(game));
+        if count != want {
+            return Err(TableError::Corrupted {
+                path: p(),
+                what: format!("entry count {count} but level {level} has {want} positions"),
+            });
+        }
         let tool = String::from_utf8_lossy(&b[24..40])
             .trim_end_matches('\0')
             .to_string();
@@ -126,6 +137,76 @@ impl Header {
             payload_crc: u32_at(40),
         })
     }
+
+    /// Checks that the header is the one wanted: game, loop rule, level.
+    ///
+    /// # Errors
+    /// [`TableError::WrongGame`], [`TableError::WrongRule`] or
+    /// [`TableError::WrongLevel`].
+    pub fn expect(
+        &self,
+        path: &Path,
+        game: GameId,
+        rule: LoopRule,
+        level: u32,
+    ) -> Result<(), TableError> {
+        let path = path.to_path_buf();
+        if self.game != game {
+            Err(TableError::WrongGame {
+                path,
+                expected: game,
+                found: self.game,
+            })
+        } else if self.rule != rule {
+            Err(TableError::WrongRule {
+                path,
+                expected: rule,
+                found: self.rule,
+            })
+        } else if self.level as u32 != level {
+            Err(TableError::WrongLevel {
+                path,
+                expected: level,
+                found: self.level as u32,
+            })
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Pits of `game`'s board.
+pub const fn pits_of(game: GameId) -> usize {
+    match game {
+        GameId::Adjito => 12,
+        GameId::AdjiBoto => 10,
+    }
+}
+
+/// Seeds of a whole `game`: no level is larger.
+pub const fn total_of(game: GameId) -> u32 {
+    match game {
+        GameId::Adjito => 48,
+        GameId::AdjiBoto => 100,
+    }
+}
+
+/// Refuses a level `game` cannot have (from a header or a file name)
+/// before anything is indexed with it.
+///
+/// # Errors
+/// [`TableError::LevelOutOfRange`].
+pub fn check_level(path: &Path, game: GameId, level: u32) -> Result<(), TableError> {
+    let total = total_of(game);
+    if level > total || level as usize > MAX_LEVEL {
+        return Err(TableError::LevelOutOfRange {
+            path: path.to_path_buf(),
+            game,
+            level,
+            total,
+        });
+    }
+    Ok(())
 }
 
 /// The file name of a level.
@@ -138,8 +219,9 @@ pub fn level_path(dir: &Path, game: GameId, rule: LoopRule, level: u32) -> PathB
     dir.join(file_name(game, rule, level))
 }
 
-/// Writes a level atomically: a temporary file in the same directory,
-/// fsynced, then renamed over the final name.
+/// Writes a level atomically through [`crate::fsutil::write_atomic_with`]
+/// (a `.adji-*.tmp` file in the same directory, fsynced, then renamed over
+/// the final name).
 ///
 /// # Errors
 /// [`TableError::Io`] on any I/O failure; the final file is then untouched.
@@ -152,10 +234,6 @@ pub fn write_level(
     hi: &[u8],
 ) -> Result<PathBuf, TableError> {
     let path = level_path(dir, game, rule, level);
-    let io = |e: std::io::Error| TableError::Io {
-        path: path.clone(),
-        source: e,
-    };
     // The payload is lo/hi interleaved; it is produced a block at a time
     // (for the checksum, then for the file) rather than held in memory.
     let blocks = || {
@@ -172,30 +250,78 @@ pub fn write_level(
     for b in blocks() {
         hasher.update(&b);
     }
-    let crc = hasher.finalize();
     let header = Header {
         game,
         rule,
         level: level as u16,
         count: lo.len() as u64,
         tool: format!("adji {}", env!("CARGO_PKG_VERSION")),
-        payload_crc: crc,
+        payload_crc: hasher.finalize(),
     };
-    std::fs::create_dir_all(dir).map_err(io)?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".adjt-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(io)?;
-    {
-        let mut w = std::io::BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
-        w.write_all(&header.encode()).map_err(io)?;
-        for b in blocks() {
-            w.write_all(&b).map_err(io)?;
-        }
-        w.flush().map_err(io)?;
-    }
-    tmp.as_file().sync_all().map_err(io)?;
-    tmp.persist(&path).map_err(|e| io(e.error))?;
+    write_atomic_with(&path, |w| {
+        w.write_all(&header.encode())?;
+        blocks().try_for_each(|b| w.write_all(&b))
+    })
+    .map_err(|e| TableError::Io {
+        path: path.clone(),
+        source: e,
+    })?;
     Ok(path)
+}
+
+/// Prefix of the temporary files that versions before `fsutil` left.
+const LEGACY_TMP_PREFIX: &str = ".adjt-";
+
+/// Removes the temporary files a killed build left in `dir`: ours
+/// ([`crate::fsutil::remove_stale_temps`]) and those of the older
+/// `.adjt-*.tmp` naming. Returns how many were removed.
+///
+/// # Errors
+/// [`TableError::Io`] listing the directory or removing a file.
+pub fn remove_stale_temps(dir: &Path) -> Result<usize, TableError> {
+    let io = |e| TableError::Io {
+        path: dir.to_path_buf(),
+        source: e,
+    };
+    let mut removed = crate::fsutil::remove_stale_temps(dir).map_err(io)?;
+    for name in list_dir(dir).map_err(io)? {
+        if name.starts_with(LEGACY_TMP_PREFIX) && name.ends_with(crate::fsutil::TMP_SUFFIX) {
+            let p = dir.join(&name);
+            if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_file()) {
+                std::fs::remove_file(&p).map_err(io)?;
+                removed += 1;
+            }
+        }
+    }
+    Ok(removed)
+}
+
+/// The names in `dir` (none when it does not exist).
+fn list_dir(dir: &Path) -> std::io::Result<Vec<String>> {
+    match std::fs::read_dir(dir) {
+        Ok(rd) => rd
+            .map(|e| e.map(|e| e.file_name().to_string_lossy().into_owned()))
+            .collect(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(e),
+    }
+}
+
+/// The levels of `game` under `rule` that have a file in `dir`, by file
+/// name, ascending (whatever the files hold; opening them checks that).
+///
+/// # Errors
+/// [`TableError::Io`] when the directory cannot be listed.
+pub fn levels_present(dir: &Path, game: GameId, rule: LoopRule) -> Result<Vec<u32>, TableError> {
+    let prefix = format!("{}-{}-", game.name(), rule.name());
+    let mut v: Vec<u32> = list_dir(dir)
+        .map_err(|e| TableError::Io {
+            path: dir.to_path_buf(),
+            source: e,
+        })?
+        .iter()
+        .filter_map(|n| n.strip_prefix(&prefix)?.strip_suffix(".adjt")?.parse().ok())
+        .collect();
+    v.sort_unstable();
+    Ok(v)
 }

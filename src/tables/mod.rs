@@ -14,28 +14,39 @@ pub mod format;
 pub mod stats;
 pub mod verify;
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
+use crate::fsutil::open_regular;
 use crate::game::{Game, GameId, Position};
-use crate::index::{level_size, rank};
+use crate::index::rank;
 use crate::value::{capture_value, decode_bound, quiet_value, Bounds, LoopRule};
 
 pub use format::{level_path, Header};
 
-/// Everything that can go wrong reading or writing tables.
-#[derive(Debug)]
+/// Everything that can go wrong reading, writing or building tables.
+#[derive(Debug, thiserror::Error)]
 pub enum TableError {
     /// An I/O error.
+    #[error("{}: {source}", .path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// The error.
         source: std::io::Error,
     },
+    /// Something other than a regular file (a directory, FIFO, device…)
+    /// stands where a table file should be; it is never opened.
+    #[error("{}: {what}; only a regular file can be a table", .path.display())]
+    NotRegular {
+        /// The path.
+        path: PathBuf,
+        /// What it is ("a FIFO", "a directory", …).
+        what: String,
+    },
     /// The file is shorter than its header says.
+    #[error("{}: truncated table file: expected {expected} bytes, found {found}", .path.display())]
     Truncated {
         /// The file.
         path: PathBuf,
@@ -45,11 +56,13 @@ pub enum TableError {
         found: u64,
     },
     /// The file does not start with the table magic.
+    #[error("{}: not an adji table file (bad magic)", .path.display())]
     NotATable {
         /// The file.
         path: PathBuf,
     },
     /// Unsupported format version.
+    #[error("{}: unsupported table format version {found} (this tool reads version {}); rebuild the tables with `adji tables build`", .path.display(), format::VERSION)]
     Version {
         /// The file.
         path: PathBuf,
@@ -57,6 +70,7 @@ pub enum TableError {
         found: u32,
     },
     /// A checksum or field is wrong.
+    #[error("{}: corrupted table: {what}", .path.display())]
     Corrupted {
         /// The file.
         path: PathBuf,
@@ -64,6 +78,7 @@ pub enum TableError {
         what: String,
     },
     /// The file is for the other game.
+    #[error("{}: table is for {found}, not {expected}", .path.display())]
     WrongGame {
         /// The file.
         path: PathBuf,
@@ -73,6 +88,7 @@ pub enum TableError {
         found: GameId,
     },
     /// The file was built under the other loop rule.
+    #[error("{}: table was built with --loop {}, not --loop {}; tables of different loop rules cannot be mixed", .path.display(), .found.name(), .expected.name())]
     WrongRule {
         /// The file.
         path: PathBuf,
@@ -82,6 +98,7 @@ pub enum TableError {
         found: LoopRule,
     },
     /// The file holds another level than its name says.
+    #[error("{}: file holds level {found}, expected level {expected}", .path.display())]
     WrongLevel {
         /// The file.
         path: PathBuf,
@@ -90,48 +107,57 @@ pub enum TableError {
         /// Level found.
         found: u32,
     },
+    /// A level the game cannot have (more seeds than the game holds).
+    #[error("{}: level {level} is impossible for {game}, which has {total} seeds", .path.display())]
+    LevelOutOfRange {
+        /// The file.
+        path: PathBuf,
+        /// The game.
+        game: GameId,
+        /// The level asked for or found.
+        level: u32,
+        /// The game's seeds.
+        total: u32,
+    },
     /// A level is not built.
+    #[error("level {level} is not built (no {})", .path.display())]
     Missing {
         /// The level.
         level: u32,
         /// Where it was looked for.
         path: PathBuf,
     },
+    /// The builder cannot take a level this large (its frontiers hold
+    /// 32-bit ranks); refused before anything is allocated.
+    #[error(
+        "level {level} has {positions} positions; the builder handles at most {max} per level"
+    )]
+    TooLarge {
+        /// The level.
+        level: u32,
+        /// Its positions.
+        positions: u64,
+        /// The builder's limit.
+        max: u64,
+    },
 }
 
-impl fmt::Display for TableError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TableError::Io { path, source } => write!(f, "{}: {source}", path.display()),
-            TableError::Truncated { path, expected, found } => {
-                write!(f, "{}: truncated table file: expected {expected} bytes, found {found}", path.display())
-            }
-            TableError::NotATable { path } => write!(f, "{}: not an adji table file (bad magic)", path.display()),
-            TableError::Version { path, found } => {
-                write!(f, "{}: unsupported table format version {found} (this tool reads {})", path.display(), format::VERSION)
-            }
-            TableError::Corrupted { path, what } => write!(f, "{}: corrupted table: {what}", path.display()),
-            TableError::WrongGame { path, expected, found } => {
-                write!(f, "{}: table is for {found}, not {expected}", path.display())
-            }
-            TableError::WrongRule { path, expected, found } => write!(
-                f,
-                "{}: table was built with --loop {}, not --loop {}; tables of different loop rules cannot be mixed",
-                path.display(),
-                found.name(),
-                expected.name()
-            ),
-            TableError::WrongLevel { path, expected, found } => {
-                write!(f, "{}: file holds level {found}, expected level {expected}", path.display())
-            }
-            TableError::Missing { level, path } => {
-                write!(f, "level {level} is not built (no {})", path.display())
-            }
+impl TableError {
+    /// The error for an I/O failure on `path`: a missing file becomes
+    /// [`TableError::Missing`] of `level`; a path that is not a regular
+    /// file becomes [`TableError::NotRegular`].
+    pub fn from_open(path: &Path, level: u32, e: std::io::Error) -> TableError {
+        let path = path.to_path_buf();
+        match e.kind() {
+            std::io::ErrorKind::NotFound => TableError::Missing { level, path },
+            std::io::ErrorKind::InvalidInput => TableError::NotRegular {
+                path,
+                what: e.to_string(),
+            },
+            _ => TableError::Io { path, source: e },
         }
     }
 }
-
-impl std::error::Error for TableError {}
 
 /// One level's table, memory-mapped and checked.
 pub struct Table {
@@ -139,6 +165,15 @@ pub struct Table {
     count: usize,
     /// The header.
     pub header: Header,
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("header", &self.header)
+            .field("mapped_bytes", &self.map.len())
+            .finish()
+    }
 }
 
 impl Table {
@@ -155,16 +190,8 @@ impl Table {
         pits: usize,
     ) -> Result<Table, TableError> {
         let p = || path.to_path_buf();
-        let file = std::fs::File::open(path).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
-                TableError::Missing { level, path: p() }
-            } else {
-                TableError::Io {
-                    path: p(),
-                    source: e,
-                }
-            }
-        })?;
+        format::check_level(path, game, level)?;
+        let file = open_regular(path).map_err(|e| TableError::from_open(path, level, e))?;
         // SAFETY: table files are written once by rename and never modified
         // in place; a concurrent truncation by another program could still
         // fault, as with any mapped file.
@@ -173,37 +200,8 @@ impl Table {
             source: e,
         })?;
         let header = Header::decode(path, &map)?;
-        if header.game != game {
-            return Err(TableError::WrongGame {
-                path: p(),
-                expected: game,
-                found: header.game,
-            });
-        }
-        if header.rule != rule {
-            return Err(TableError::WrongRule {
-                path: p(),
-                expected: rule,
-                found: header.rule,
-            });
-        }
-        if header.level as u32 != level {
-            return Err(TableError::WrongLevel {
-                path: p(),
-                expected: level,
-                found: header.level as u32,
-            });
-        }
-        let expected_count = level_size(level as usize, pits);
-        if header.count != expected_count {
-            return Err(TableError::Corrupted {
-                path: p(),
-                what: format!(
-                    "entry count {} but level {level} has {expected_count} positions",
-                    header.count
-                ),
-            });
-        }
+        header.expect(path, game, rule, level)?;
+        debug_assert_eq!(pits, format::pits_of(game));
         let need = format::HEADER_LEN as u64 + 2 * header.count;
         if (map.len() as u64) < need {
             return Err(TableError::Truncated {
@@ -253,18 +251,9 @@ impl Table {
     /// Hints the processor to fetch entry `idx` (no effect on results).
     #[inline(always)]
     pub fn prefetch(&self, idx: usize) {
-        #[cfg(target_arch = "x86_64")]
         if let Some(b) = self.map.get(format::HEADER_LEN + 2 * idx) {
-            // SAFETY: prefetching is a hint; the address is inside the map.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch(
-                    b as *const u8 as *const i8,
-                    std::arch::x86_64::_MM_HINT_T0,
-                )
-            }
+            prefetch(b);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = idx;
     }
 
     /// Bounds of entry `idx`.
@@ -276,6 +265,19 @@ impl Table {
             hi: decode_bound(self.map[o + 1] as i8),
         }
     }
+}
+
+/// Hints the processor to fetch the cache line of `x` (no effect on
+/// results; a no-op off x86-64).
+#[inline(always)]
+pub(crate) fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint; the address is a valid reference.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(x as *const T as *const i8, std::arch::x86_64::_MM_HINT_T0);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
 /// The tables of one game and loop rule, levels `0..=max_level`.
@@ -321,7 +323,7 @@ impl TableSet {
     /// A level file that is present but bad.
     pub fn open_available<G: Game>(dir: &Path, rule: LoopRule) -> Result<Self, TableError> {
         let mut s = TableSet::empty(G::ID, rule);
-        for n in 0..=crate::index::MAX_LEVEL as u32 {
+        for n in 0..=format::total_of(G::ID) {
             match Table::open(&level_path(dir, G::ID, rule, n), G::ID, rule, n, G::PITS) {
                 Ok(t) => s.push(t),
                 Err(TableError::Missing { .. }) => break,
