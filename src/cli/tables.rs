@@ -37,7 +37,7 @@ pub fn cmd_build<G: Game>(a: &BuildArgs) -> CmdResult {
             a.max
         ));
     }
-    let p = plan::<G>(a.max);
+    let p = plan::<G>(a.max).map_err(|e| e.to_string())?;
     println!(
         "Plan: {} tables, levels 0..={}, loop rule `{}`, in {}",
         G::ID,
@@ -317,7 +317,7 @@ pub fn cmd_verify<G: Game>(dir: &Path) -> Result<(u64, Option<String>, usize), S
                         continue;
                     }
                     set.push(t);
-                    let (bad, count) = verify_level::<G>(&set, n, 5);
+                    let (bad, count) = verify_level::<G>(&set, n, 5).map_err(|e| e.to_string())?;
                     if count == 0 {
                         println!(
                             "ok   {} ({} entries, {:.2}s)",
