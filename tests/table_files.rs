@@ -41,11 +41,13 @@ fn verify_passes_on_built_tables() {
 fn verify_detects_a_changed_entry() {
     let dir = tempfile::tempdir().unwrap();
     build::<Adjito>(dir.path(), LoopRule::Start, 6);
-    // Rewrite level 6 with one lo byte changed and a correct checksum.
+    // Rewrite level 6 with one entry changed and a correct checksum.
     let t = open(dir.path(), GameId::Adjito, LoopRule::Start, 6).unwrap();
-    let (mut lo, hi) = t.planes();
+    let (mut lo, mut hi) = t.planes();
     drop(t);
+    assert_eq!(lo[100], hi[100]);
     lo[100] = lo[100].wrapping_add(2);
+    hi[100] = lo[100];
     adji::tables::format::write_level(dir.path(), GameId::Adjito, LoopRule::Start, 6, &lo, &hi)
         .unwrap();
     let set = TableSet::open::<Adjito>(dir.path(), LoopRule::Start, 6).unwrap();
@@ -189,9 +191,9 @@ proptest! {
     }
 
     #[test]
-    fn header_reader_rejects_flipped_bits(bit in 0usize..(48 * 8)) {
+    fn header_reader_rejects_flipped_bits(bit in 0usize..(HEADER_LEN * 8)) {
         let h = Header { game: GameId::Adjito, rule: LoopRule::Start, level: 5, count: 4368,
-            tool: "adji test".into(), payload_crc: 7 };
+            exceptions: 3, tool: "adji test".into(), payload_crc: 7 };
         let mut b = h.encode().to_vec();
         prop_assert_eq!(Header::decode(Path::new("x"), &b).unwrap(), h);
         b[bit / 8] ^= 1 << (bit % 8);
@@ -277,6 +279,7 @@ fn crafted_header(game: GameId, level: u16, count: u64) -> Vec<u8> {
         rule: LoopRule::Start,
         level,
         count,
+        exceptions: 0,
         tool: "crafted".into(),
         payload_crc: crc32fast::hash(&[]),
     };
@@ -426,4 +429,119 @@ fn a_level_too_large_for_the_builder_is_refused_not_a_panic() {
     let r = adji::tables::build::build_level::<AdjiBoto>(60, &empty, &NoProgress);
     assert!(matches!(r, Err(TableError::TooLarge { level: 60, .. })));
     assert!(adji::tables::build::plan::<AdjiBoto>(40).is_ok());
+}
+
+#[test]
+fn files_of_the_old_two_byte_format_are_refused_with_a_rebuild_message() {
+    // Issue 9: version 2 (lo/hi interleaved) must not be misread as version 3.
+    let dir = tempfile::tempdir().unwrap();
+    build::<Adjito>(dir.path(), LoopRule::Start, 3);
+    let p = level_path(dir.path(), GameId::Adjito, LoopRule::Start, 3);
+    let mut b = std::fs::read(&p).unwrap();
+    b[8..12].copy_from_slice(&2u32.to_le_bytes());
+    std::fs::write(&p, &b).unwrap();
+    let e = open(dir.path(), GameId::Adjito, LoopRule::Start, 3).unwrap_err();
+    assert!(matches!(e, TableError::Version { found: 2, .. }), "{e:?}");
+    assert!(e.to_string().contains("rebuild"), "{e}");
+    // A build replaces it, saying why.
+    let mut why = Vec::new();
+    build_tables::<Adjito>(dir.path(), LoopRule::Start, 3, &NoProgress, |e| {
+        why.extend(e.replaced.clone())
+    })
+    .unwrap();
+    assert_eq!(why.len(), 1);
+    assert!(why[0].contains("version 2"), "{why:?}");
+}
+
+#[test]
+fn one_byte_per_position_and_loop_sensitive_bounds_kept() {
+    // Issue 9: at most 1.1 bytes per position; Adjito's loop-sensitive
+    // positions (levels 2..6) keep lo < hi exactly.
+    let dir = tempfile::tempdir().unwrap();
+    let set = build::<Adjito>(dir.path(), LoopRule::Start, 9);
+    let (mut sensitive, mut total, mut positions) = (0, 0, 0);
+    for n in 0..=9 {
+        let t = set.level(n).unwrap();
+        let bytes = std::fs::metadata(level_path(dir.path(), GameId::Adjito, LoopRule::Start, n))
+            .unwrap()
+            .len();
+        assert_eq!(bytes, (HEADER_LEN + t.len()) as u64 + 8 * t.exceptions());
+        (total, positions) = (total + bytes, positions + t.len() as u64);
+        if n >= 7 {
+            assert!(
+                bytes as f64 <= 1.1 * t.len() as f64,
+                "level {n}: {bytes} bytes"
+            );
+        }
+        let (lo, hi) = t.planes();
+        for i in 0..t.len() {
+            let b = t.bounds(i);
+            assert_eq!(
+                (b.lo, b.hi),
+                (
+                    adji::value::decode_bound(lo[i] as i8),
+                    adji::value::decode_bound(hi[i] as i8)
+                )
+            );
+            sensitive += b.loop_sensitive() as u64;
+        }
+        assert_eq!(
+            t.exceptions(),
+            (0..t.len()).filter(|&i| lo[i] != hi[i]).count() as u64
+        );
+    }
+    assert_eq!(
+        sensitive, 832,
+        "832 loop-sensitive Adjito positions, all at levels 2..6"
+    );
+    assert!(
+        total as f64 <= 1.1 * positions as f64,
+        "{total} bytes for {positions}"
+    );
+}
+
+#[test]
+fn a_bad_exception_list_is_corrupt_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    build::<Adjito>(dir.path(), LoopRule::Start, 5);
+    let p = level_path(dir.path(), GameId::Adjito, LoopRule::Start, 5);
+    let good = std::fs::read(&p).unwrap();
+    let t = open(dir.path(), GameId::Adjito, LoopRule::Start, 5).unwrap();
+    let n = t.len();
+    assert!(t.exceptions() >= 2);
+    drop(t);
+    // Rewrites the payload checksum so that only the list is wrong.
+    let fix = |b: &mut Vec<u8>| {
+        let crc = crc32fast::hash(&b[HEADER_LEN..]);
+        b[48..52].copy_from_slice(&crc.to_le_bytes());
+        let hc = crc32fast::hash(&b[0..60]);
+        b[60..64].copy_from_slice(&hc.to_le_bytes());
+    };
+    let first = HEADER_LEN + n;
+    type Edit = Box<dyn Fn(&mut Vec<u8>)>;
+    let cases: Vec<Edit> = vec![
+        // A marked byte with no record: unmark the record's entry elsewhere.
+        Box::new(|b| b[HEADER_LEN] = 0x80),
+        // Records out of order.
+        Box::new(move |b| {
+            let (x, y) = (
+                b[first..first + 8].to_vec(),
+                b[first + 8..first + 16].to_vec(),
+            );
+            b[first..first + 8].copy_from_slice(&y);
+            b[first + 8..first + 16].copy_from_slice(&x);
+        }),
+        // A record whose lo > hi.
+        Box::new(move |b| (b[first + 4], b[first + 5]) = (5, 1)),
+        // A record past the end.
+        Box::new(move |b| b[first..first + 4].copy_from_slice(&u32::MAX.to_le_bytes())),
+    ];
+    for (i, f) in cases.iter().enumerate() {
+        let mut b = good.clone();
+        f(&mut b);
+        fix(&mut b);
+        std::fs::write(&p, &b).unwrap();
+        let e = open(dir.path(), GameId::Adjito, LoopRule::Start, 5).unwrap_err();
+        assert!(matches!(e, TableError::Corrupted { .. }), "case {i}: {e:?}");
+    }
 }

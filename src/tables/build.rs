@@ -89,11 +89,11 @@ pub fn plan<G: Game>(max: u32) -> Result<Vec<LevelPlan>, TableError> {
             let p = LevelPlan {
                 level: n,
                 positions,
-                file_bytes: format::HEADER_LEN as u64 + 2 * positions,
+                file_bytes: format::HEADER_LEN as u64 + positions,
                 work_bytes: 3 * positions,
                 lower_bytes: lower,
             };
-            lower += 2 * positions;
+            lower += format::HEADER_LEN as u64 + positions;
             Ok(p)
         })
         .collect()
@@ -149,7 +149,7 @@ fn exits<G: Game>(pos: &Position, lower: &TableSet) -> (i8, u8) {
         let t = lower
             .level(level)
             .expect("lower level present (checked by build_level)");
-        e = e.max(capture_value(captured, t.bounds(idx).value(w)));
+        e = e.max(capture_value(captured, t.value(idx, w)));
     }
     if !any {
         e = G::split(pos);

@@ -17,6 +17,7 @@ pub mod verify;
 use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
+use rayon::prelude::*;
 
 use crate::fsutil::open_regular;
 use crate::game::{Game, GameId, Position};
@@ -202,7 +203,7 @@ impl Table {
         let header = Header::decode(path, &map)?;
         header.expect(path, game, rule, level)?;
         debug_assert_eq!(pits, format::pits_of(game));
-        let need = format::HEADER_LEN as u64 + 2 * header.count;
+        let need = header.file_len();
         if (map.len() as u64) < need {
             return Err(TableError::Truncated {
                 path: p(),
@@ -222,11 +223,92 @@ impl Table {
                 what: "payload checksum mismatch".into(),
             });
         }
-        Ok(Table {
+        let t = Table {
             map,
             count: header.count as usize,
             header,
-        })
+        };
+        t.check_exceptions(path)?;
+        Ok(t)
+    }
+
+    /// The exception list must be strictly ascending, in range, with
+    /// `lo < hi` (or an infinite bound), one record per marked value byte,
+    /// so that a probe never misreads it.
+    fn check_exceptions(&self, path: &Path) -> Result<(), TableError> {
+        let marked = self
+            .values()
+            .par_chunks(1 << 20)
+            .map(|c| c.iter().filter(|&&b| b as i8 == format::EXCEPTION).count() as u64)
+            .sum::<u64>();
+        if marked != self.header.exceptions {
+            return Err(TableError::Corrupted {
+                path: path.to_path_buf(),
+                what: format!(
+                    "{marked} entries marked loop-sensitive but {} exception records",
+                    self.header.exceptions
+                ),
+            });
+        }
+        let mut prev: Option<u32> = None;
+        for r in self.exception_records().chunks_exact(format::EXCEPTION_LEN) {
+            let rank = u32::from_le_bytes([r[0], r[1], r[2], r[3]]);
+            let ok = prev.map_or(true, |p| rank > p)
+                && (rank as usize) < self.count
+                && format::is_exception(r[4], r[5])
+                && (r[4] as i8) <= (r[5] as i8)
+                && r[6..8] == [0, 0]
+                && self.values()[rank as usize] as i8 == format::EXCEPTION;
+            if !ok {
+                return Err(TableError::Corrupted {
+                    path: path.to_path_buf(),
+                    what: format!("bad exception record for rank {rank}"),
+                });
+            }
+            prev = Some(rank);
+        }
+        Ok(())
+    }
+
+    /// The value bytes.
+    fn values(&self) -> &[u8] {
+        &self.map[format::HEADER_LEN..format::HEADER_LEN + self.count]
+    }
+
+    /// The exception records.
+    fn exception_records(&self) -> &[u8] {
+        &self.map[format::HEADER_LEN + self.count..]
+    }
+
+    /// The exact bounds of an exception entry (binary search).
+    fn exception(&self, idx: usize) -> Option<Bounds> {
+        let recs = self.exception_records();
+        let n = recs.len() / format::EXCEPTION_LEN;
+        let rank_at = |i: usize| {
+            let o = i * format::EXCEPTION_LEN;
+            u32::from_le_bytes([recs[o], recs[o + 1], recs[o + 2], recs[o + 3]]) as usize
+        };
+        let (mut a, mut b) = (0, n);
+        while a < b {
+            let m = (a + b) / 2;
+            match rank_at(m).cmp(&idx) {
+                std::cmp::Ordering::Less => a = m + 1,
+                std::cmp::Ordering::Greater => b = m,
+                std::cmp::Ordering::Equal => {
+                    let o = m * format::EXCEPTION_LEN;
+                    return Some(Bounds {
+                        lo: decode_bound(recs[o + 4] as i8),
+                        hi: decode_bound(recs[o + 5] as i8),
+                    });
+                }
+            }
+        }
+        None
+    }
+
+    /// Number of loop-sensitive entries (exceptions).
+    pub fn exceptions(&self) -> u64 {
+        self.header.exceptions
     }
 
     /// Number of entries.
@@ -239,31 +321,48 @@ impl Table {
         self.count == 0
     }
 
-    /// The lo and hi bytes of every entry, as two separate planes.
+    /// The lo and hi bound bytes of every entry, as two planes (what the
+    /// builder produces and [`format::write_level`] takes).
     pub fn planes(&self) -> (Vec<u8>, Vec<u8>) {
-        let p = &self.map[format::HEADER_LEN..];
-        (
-            p.iter().step_by(2).copied().collect(),
-            p.iter().skip(1).step_by(2).copied().collect(),
-        )
+        let mut l = self.values().to_vec();
+        let mut h = l.clone();
+        for r in self.exception_records().chunks_exact(format::EXCEPTION_LEN) {
+            let i = u32::from_le_bytes([r[0], r[1], r[2], r[3]]) as usize;
+            (l[i], h[i]) = (r[4], r[5]);
+        }
+        (l, h)
     }
 
     /// Hints the processor to fetch entry `idx` (no effect on results).
     #[inline(always)]
     pub fn prefetch(&self, idx: usize) {
-        if let Some(b) = self.map.get(format::HEADER_LEN + 2 * idx) {
+        if let Some(b) = self.map.get(format::HEADER_LEN + idx) {
             prefetch(b);
         }
     }
 
-    /// Bounds of entry `idx`.
+    /// Bounds of entry `idx` (`idx < len()`).
     #[inline]
     pub fn bounds(&self, idx: usize) -> Bounds {
-        let o = format::HEADER_LEN + 2 * idx;
-        Bounds {
-            lo: decode_bound(self.map[o] as i8),
-            hi: decode_bound(self.map[o + 1] as i8),
+        let v = self.values()[idx] as i8;
+        if v != format::EXCEPTION {
+            return Bounds {
+                lo: v as i32,
+                hi: v as i32,
+            };
         }
+        self.exception(idx)
+            .expect("a marked entry has an exception record (checked at open)")
+    }
+
+    /// The value of entry `idx` for a stretch whose endless play scores `w`.
+    #[inline]
+    pub fn value(&self, idx: usize, w: i32) -> i32 {
+        let v = self.values()[idx] as i8;
+        if v != format::EXCEPTION {
+            return v as i32;
+        }
+        self.bounds(idx).value(w)
     }
 }
 
@@ -381,8 +480,11 @@ impl TableSet {
     /// Value of a main-phase position whose level is covered.
     #[inline]
     pub fn value<G: Game>(&self, pos: &Position) -> Option<i32> {
-        self.bounds::<G>(pos)
-            .map(|b| b.value(self.rule.w::<G>(pos)))
+        if pos.in_opening() {
+            return None;
+        }
+        let t = self.levels.get(pos.level() as usize)?;
+        Some(t.value(rank(&pos.pits, G::PITS) as usize, self.rule.w::<G>(pos)))
     }
 }
 
