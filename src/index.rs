@@ -93,6 +93,49 @@ pub fn unrank(mut r: u64, n: usize, k: usize) -> [u8; MAX_PITS] {
     b
 }
 
+/// The board of rank `r` with `n` seeds on `k` pits, found by searching
+/// from `near`, a board of the same level (inverse of [`rank`], like
+/// [`unrank`]). When the two ranks are close, their boards share their high
+/// pits and each pit costs one or two comparisons instead of a scan.
+pub fn unrank_near(mut r: u64, n: usize, k: usize, near: &[u8; MAX_PITS]) -> [u8; MAX_PITS] {
+    // c_j of `near`: prefix sums plus j.
+    let mut hint = [0usize; MAX_PITS];
+    let mut sum = 0usize;
+    for j in 0..k - 1 {
+        sum += near[j] as usize;
+        hint[j] = sum + j;
+    }
+    let mut c = [0usize; MAX_PITS];
+    let mut hi = n + k - 1;
+    for j in (0..k - 1).rev() {
+        // Largest v < hi with C(v, j + 1) <= r, searched from the hint.
+        let mut v = hint[j].min(hi - 1);
+        if BINOM[v][j + 1] <= r {
+            while v + 1 < hi && BINOM[v + 1][j + 1] <= r {
+                v += 1;
+            }
+        } else {
+            while BINOM[v][j + 1] > r {
+                v -= 1;
+            }
+        }
+        c[j] = v;
+        r -= BINOM[v][j + 1];
+        hi = v;
+    }
+    let mut b = [0u8; MAX_PITS];
+    let mut prev: isize = -1;
+    let mut used = 0usize;
+    for j in 0..k - 1 {
+        let x = (c[j] as isize - prev - 1) as usize;
+        b[j] = x as u8;
+        used += x;
+        prev = c[j] as isize;
+    }
+    b[k - 1] = (n - used) as u8;
+    b
+}
+
 /// Steps `board` to the board of the next rank. Returns `false` after the last.
 #[inline]
 pub fn next_board(board: &mut [u8; MAX_PITS], k: usize) -> bool {

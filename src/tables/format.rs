@@ -260,36 +260,35 @@ pub fn is_exception(lo: u8, hi: u8) -> bool {
     lo != hi || lo == NEG_INF_BYTE as u8 || lo == POS_INF_BYTE as u8
 }
 
-/// The loop-sensitive entries of planes `lo`/`hi` (`lo != hi`), ascending
-/// by rank, as exception records.
-fn exceptions(lo: &[u8], hi: &[u8]) -> Vec<[u8; EXCEPTION_LEN]> {
+/// The exception records of the `count` entries whose bound bytes
+/// `bounds` gives, ascending by rank.
+fn exceptions(count: usize, bounds: &Bounds) -> Vec<[u8; EXCEPTION_LEN]> {
     const CHUNK: usize = 1 << 16;
-    lo.par_chunks(CHUNK)
-        .zip(hi.par_chunks(CHUNK))
-        .enumerate()
-        .flat_map_iter(|(ci, (l, h))| {
-            l.iter()
-                .zip(h)
-                .enumerate()
-                .filter(|(_, (&a, &b))| is_exception(a, b))
-                .map(move |(k, (&a, &b))| {
-                    let mut r = [0u8; EXCEPTION_LEN];
-                    r[0..4].copy_from_slice(&((ci * CHUNK + k) as u32).to_le_bytes());
-                    (r[4], r[5]) = (a, b);
-                    r
+    (0..count.div_ceil(CHUNK))
+        .into_par_iter()
+        .flat_map_iter(|ci| {
+            (ci * CHUNK..((ci + 1) * CHUNK).min(count))
+                .filter_map(|i| {
+                    let (a, b) = bounds(i);
+                    is_exception(a, b).then(|| {
+                        let mut r = [0u8; EXCEPTION_LEN];
+                        r[0..4].copy_from_slice(&(i as u32).to_le_bytes());
+                        (r[4], r[5]) = (a, b);
+                        r
+                    })
                 })
                 .collect::<Vec<_>>()
         })
         .collect()
 }
 
-/// Writes a level from its `lo` and `hi` planes (bound bytes, one per
-/// position each) atomically through [`crate::fsutil::write_atomic_with`]
-/// (a `.adji-*.tmp` file in the same directory, fsynced, then renamed over
-/// the final name). The payload is produced a block at a time.
+/// The lo and hi bound bytes of each entry, by rank.
+pub type Bounds<'a> = dyn Fn(usize) -> (u8, u8) + Sync + 'a;
+
+/// Writes a level from its `lo` and `hi` planes; see [`write_level_with`].
 ///
 /// # Errors
-/// [`TableError::Io`] on any I/O failure; the final file is then untouched.
+/// As [`write_level_with`].
 pub fn write_level(
     dir: &Path,
     game: GameId,
@@ -298,14 +297,33 @@ pub fn write_level(
     lo: &[u8],
     hi: &[u8],
 ) -> Result<PathBuf, TableError> {
+    write_level_with(dir, game, rule, level, lo.len(), &|i| (lo[i], hi[i]))
+}
+
+/// Writes a level of `count` entries whose bound bytes `bounds` gives,
+/// atomically through [`crate::fsutil::write_atomic_with`] (a
+/// `.adji-*.tmp` file in the same directory, fsynced, then renamed over the
+/// final name). The payload is produced a block at a time.
+///
+/// # Errors
+/// [`TableError::Io`] on any I/O failure; the final file is then untouched.
+pub fn write_level_with(
+    dir: &Path,
+    game: GameId,
+    rule: LoopRule,
+    level: u32,
+    count: usize,
+    bounds: &Bounds,
+) -> Result<PathBuf, TableError> {
     use std::io::{Seek, SeekFrom};
+    const BLOCK: usize = 1 << 16;
     let path = level_path(dir, game, rule, level);
-    let exc = exceptions(lo, hi);
+    let exc = exceptions(count, bounds);
     let mut header = Header {
         game,
         rule,
         level: level as u16,
-        count: lo.len() as u64,
+        count: count as u64,
         exceptions: exc.len() as u64,
         tool: format!("adji {}", env!("CARGO_PKG_VERSION")),
         payload_crc: 0,
@@ -313,10 +331,11 @@ pub fn write_level(
     write_atomic_with(&path, |w| {
         w.write_all(&header.encode())?;
         let mut crc = crc32fast::Hasher::new();
-        let mut block = Vec::with_capacity(1 << 16);
-        for (l, h) in lo.chunks(1 << 16).zip(hi.chunks(1 << 16)) {
+        let mut block = Vec::with_capacity(BLOCK);
+        for start in (0..count).step_by(BLOCK) {
             block.clear();
-            block.extend(l.iter().zip(h).map(|(&a, &b)| {
+            block.extend((start..(start + BLOCK).min(count)).map(|i| {
+                let (a, b) = bounds(i);
                 if is_exception(a, b) {
                     EXCEPTION as u8
                 } else {

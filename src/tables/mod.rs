@@ -358,11 +358,17 @@ impl Table {
     /// The value of entry `idx` for a stretch whose endless play scores `w`.
     #[inline]
     pub fn value(&self, idx: usize, w: i32) -> i32 {
+        self.value_with(idx, || w)
+    }
+
+    /// [`Table::value`], computing `w` only for a loop-sensitive entry.
+    #[inline]
+    pub fn value_with(&self, idx: usize, w: impl FnOnce() -> i32) -> i32 {
         let v = self.values()[idx] as i8;
         if v != format::EXCEPTION {
             return v as i32;
         }
-        self.bounds(idx).value(w)
+        self.bounds(idx).value(w())
     }
 }
 

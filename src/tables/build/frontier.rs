@@ -8,7 +8,7 @@ use std::sync::atomic::{
 };
 
 use crate::game::{Game, MAX_PITS};
-use crate::index::{next_board, unrank};
+use crate::index::{next_board, unrank, unrank_near};
 
 /// Bits per pit of a packed board: 5 for Adjito's 12 pits, 6 for
 /// Adji-Boto's 10.
@@ -45,11 +45,26 @@ pub(super) fn unpack<G: Game>(mut x: u64) -> [u8; MAX_PITS] {
     b
 }
 
-/// Rank gaps up to this are walked with `next_board`; larger ones unranked.
-const WALK_MAX: u64 = 24;
+/// The packed board of the other player's view (the two rows swapped).
+///
+/// Frontier lists hold this form: sorted, it orders events by the rank of
+/// their rotated boards, around which their quiet predecessors' ranks
+/// cluster (a predecessor differs from the rotated board in the pits the
+/// move sowed), so that a sorted round sweeps through the cells instead
+/// of jumping.
+#[inline]
+pub(super) fn rot<G: Game>(x: u64) -> u64 {
+    let half = pit_bits::<G>() * (G::PITS / 2) as u32;
+    let mask = (1u64 << half) - 1;
+    (x >> half) | ((x & mask) << half)
+}
+
+/// Rank gaps up to this are walked with [`next_board`]; larger ones are
+/// unranked from the previous board ([`unrank_near`]).
+const WALK_MAX: u64 = 6;
 
 /// Calls `f(rank, board)` for ascending `ranks` of level `n`, walking from
-/// one board to the next where they are close and unranking otherwise.
+/// one board to the next where they are close.
 pub(super) fn for_each_board<G: Game>(
     ranks: &[u32],
     n: u32,
@@ -59,13 +74,14 @@ pub(super) fn for_each_board<G: Game>(
     for &r in ranks {
         let r64 = r as u64;
         let board = match cur {
-            Some((c, mut b)) if c <= r64 && r64 - c <= WALK_MAX => {
+            Some((c, mut b)) if r64 - c <= WALK_MAX => {
                 for _ in c..r64 {
                     next_board(&mut b, G::PITS);
                 }
                 b
             }
-            _ => unrank(r64, n as usize, G::PITS),
+            Some((_, b)) => unrank_near(r64, n as usize, G::PITS, &b),
+            None => unrank(r64, n as usize, G::PITS),
         };
         f(r, &board);
         cur = Some((r64, board));
@@ -75,23 +91,30 @@ pub(super) fn for_each_board<G: Game>(
 /// Chunk size of the dirty marks (positions).
 pub(super) const DIRTY_CHUNK: usize = 1 << 14;
 
-/// A frontier: lists of packed boards, and whether more positions wait
-/// behind pending bits (`spilled`).
+/// A frontier: lists of packed boards of the two kinds of event (W and L
+/// in the sweep; the acyclic pass uses the first only), and whether more
+/// positions of each kind wait behind pending bits.
 #[derive(Default)]
 pub(super) struct Frontier {
-    pub(super) lists: Vec<Vec<u64>>,
-    pub(super) spilled: bool,
+    pub(super) lists: [Vec<Vec<u64>>; 2],
+    pub(super) spilled: [bool; 2],
 }
 
 impl Frontier {
     /// Entries in the lists.
     pub(super) fn len(&self) -> usize {
-        self.lists.iter().map(Vec::len).sum()
+        self.lists.iter().flatten().map(Vec::len).sum()
     }
 
     /// Nothing to process.
     pub(super) fn is_empty(&self) -> bool {
-        !self.spilled && self.lists.iter().all(Vec::is_empty)
+        !self.spilled.iter().any(|&s| s) && self.len() == 0
+    }
+
+    /// Appends what the producers of `sinks` pushed into `lists`.
+    pub(super) fn add(&mut self, k: usize, lists: Vec<Vec<u64>>, sink: &Sink) {
+        self.lists[k].extend(lists.into_iter().filter(|l| !l.is_empty()));
+        self.spilled[k] |= sink.spilled();
     }
 }
 
@@ -126,12 +149,14 @@ impl<'a> Sink<'a> {
         }
     }
 
-    /// The lists produced, as a frontier.
-    pub(super) fn frontier(&self, lists: Vec<Vec<u64>>) -> Frontier {
-        Frontier {
-            lists: lists.into_iter().filter(|l| !l.is_empty()).collect(),
-            spilled: self.spilled.load(Relaxed),
-        }
+    /// The cap (entries).
+    pub(super) fn cap(&self) -> usize {
+        self.cap
+    }
+
+    /// Whether a push went to a pending bit.
+    pub(super) fn spilled(&self) -> bool {
+        self.spilled.load(Relaxed)
     }
 }
 
@@ -169,14 +194,14 @@ impl Producer<'_, '_> {
         }
     }
 
-    /// Pushes board `x` of rank `i`, or sets the pending bit in `flags[i]`.
+    /// Pushes board `x` of rank `i`, or sets the pending bit in its `flag`.
     #[inline]
-    pub(super) fn push(&mut self, out: &mut Vec<u64>, flags: &[AtomicU8], i: usize, x: u64) {
+    pub(super) fn push(&mut self, out: &mut Vec<u64>, flag: &AtomicU8, i: usize, x: u64) {
         if self.room() {
             out.push(x);
         } else {
             // Release: whoever takes the bit also sees this producer's writes.
-            flags[i].fetch_or(self.sink.bit, AcqRel);
+            flag.fetch_or(self.sink.bit, AcqRel);
             self.mark(i);
         }
     }

@@ -154,20 +154,59 @@ pub fn build_level<G: Game>(
     bar: &dyn Progress,
 ) -> Result<(Vec<u8>, Vec<u8>, LevelReport), TableError> {
     let size = check_size::<G>(n)? as usize;
-    build_level_capped::<G>(n, lower, bar, (size / 64).max(1 << 16))
+    build_level_with::<G>(n, lower, bar, &BuildConfig::for_size(size))
 }
 
-/// [`build_level`] with an explicit frontier cap (entries per list); a small
-/// cap forces the pending-bit path, which tests use.
+impl BuildConfig {
+    /// The configuration of a level of `size` positions.
+    pub fn for_size(size: usize) -> Self {
+        BuildConfig {
+            cap: default_cap(size),
+            acyclic_pass: true,
+        }
+    }
+}
+
+/// Frontier cap (entries per list) of a level of `size` positions: a
+/// frontier of 8-byte entries costs at most an eighth of a byte per
+/// position.
+fn default_cap(size: usize) -> usize {
+    (size / 64).max(1 << 16)
+}
+
+/// How a level is built. Tests vary these; the tables never change.
+#[derive(Clone, Debug)]
+pub struct BuildConfig {
+    /// Frontier cap (entries per list; also bounds the workers' local
+    /// stacks): a small cap forces the pending-bit path.
+    pub cap: usize,
+    /// Whether the acyclic pass runs before the sweep (without it the sweep
+    /// alone settles every position, as in version 2 of the builder).
+    pub acyclic_pass: bool,
+}
+
+/// [`build_level`] under an explicit [`BuildConfig`].
 ///
 /// # Errors
 /// As [`build_level`].
-pub fn build_level_capped<G: Game>(
+pub fn build_level_with<G: Game>(
     n: u32,
     lower: &TableSet,
     bar: &dyn Progress,
-    cap: usize,
+    config: &BuildConfig,
 ) -> Result<(Vec<u8>, Vec<u8>, LevelReport), TableError> {
+    let (bounds, report) = build_level_bounds::<G>(n, lower, bar, config)?;
+    let (lo, hi) = bounds.into_planes();
+    Ok((lo, hi, report))
+}
+
+/// Builds level `n` (checked like [`build_level`]) into its bounds.
+fn build_level_bounds<G: Game>(
+    n: u32,
+    lower: &TableSet,
+    bar: &dyn Progress,
+    config: &BuildConfig,
+) -> Result<(level::LevelBounds, LevelReport), TableError> {
     let size = check_size::<G>(n)? as usize;
     if lower.covered() < n {
         return Err(TableError::Missing {
@@ -176,19 +215,26 @@ pub fn build_level_capped<G: Game>(
         });
     }
     let t0 = Instant::now();
-    let mut lb = level::LevelBuild::<G>::new(n, size, lower, cap.max(1));
+    let mut lb = level::LevelBuild::<G>::new(n, size, lower, config.cap.max(1)).map_err(|e| {
+        TableError::Io {
+            path: PathBuf::from(format!("(memory for level {n})")),
+            source: e,
+        }
+    })?;
     bar.start(&format!("level {n}"), size as u64);
-    let seeds = lb.forward(bar);
+    lb.forward(bar, config.acyclic_pass);
     lb.report.forward_secs = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
-    lb.kahn(seeds, bar);
+    if config.acyclic_pass {
+        lb.kahn(bar);
+    }
     lb.report.kahn_secs = t1.elapsed().as_secs_f64();
     let t2 = Instant::now();
     lb.sweep(bar);
     lb.report.sweep_secs = t2.elapsed().as_secs_f64();
-    let (lo, hi, mut report) = lb.finish();
+    let (bounds, mut report) = lb.finish();
     report.total_secs = t0.elapsed().as_secs_f64();
-    Ok((lo, hi, report))
+    Ok((bounds, report))
 }
 
 /// Largest level size the builder takes: ranks are `u32`. (Every level
@@ -294,9 +340,10 @@ pub fn build_tables<G: Game>(
             // Truncated, corrupt or of an old format: rebuild it.
             Err(e) => Some(e.to_string()),
         };
-        let (lo, hi, report) = build_level::<G>(n, &set, bar)?;
-        format::write_level(dir, G::ID, rule, n, &lo, &hi)?;
-        drop((lo, hi));
+        let config = BuildConfig::for_size(check_size::<G>(n)? as usize);
+        let (bounds, report) = build_level_bounds::<G>(n, &set, bar, &config)?;
+        format::write_level_with(dir, G::ID, rule, n, bounds.len(), &|i| bounds.bounds(i))?;
+        drop(bounds);
         set.push(Table::open(&path, G::ID, rule, n, G::PITS)?);
         on_level(&BuildEvent {
             level: n,
