@@ -545,3 +545,37 @@ fn a_bad_exception_list_is_corrupt_not_a_panic() {
         assert!(matches!(e, TableError::Corrupted { .. }), "case {i}: {e:?}");
     }
 }
+
+#[test]
+fn a_build_over_its_memory_budget_is_refused_before_anything_is_built() {
+    use adji::tables::build::{build_tables_within, check_memory, plan, plan_peak};
+    let dir = tempfile::tempdir().unwrap();
+    let p = plan::<Adjito>(9).unwrap();
+    let need = plan_peak(&p);
+    let r = build_tables_within::<Adjito>(
+        dir.path(),
+        LoopRule::Start,
+        9,
+        need - 1,
+        &NoProgress,
+        |_| {},
+    );
+    assert!(
+        matches!(r, Err(TableError::OverBudget { level: 9, .. })),
+        "{:?}",
+        r.err()
+    );
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "nothing written"
+    );
+    assert!(check_memory(&p, need).is_ok());
+    // Issue 9: the largest levels asked for fit in 24 GiB.
+    for peak in [
+        plan_peak(&plan::<AdjiBoto>(40).unwrap()),
+        plan_peak(&plan::<Adjito>(28).unwrap()),
+    ] {
+        assert!(peak <= 24 << 30, "{peak} bytes");
+    }
+}

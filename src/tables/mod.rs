@@ -128,6 +128,17 @@ pub enum TableError {
         /// Where it was looked for.
         path: PathBuf,
     },
+    /// A level's build would need more memory than the budget allows;
+    /// refused before anything is allocated.
+    #[error("level {level} needs {} of memory but the budget is {}; lower the top level or raise the budget", crate::tables::fmt_gib(*.need), crate::tables::fmt_gib(*.budget))]
+    OverBudget {
+        /// The first level over the budget.
+        level: u32,
+        /// Bytes it needs at its peak.
+        need: u64,
+        /// The budget in bytes.
+        budget: u64,
+    },
     /// The builder cannot take a level this large (its frontiers hold
     /// 32-bit ranks); refused before anything is allocated.
     #[error(
@@ -370,6 +381,11 @@ impl Table {
         }
         self.bounds(idx).value(w())
     }
+}
+
+/// Bytes as GiB with two decimals (for messages).
+pub(crate) fn fmt_gib(b: u64) -> String {
+    format!("{:.2} GiB", b as f64 / (1u64 << 30) as f64)
 }
 
 /// Hints the processor to fetch the cache line of `x` (no effect on

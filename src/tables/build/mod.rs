@@ -83,13 +83,30 @@ pub struct LevelPlan {
     pub level: u32,
     /// Positions (entries).
     pub positions: u64,
-    /// Size of the level's file.
+    /// Size of the level's file (one byte per position; the few
+    /// loop-sensitive exceptions add 8 bytes each).
     pub file_bytes: u64,
-    /// Working memory of the build: three bytes per position (frontiers extra).
+    /// Working memory of the build: the cells ([`CELL_BYTES`] per
+    /// position) and the capped frontiers ([`FRONTIER_BYTES`] per position
+    /// at most).
     pub work_bytes: u64,
-    /// Lower levels mapped while building this one.
+    /// Lower levels mapped while building this one (their file sizes).
     pub lower_bytes: u64,
+    /// Peak memory of the level's build: working memory, lower levels
+    /// mapped, and [`OVERHEAD_BYTES`].
+    pub peak_bytes: u64,
+    /// Projected build time in seconds, an estimate (see [`project`]);
+    /// `None` until projected.
+    pub projected_secs: Option<f64>,
 }
+
+/// Bytes per position of a level's cells.
+pub const CELL_BYTES: f64 = 4.0;
+/// Bytes per position the frontiers may take at most: two kinds, input and
+/// output, each capped at `positions / 64` entries of 8 bytes.
+pub const FRONTIER_BYTES: f64 = 0.5;
+/// Fixed memory on top: program, thread stacks, write buffers.
+pub const OVERHEAD_BYTES: u64 = 96 << 20;
 
 /// The plan for levels `0..=max`.
 ///
@@ -101,17 +118,66 @@ pub fn plan<G: Game>(max: u32) -> Result<Vec<LevelPlan>, TableError> {
     (0..=max)
         .map(|n| {
             let positions = check_size::<G>(n)?;
+            let file_bytes = format::HEADER_LEN as u64 + positions;
+            let work_bytes = ((CELL_BYTES + FRONTIER_BYTES) * positions as f64) as u64;
             let p = LevelPlan {
                 level: n,
                 positions,
-                file_bytes: format::HEADER_LEN as u64 + positions,
-                work_bytes: 3 * positions,
+                file_bytes,
+                work_bytes,
                 lower_bytes: lower,
+                peak_bytes: work_bytes + lower + OVERHEAD_BYTES,
+                projected_secs: None,
             };
-            lower += format::HEADER_LEN as u64 + positions;
+            lower += file_bytes;
             Ok(p)
         })
         .collect()
+}
+
+/// The largest peak of a plan.
+pub fn plan_peak(plan: &[LevelPlan]) -> u64 {
+    plan.iter().map(|l| l.peak_bytes).max().unwrap_or(0)
+}
+
+/// Refuses a plan, before anything is allocated, when a level's peak
+/// memory exceeds `budget` bytes.
+///
+/// # Errors
+/// [`TableError::OverBudget`] naming the first such level.
+pub fn check_memory(plan: &[LevelPlan], budget: u64) -> Result<(), TableError> {
+    match plan.iter().find(|l| l.peak_bytes > budget) {
+        Some(l) => Err(TableError::OverBudget {
+            level: l.level,
+            need: l.peak_bytes,
+            budget,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Build time ÷ floor time assumed by [`project`]: the ratio measured on
+/// this builder's large levels (results/tables.md).
+pub const BUILD_PER_FLOOR: f64 = 5.0;
+
+/// Fills in [`LevelPlan::projected_secs`]: the floor's time per position
+/// is measured now, on a sample of up to 2^20 positions of the plan's top
+/// level with the current thread pool, and multiplied by each level's
+/// positions and [`BUILD_PER_FLOOR`]. Returns the measured seconds per
+/// position. An estimate: larger levels are slower per position (random
+/// accesses miss the caches more).
+pub fn project<G: Game>(plan: &mut [LevelPlan]) -> f64 {
+    let Some(top) = plan.last() else { return 0.0 };
+    let (n, size) = (top.level, top.positions);
+    let sample = size.min(1 << 20);
+    let start = (size - sample) / 2;
+    let t = Instant::now();
+    std::hint::black_box(floor_range::<G>(n, start..start + sample));
+    let per = t.elapsed().as_secs_f64() / sample.max(1) as f64;
+    for l in plan.iter_mut() {
+        l.projected_secs = Some(per * l.positions as f64 * BUILD_PER_FLOOR);
+    }
+    per
 }
 
 /// Measurements of one level's build.
@@ -261,14 +327,19 @@ pub fn check_size<G: Game>(n: u32) -> Result<u64, TableError> {
 /// The "floor": one parallel pass that generates and plays every move of
 /// every position of level `n`. Returns the number of moves played.
 pub fn floor_pass<G: Game>(n: u32) -> u64 {
-    let size = level_size(n as usize, G::PITS) as usize;
-    (0..size.div_ceil(CHUNK))
+    floor_range::<G>(n, 0..level_size(n as usize, G::PITS))
+}
+
+/// The floor over the positions of ranks `ranks` of level `n`.
+fn floor_range<G: Game>(n: u32, ranks: std::ops::Range<u64>) -> u64 {
+    let c = CHUNK as u64;
+    (ranks.start / c..ranks.end.div_ceil(c))
         .into_par_iter()
         .map(|ci| {
             let mut moves = 0u64;
             let mut sink = 0u64;
-            let ranks = (ci * CHUNK) as u64..((ci + 1) * CHUNK).min(size) as u64;
-            for (_, pos) in level_positions::<G>(n, ranks) {
+            let r = (ci * c).max(ranks.start)..((ci + 1) * c).min(ranks.end);
+            for (_, pos) in level_positions::<G>(n, r) {
                 for mv in G::legal_moves(&pos).iter() {
                     let p = G::play_unchecked(&pos, mv);
                     sink = sink.wrapping_add(p.pos.pits[0] as u64 + p.captured as u64);
@@ -296,25 +367,42 @@ pub struct BuildEvent {
     pub report: Option<LevelReport>,
 }
 
-/// Builds (or resumes) levels `0..=max` in `dir`. First removes the
+/// Builds (or resumes) levels `0..=max` in `dir`, with no memory budget;
+/// see [`build_tables_within`].
+///
+/// # Errors
+/// As [`build_tables_within`].
+pub fn build_tables<G: Game>(
+    dir: &Path,
+    rule: LoopRule,
+    max: u32,
+    bar: &dyn Progress,
+    on_level: impl FnMut(&BuildEvent),
+) -> Result<TableSet, TableError> {
+    build_tables_within::<G>(dir, rule, max, u64::MAX, bar, on_level)
+}
+
+/// Builds (or resumes) levels `0..=max` in `dir` within `memory` bytes
+/// (the plan is checked before anything is built). First removes the
 /// temporary files a killed build left there. Levels whose file opens and
 /// checks (header, game, rule, size, checksum) are kept; missing, truncated
 /// or corrupt ones are built and written atomically. `on_level` is told
 /// after each level.
 ///
 /// # Errors
-/// [`TableError::TooLarge`] before anything is built when a level is
-/// beyond the builder; I/O errors; a lower level built under another loop
+/// [`TableError::TooLarge`] or [`TableError::OverBudget`] before anything
+/// is built when a level is beyond the builder or the budget; I/O errors; a lower level built under another loop
 /// rule or for the other game; something other than a regular file (a
 /// FIFO, a directory) in place of a level file.
-pub fn build_tables<G: Game>(
+pub fn build_tables_within<G: Game>(
     dir: &Path,
     rule: LoopRule,
     max: u32,
+    memory: u64,
     bar: &dyn Progress,
     mut on_level: impl FnMut(&BuildEvent),
 ) -> Result<TableSet, TableError> {
-    plan::<G>(max)?;
+    check_memory(&plan::<G>(max)?, memory)?;
     format::remove_stale_temps(dir)?;
     let mut set = TableSet::empty(G::ID, rule);
     for n in 0..=max {
