@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use adji::game::{Game, GameId};
 use adji::notation::{format_board, format_move, parse_state, Stores};
-use adji::tables::build::{build_tables, floor_pass, plan};
+use adji::tables::build::{build_tables_within, floor_pass, plan, plan_peak, project};
 use adji::tables::stats::{level_stats, markdown};
 use adji::tables::verify::verify_level;
 use adji::tables::{level_path, move_values, Table, TableSet};
@@ -37,7 +37,8 @@ pub fn cmd_build<G: Game>(a: &BuildArgs) -> CmdResult {
             a.max
         ));
     }
-    let p = plan::<G>(a.max).map_err(|e| e.to_string())?;
+    let mut p = plan::<G>(a.max).map_err(|e| e.to_string())?;
+    let per = project::<G>(&mut p);
     println!(
         "Plan: {} tables, levels 0..={}, loop rule `{}`, in {}",
         G::ID,
@@ -45,51 +46,45 @@ pub fn cmd_build<G: Game>(a: &BuildArgs) -> CmdResult {
         a.rule.name(),
         a.dir.display()
     );
-    println!("| level | positions | file | working memory | lower levels mapped |");
-    println!("|---:|---:|---:|---:|---:|");
+    println!(
+        "| level | positions | file | working memory | lower levels mapped | peak | projected |"
+    );
+    println!("|---:|---:|---:|---:|---:|---:|---:|");
     for l in &p {
         println!(
-            "| {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {:.1} s |",
             l.level,
             l.positions,
             fmt_bytes(l.file_bytes),
             fmt_bytes(l.work_bytes),
-            fmt_bytes(l.lower_bytes)
+            fmt_bytes(l.lower_bytes),
+            fmt_bytes(l.peak_bytes),
+            l.projected_secs.unwrap_or(0.0)
         );
     }
     let disk: u64 = p.iter().map(|l| l.file_bytes).sum();
-    let peak = p
-        .iter()
-        .map(|l| l.work_bytes + l.lower_bytes)
-        .max()
-        .unwrap_or(0);
-    // Frontiers (u32 ranks) come on top; they stay well below one byte per position in practice.
-    let peak_with_frontier = peak + p.last().map(|l| l.positions).unwrap_or(0);
+    let projected: f64 = p.iter().filter_map(|l| l.projected_secs).sum();
     println!(
-        "Disk: {}. Peak memory: {} (3 bytes/position of the level being built, plus the lower levels mapped), \
-         up to {} with frontiers.",
+        "Disk: {}. Peak memory: {} (cells and frontiers of the level being built, plus the lower levels mapped). \
+         Projected time if nothing is kept: {:.0} s (an estimate: the floor measured now, {:.1} ns/position, \
+         times the build/floor ratio {}).",
         fmt_bytes(disk),
-        fmt_bytes(peak),
-        fmt_bytes(peak_with_frontier)
+        fmt_bytes(plan_peak(&p)),
+        projected,
+        per * 1e9,
+        adji::tables::build::BUILD_PER_FLOOR
     );
-    if peak_with_frontier > a.memory {
-        return Err(format!(
-            "the build needs up to {} of memory but --memory allows {}; lower --max-seeds or raise --memory",
-            fmt_bytes(peak_with_frontier),
-            fmt_bytes(a.memory)
-        ));
-    }
     println!();
-    println!("| level | positions | status | forward s | sweep s | total s | floor s | build/floor | max frontier | peak RSS |");
-    println!("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| level | positions | status | forward s | acyclic s (settled) | sweep s | total s | floor s | build/floor | max frontier | peak RSS |");
+    println!("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     let pb = Bar(bar(0, "positions"));
     let t0 = Instant::now();
-    let res = build_tables::<G>(&a.dir, a.rule, a.max, &pb, |ev| {
+    let res = build_tables_within::<G>(&a.dir, a.rule, a.max, a.memory, &pb, |ev| {
         let n = ev.level;
         match &ev.report {
             None => pb.0.suspend(|| {
                 println!(
-                    "| {n} | {} | kept (verified) | | | | | | | |",
+                    "| {n} | {} | kept (checksum OK) | | | | | | | | |",
                     p[n as usize].positions
                 )
             }),
@@ -106,13 +101,14 @@ pub fn cmd_build<G: Game>(a: &BuildArgs) -> CmdResult {
                     (String::new(), String::new())
                 };
                 pb.0.suspend(|| println!(
-                    "| {n} | {} | built | {:.3} | {:.3} ({:.3} scans) | {:.3} | {floor} | {ratio} | {} | {} |",
+                    "| {n} | {} | built | {:.3} | {:.3} ({:.0}%) | {:.3} | {:.3} | {floor} | {ratio} | {} | {} |",
                     r.positions,
                     r.forward_secs,
+                    r.kahn_secs,
+                    100.0 * r.kahn_settled as f64 / r.positions.max(1) as f64,
                     r.sweep_secs,
-                    r.scan_secs,
                     r.total_secs,
-                    fmt_bytes(4 * r.max_frontier),
+                    fmt_bytes(8 * r.max_frontier),
                     fmt_bytes(peak_rss())
                 ));
             }
