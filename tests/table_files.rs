@@ -350,6 +350,7 @@ fn verify_dir_reports_mismatches_holes_and_bad_files() {
     let mut seen = Vec::new();
     let all = VerifyOptions {
         max_report: 100_000,
+        sample: None,
     };
     let rep =
         verify_dir::<Adjito>(dir.path(), LoopRule::Start, &all, |l| seen.push(l.level)).unwrap();
@@ -578,4 +579,40 @@ fn a_build_over_its_memory_budget_is_refused_before_anything_is_built() {
     ] {
         assert!(peak <= 24 << 30, "{peak} bytes");
     }
+}
+
+#[test]
+fn a_sampled_verify_checks_part_of_a_level_and_finds_a_wrong_block() {
+    use adji::tables::verify::{verify_sample, SAMPLE_BLOCK};
+    let dir = tempfile::tempdir().unwrap();
+    build::<Adjito>(dir.path(), LoopRule::Start, 9);
+    let set = TableSet::open::<Adjito>(dir.path(), LoopRule::Start, 9).unwrap();
+    let (m, c, checked) = verify_sample::<Adjito>(&set, 9, 5000, 5).unwrap();
+    assert_eq!((m.len(), c), (0, 0));
+    assert!((5000..5000 + SAMPLE_BLOCK).contains(&checked), "{checked}");
+    // A level smaller than the sample is verified whole.
+    assert_eq!(verify_sample::<Adjito>(&set, 4, 5000, 5).unwrap().2, 1365);
+    // Every entry changed: any sample finds mismatches.
+    let (mut lo, mut hi) = set.level(9).unwrap().planes();
+    drop(set);
+    for i in 0..lo.len() {
+        if lo[i] == hi[i] && (lo[i] as i8) < 90 {
+            (lo[i], hi[i]) = (lo[i] + 3, hi[i] + 3);
+        }
+    }
+    adji::tables::format::write_level(dir.path(), GameId::Adjito, LoopRule::Start, 9, &lo, &hi)
+        .unwrap();
+    let opts = VerifyOptions {
+        max_report: 5,
+        sample: Some(3000),
+    };
+    let rep = verify_dir::<Adjito>(dir.path(), LoopRule::Start, &opts, |_| {}).unwrap();
+    assert!(matches!(
+        rep.levels[9].outcome,
+        LevelOutcome::Mismatches { .. }
+    ));
+    assert!(matches!(
+        rep.levels[8].outcome,
+        LevelOutcome::Ok { checked: 3072, .. }
+    ));
 }

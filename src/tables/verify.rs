@@ -75,18 +75,74 @@ pub fn verify_level<G: Game>(
     max_report: usize,
 ) -> Result<(Vec<Mismatch>, u64), TableError> {
     const CHUNK: u64 = 1 << 14;
-    let table = set.level(level).ok_or_else(|| TableError::Missing {
+    let size = covered(set, level)?.len() as u64;
+    let ranges = (0..size.div_ceil(CHUNK)).map(|ci| ci * CHUNK..((ci + 1) * CHUNK).min(size));
+    verify_ranges::<G>(set, level, ranges.collect(), max_report)
+}
+
+/// Positions per block of a sampled verification (consecutive ranks, so
+/// that their boards are walked, not unranked).
+pub const SAMPLE_BLOCK: u64 = 1 << 10;
+
+/// Verifies about `sample` entries of `level` (all of them when the level
+/// is not larger): blocks of [`SAMPLE_BLOCK`] consecutive ranks spread over
+/// the level at fixed pseudo-random places (the same on every run).
+/// Returns the mismatches found (at most `max_report`), their count, and
+/// the number of entries checked.
+///
+/// # Errors
+/// [`TableError::Missing`] when `set` does not cover `level`.
+pub fn verify_sample<G: Game>(
+    set: &TableSet,
+    level: u32,
+    sample: u64,
+    max_report: usize,
+) -> Result<(Vec<Mismatch>, u64, u64), TableError> {
+    let size = covered(set, level)?.len() as u64;
+    if sample >= size {
+        let (m, c) = verify_level::<G>(set, level, max_report)?;
+        return Ok((m, c, size));
+    }
+    let blocks = sample.div_ceil(SAMPLE_BLOCK);
+    let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ level as u64;
+    let mut starts: Vec<u64> = (0..blocks)
+        .map(|_| {
+            x = crate::game::mix64(x.wrapping_add(0x9E37_79B9_7F4A_7C15));
+            x % (size - SAMPLE_BLOCK.min(size))
+        })
+        .collect();
+    starts.sort_unstable();
+    let ranges: Vec<_> = starts
+        .into_iter()
+        .map(|s| s..(s + SAMPLE_BLOCK).min(size))
+        .collect();
+    let checked = ranges.iter().map(|r| r.end - r.start).sum();
+    let (m, c) = verify_ranges::<G>(set, level, ranges, max_report)?;
+    Ok((m, c, checked))
+}
+
+fn covered(set: &TableSet, level: u32) -> Result<&super::Table, TableError> {
+    set.level(level).ok_or_else(|| TableError::Missing {
         level,
         path: PathBuf::from("(tables given to verify)"),
-    })?;
-    let size = table.len() as u64;
-    let found: Vec<(Vec<Mismatch>, u64)> = (0..size.div_ceil(CHUNK))
+    })
+}
+
+/// Verifies the entries of `level` whose ranks are in `ranges` (ascending),
+/// in parallel over the ranges.
+fn verify_ranges<G: Game>(
+    set: &TableSet,
+    level: u32,
+    ranges: Vec<std::ops::Range<u64>>,
+    max_report: usize,
+) -> Result<(Vec<Mismatch>, u64), TableError> {
+    let table = covered(set, level)?;
+    let found: Vec<(Vec<Mismatch>, u64)> = ranges
         .into_par_iter()
-        .map(|ci| {
+        .map(|range| {
             let mut bad = Vec::new();
             let mut count = 0;
-            for (idx, pos) in level_positions::<G>(level, ci * CHUNK..((ci + 1) * CHUNK).min(size))
-            {
+            for (idx, pos) in level_positions::<G>(level, range) {
                 let stored = table.bounds(idx as usize);
                 let again = recompute::<G>(set, &pos);
                 if again != Some(stored) || stored.lo > stored.hi {
@@ -123,21 +179,31 @@ pub fn verify_level<G: Game>(
 pub struct VerifyOptions {
     /// Mismatches kept per level (all are counted).
     pub max_report: usize,
+    /// Recompute only about this many entries per level (see
+    /// [`verify_sample`]); `None` recomputes every entry. Headers and
+    /// checksums are always checked in full.
+    pub sample: Option<u64>,
 }
 
 impl Default for VerifyOptions {
     fn default() -> Self {
-        VerifyOptions { max_report: 5 }
+        VerifyOptions {
+            max_report: 5,
+            sample: None,
+        }
     }
 }
 
 /// What verification found for one level.
 #[derive(Debug)]
 pub enum LevelOutcome {
-    /// Header and checksum are right and every entry equals its recomputation.
+    /// Header and checksum are right and every entry recomputed (all of
+    /// them, or a sample) equals its recomputation.
     Ok {
-        /// Entries recomputed.
+        /// Entries of the level.
         entries: u64,
+        /// Entries recomputed (`entries` unless sampled).
+        checked: u64,
     },
     /// Entries differ from their successors: the table is wrong.
     Mismatches {
@@ -241,12 +307,17 @@ pub fn verify_dir<G: Game>(
             (Err(e), _) => LevelOutcome::BadFile(e),
             (Ok(_), Some(below)) => LevelOutcome::NotRecomputed { below },
             (Ok(t), None) => {
+                let entries = t.len() as u64;
                 set.push(t);
-                let (first, count) = verify_level::<G>(&set, n, opts.max_report)?;
-                if count == 0 {
-                    LevelOutcome::Ok {
-                        entries: set.level(n).map_or(0, |t| t.len() as u64),
+                let (first, count, checked) = match opts.sample {
+                    Some(k) => verify_sample::<G>(&set, n, k, opts.max_report)?,
+                    None => {
+                        let (m, c) = verify_level::<G>(&set, n, opts.max_report)?;
+                        (m, c, entries)
                     }
+                };
+                if count == 0 {
+                    LevelOutcome::Ok { entries, checked }
                 } else {
                     LevelOutcome::Mismatches { count, first }
                 }
