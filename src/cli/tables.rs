@@ -8,7 +8,7 @@ use adji::game::{Game, GameId};
 use adji::notation::{format_board, format_move, parse_state, Stores};
 use adji::tables::build::{build_tables_within, floor_pass, plan, plan_peak, project};
 use adji::tables::stats::{level_stats, markdown};
-use adji::tables::verify::verify_level;
+use adji::tables::verify::{verify_level, verify_sample};
 use adji::tables::{level_path, move_values, Table, TableSet};
 use adji::value::LoopRule;
 use serde_json::json;
@@ -281,7 +281,10 @@ fn levels_in_dir(dir: &Path, game: GameId, rule: LoopRule) -> Vec<u32> {
 
 /// Verifies every table file of game `G` in `dir`. Returns the number of
 /// problems, the first one's message, and how many files were looked at.
-pub fn cmd_verify<G: Game>(dir: &Path) -> Result<(u64, Option<String>, usize), String> {
+pub fn cmd_verify<G: Game>(
+    dir: &Path,
+    sample: Option<u64>,
+) -> Result<(u64, Option<String>, usize), String> {
     let mut files = 0;
     let mut problems = 0u64;
     let mut first: Option<String> = None;
@@ -313,12 +316,16 @@ pub fn cmd_verify<G: Game>(dir: &Path) -> Result<(u64, Option<String>, usize), S
                         continue;
                     }
                     set.push(t);
-                    let (bad, count) = verify_level::<G>(&set, n, 5).map_err(|e| e.to_string())?;
+                    let entries = set.level(n).map(|t| t.len() as u64).unwrap_or(0);
+                    let (bad, count, checked) = match sample {
+                        Some(k) => verify_sample::<G>(&set, n, k, 5),
+                        None => verify_level::<G>(&set, n, 5).map(|(m, c)| (m, c, entries)),
+                    }
+                    .map_err(|e| e.to_string())?;
                     if count == 0 {
                         println!(
-                            "ok   {} ({} entries, {:.2}s)",
+                            "ok   {} ({checked} of {entries} entries recomputed, {:.2}s)",
                             path.display(),
-                            set.level(n).map(|t| t.len()).unwrap_or(0),
                             t0.elapsed().as_secs_f64()
                         );
                     } else {
