@@ -352,6 +352,16 @@ fn floor_range<G: Game>(n: u32, ranks: std::ops::Range<u64>) -> u64 {
         .sum()
 }
 
+/// A lower level for the builder: copied into anonymous memory on huge
+/// pages ([`Table::into_memory`]), where the forward pass's random
+/// lookups miss the TLB less than through the file's pages.
+fn in_memory(t: Table, path: &Path) -> Result<Table, TableError> {
+    t.into_memory().map_err(|e| TableError::Io {
+        path: path.to_path_buf(),
+        source: e,
+    })
+}
+
 /// What [`build_tables`] did for one level.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct BuildEvent {
@@ -409,7 +419,7 @@ pub fn build_tables_within<G: Game>(
         let path = format::level_path(dir, G::ID, rule, n);
         let replaced = match Table::open(&path, G::ID, rule, n, G::PITS) {
             Ok(t) => {
-                set.push(t);
+                set.push(in_memory(t, &path)?);
                 on_level(&BuildEvent {
                     level: n,
                     skipped: true,
@@ -432,7 +442,10 @@ pub fn build_tables_within<G: Game>(
         let (bounds, report) = build_level_bounds::<G>(n, &set, bar, &config)?;
         format::write_level_with(dir, G::ID, rule, n, bounds.len(), &|i| bounds.bounds(i))?;
         drop(bounds);
-        set.push(Table::open(&path, G::ID, rule, n, G::PITS)?);
+        set.push(in_memory(
+            Table::open(&path, G::ID, rule, n, G::PITS)?,
+            &path,
+        )?);
         on_level(&BuildEvent {
             level: n,
             skipped: false,
