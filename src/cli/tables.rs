@@ -74,6 +74,13 @@ pub fn cmd_build<G: Game>(a: &BuildArgs) -> CmdResult {
         per * 1e9,
         adji::tables::build::BUILD_PER_FLOOR
     );
+    if plan_peak(&p) > a.memory {
+        return Err(format!(
+            "the build needs up to {} of memory but --memory allows {}; lower --max-seeds or raise --memory",
+            fmt_bytes(plan_peak(&p)),
+            fmt_bytes(a.memory)
+        ));
+    }
     println!();
     println!("| level | positions | status | forward s | acyclic s (settled) | sweep s | total s | floor s | build/floor | max frontier | peak RSS |");
     println!("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
@@ -84,7 +91,7 @@ pub fn cmd_build<G: Game>(a: &BuildArgs) -> CmdResult {
         match &ev.report {
             None => pb.0.suspend(|| {
                 println!(
-                    "| {n} | {} | kept (checksum OK) | | | | | | | | |",
+                    "| {n} | {} | kept (verified) | | | | | | | | |",
                     p[n as usize].positions
                 )
             }),
