@@ -4,11 +4,13 @@
 //! - [`format`]: the file format and atomic writes;
 //! - [`build`]: the parallel retrograde builder;
 //! - [`verify`]: header, checksum and successor checks;
-//! - [`stats`]: per-level statistics.
+//! - [`stats`]: per-level statistics;
+//! - [`bench`]: probe speed.
 //!
 //! Boards are indexed relative to the mover with one colex rank per level
 //! ([`crate::index`]); Adji-Boto tables cover main-phase positions only.
 
+pub mod bench;
 pub mod build;
 pub mod format;
 pub mod stats;
