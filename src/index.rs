@@ -67,30 +67,12 @@ pub fn rank(board: &[u8; MAX_PITS], k: usize) -> u64 {
 }
 
 /// The board of rank `r` with `n` seeds on `k` pits (inverse of [`rank`]).
-pub fn unrank(mut r: u64, n: usize, k: usize) -> [u8; MAX_PITS] {
-    let mut c = [0usize; MAX_PITS];
-    let mut hi = n + k - 1;
-    for j in (0..k - 1).rev() {
-        // largest c < hi with C(c, j+1) <= r
-        let mut v = hi - 1;
-        while BINOM[v][j + 1] > r {
-            v -= 1;
-        }
-        c[j] = v;
-        r -= BINOM[v][j + 1];
-        hi = v;
-    }
-    let mut b = [0u8; MAX_PITS];
-    let mut prev: isize = -1;
-    let mut used = 0usize;
-    for j in 0..k - 1 {
-        let x = (c[j] as isize - prev - 1) as usize;
-        b[j] = x as u8;
-        used += x;
-        prev = c[j] as isize;
-    }
-    b[k - 1] = (n - used) as u8;
-    b
+pub fn unrank(r: u64, n: usize, k: usize) -> [u8; MAX_PITS] {
+    // All seeds in pit 0: every c_j is at its largest, so each pit's
+    // search runs down from the top.
+    let mut top = [0u8; MAX_PITS];
+    top[0] = n as u8;
+    unrank_near(r, n, k, &top)
 }
 
 /// The board of rank `r` with `n` seeds on `k` pits, found by searching
