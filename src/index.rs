@@ -41,8 +41,17 @@ pub fn binom(n: usize, k: usize) -> u64 {
 }
 
 /// Number of boards with `n` seeds on `k` pits: `C(n + k − 1, k − 1)`.
+///
+/// `n ≤ MAX_LEVEL` and `1 ≤ k ≤ MAX_PITS` are required (callers check
+/// levels from files with [`try_level_size`] first).
 pub fn level_size(n: usize, k: usize) -> u64 {
-    binom(n + k - 1, k - 1)
+    try_level_size(n, k).expect("level and pit count within the index's range")
+}
+
+/// [`level_size`], or `None` when `n > MAX_LEVEL` or `k` is not in
+/// `1..=MAX_PITS`: the checked form for sizes from untrusted input.
+pub fn try_level_size(n: usize, k: usize) -> Option<u64> {
+    (n <= MAX_LEVEL && (1..=MAX_PITS).contains(&k)).then(|| binom(n + k - 1, k - 1))
 }
 
 /// Rank of a board among those with the same seed count, over its first `k` pits.
@@ -58,14 +67,39 @@ pub fn rank(board: &[u8; MAX_PITS], k: usize) -> u64 {
 }
 
 /// The board of rank `r` with `n` seeds on `k` pits (inverse of [`rank`]).
-pub fn unrank(mut r: u64, n: usize, k: usize) -> [u8; MAX_PITS] {
+pub fn unrank(r: u64, n: usize, k: usize) -> [u8; MAX_PITS] {
+    // All seeds in pit 0: every c_j is at its largest, so each pit's
+    // search runs down from the top.
+    let mut top = [0u8; MAX_PITS];
+    top[0] = n as u8;
+    unrank_near(r, n, k, &top)
+}
+
+/// The board of rank `r` with `n` seeds on `k` pits, found by searching
+/// from `near`, a board of the same level (inverse of [`rank`], like
+/// [`unrank`]). When the two ranks are close, their boards share their high
+/// pits and each pit costs one or two comparisons instead of a scan.
+pub fn unrank_near(mut r: u64, n: usize, k: usize, near: &[u8; MAX_PITS]) -> [u8; MAX_PITS] {
+    // c_j of `near`: prefix sums plus j.
+    let mut hint = [0usize; MAX_PITS];
+    let mut sum = 0usize;
+    for j in 0..k - 1 {
+        sum += near[j] as usize;
+        hint[j] = sum + j;
+    }
     let mut c = [0usize; MAX_PITS];
     let mut hi = n + k - 1;
     for j in (0..k - 1).rev() {
-        // largest c < hi with C(c, j+1) <= r
-        let mut v = hi - 1;
-        while BINOM[v][j + 1] > r {
-            v -= 1;
+        // Largest v < hi with C(v, j + 1) <= r, searched from the hint.
+        let mut v = hint[j].min(hi - 1);
+        if BINOM[v][j + 1] <= r {
+            while v + 1 < hi && BINOM[v + 1][j + 1] <= r {
+                v += 1;
+            }
+        } else {
+            while BINOM[v][j + 1] > r {
+                v -= 1;
+            }
         }
         c[j] = v;
         r -= BINOM[v][j + 1];

@@ -766,8 +766,10 @@ impl EntryMismatch {
 pub enum CheckOutcome {
     /// Header, checksum and every entry check out.
     Ok {
-        /// Entries recomputed.
+        /// Entries of the level.
         entries: usize,
+        /// Entries recomputed (all, or a sample with `--sample`).
+        recomputed: u64,
         /// Seconds taken.
         seconds: f64,
     },
@@ -833,9 +835,17 @@ impl fmt::Display for LevelCheck {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let p = self.path.display();
         match &self.outcome {
-            CheckOutcome::Ok { entries, seconds } => {
-                writeln!(f, "ok   {p} ({entries} entries, {seconds:.2}s)")
-            }
+            CheckOutcome::Ok {
+                entries,
+                recomputed,
+                seconds,
+            } if *recomputed < *entries as u64 => writeln!(
+                f,
+                "ok   {p} ({recomputed} of {entries} entries recomputed, a sample; {seconds:.2}s)"
+            ),
+            CheckOutcome::Ok {
+                entries, seconds, ..
+            } => writeln!(f, "ok   {p} ({entries} entries, {seconds:.2}s)"),
             CheckOutcome::Unchecked => writeln!(
                 f,
                 "SKIP {p}: header and checksum ok; entries not recomputed (a lower level is missing or bad)"

@@ -59,10 +59,11 @@ fn forge(path: &Path, at: &[usize], byte: u8) {
     for &i in at {
         b[64 + i] = byte;
     }
+    // Table format 3: payload CRC at bytes 48..52, header CRC of 0..60 at 60..64.
     let payload = crc32fast::hash(&b[64..]);
-    b[40..44].copy_from_slice(&payload.to_le_bytes());
-    let header = crc32fast::hash(&b[0..44]);
-    b[44..48].copy_from_slice(&header.to_le_bytes());
+    b[48..52].copy_from_slice(&payload.to_le_bytes());
+    let header = crc32fast::hash(&b[0..60]);
+    b[60..64].copy_from_slice(&header.to_le_bytes());
     std::fs::write(path, b).unwrap();
 }
 

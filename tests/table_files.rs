@@ -7,7 +7,7 @@ use adji::game::{Game, GameId};
 use adji::progress::NoProgress;
 use adji::tables::build::build_tables;
 use adji::tables::format::{Header, HEADER_LEN};
-use adji::tables::verify::verify_level;
+use adji::tables::verify::{verify_dir, verify_level, LevelOutcome, VerifyOptions};
 use adji::tables::{level_path, Table, TableError, TableSet};
 use adji::value::LoopRule;
 use adji::{AdjiBoto, Adjito};
@@ -28,11 +28,11 @@ fn verify_passes_on_built_tables() {
     for rule in [LoopRule::Start, LoopRule::Even] {
         let a = build::<Adjito>(dir.path(), rule, 9);
         for n in 0..=9 {
-            assert_eq!(verify_level::<Adjito>(&a, n, 3).1, 0);
+            assert_eq!(verify_level::<Adjito>(&a, n, 3).unwrap().1, 0);
         }
         let b = build::<AdjiBoto>(dir.path(), rule, 9);
         for n in 0..=9 {
-            assert_eq!(verify_level::<AdjiBoto>(&b, n, 3).1, 0);
+            assert_eq!(verify_level::<AdjiBoto>(&b, n, 3).unwrap().1, 0);
         }
     }
 }
@@ -41,15 +41,17 @@ fn verify_passes_on_built_tables() {
 fn verify_detects_a_changed_entry() {
     let dir = tempfile::tempdir().unwrap();
     build::<Adjito>(dir.path(), LoopRule::Start, 6);
-    // Rewrite level 6 with one lo byte changed and a correct checksum.
+    // Rewrite level 6 with one entry changed and a correct checksum.
     let t = open(dir.path(), GameId::Adjito, LoopRule::Start, 6).unwrap();
-    let (mut lo, hi) = t.planes();
+    let (mut lo, mut hi) = t.planes();
     drop(t);
+    assert_eq!(lo[100], hi[100]);
     lo[100] = lo[100].wrapping_add(2);
+    hi[100] = lo[100];
     adji::tables::format::write_level(dir.path(), GameId::Adjito, LoopRule::Start, 6, &lo, &hi)
         .unwrap();
     let set = TableSet::open::<Adjito>(dir.path(), LoopRule::Start, 6).unwrap();
-    let (bad, count) = verify_level::<Adjito>(&set, 6, 5);
+    let (bad, count) = verify_level::<Adjito>(&set, 6, 5).unwrap();
     assert!(count >= 1);
     assert_eq!(bad[0].index, 100);
 }
@@ -189,12 +191,428 @@ proptest! {
     }
 
     #[test]
-    fn header_reader_rejects_flipped_bits(bit in 0usize..(48 * 8)) {
+    fn header_reader_rejects_flipped_bits(bit in 0usize..(HEADER_LEN * 8)) {
         let h = Header { game: GameId::Adjito, rule: LoopRule::Start, level: 5, count: 4368,
-            tool: "adji test".into(), payload_crc: 7 };
+            exceptions: 3, tool: "adji test".into(), payload_crc: 7 };
         let mut b = h.encode().to_vec();
         prop_assert_eq!(Header::decode(Path::new("x"), &b).unwrap(), h);
         b[bit / 8] ^= 1 << (bit % 8);
         prop_assert!(Header::decode(Path::new("x"), &b).is_err());
     }
+}
+
+/// Runs `f` on another thread and fails the test if it does not return
+/// within 20 s (a FIFO opened for reading blocks until a writer appears).
+fn within_20s<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(20))
+        .expect("hangs (did it open a FIFO?)")
+}
+
+#[cfg(unix)]
+fn mkfifo(p: &Path) {
+    let ok = std::process::Command::new("mkfifo")
+        .arg(p)
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "mkfifo failed");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_like_a_table_is_refused_without_hanging() {
+    // Issue 8, D4: open, resume-build and verify each refuse the FIFO.
+    let dir = tempfile::tempdir().unwrap();
+    build::<Adjito>(dir.path(), LoopRule::Start, 4);
+    let p = level_path(dir.path(), GameId::Adjito, LoopRule::Start, 3);
+    std::fs::remove_file(&p).unwrap();
+    mkfifo(&p);
+    let d = dir.path().to_path_buf();
+    let e = within_20s(move || open(&d, GameId::Adjito, LoopRule::Start, 3).err());
+    let e = e.expect("a FIFO must not open as a table");
+    assert!(matches!(e, TableError::NotRegular { .. }), "{e:?}");
+    assert!(e.to_string().contains("FIFO"), "{e}");
+    let d = dir.path().to_path_buf();
+    let r = within_20s(move || {
+        build_tables::<Adjito>(&d, LoopRule::Start, 4, &NoProgress, |_| {})
+            .err()
+            .map(|e| e.to_string())
+    });
+    assert!(r.expect("build over a FIFO must fail").contains("FIFO"));
+    let d = dir.path().to_path_buf();
+    let rep = within_20s(move || {
+        verify_dir::<Adjito>(&d, LoopRule::Start, &VerifyOptions::default(), |_| {}).unwrap()
+    });
+    assert!(!rep.passed());
+    assert!(matches!(
+        rep.levels[3].outcome,
+        LevelOutcome::BadFile(TableError::NotRegular { .. })
+    ));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_directory_or_dev_null_in_place_of_a_table_says_what_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    build::<Adjito>(dir.path(), LoopRule::Start, 2);
+    let p = level_path(dir.path(), GameId::Adjito, LoopRule::Start, 2);
+    std::fs::remove_file(&p).unwrap();
+    std::fs::create_dir(&p).unwrap();
+    let e = open(dir.path(), GameId::Adjito, LoopRule::Start, 2).unwrap_err();
+    assert!(e.to_string().contains("directory"), "{e}");
+    assert!(!e.to_string().contains("No such device"), "{e}");
+    std::fs::remove_dir(&p).unwrap();
+    std::os::unix::fs::symlink("/dev/null", &p).unwrap();
+    let e = open(dir.path(), GameId::Adjito, LoopRule::Start, 2).unwrap_err();
+    assert!(e.to_string().contains("device"), "{e}");
+    assert!(!e.to_string().contains("No such device"), "{e}");
+}
+
+/// A 64-byte header with a valid header checksum and the given level and count.
+fn crafted_header(game: GameId, level: u16, count: u64) -> Vec<u8> {
+    let h = Header {
+        game,
+        rule: LoopRule::Start,
+        level,
+        count,
+        exceptions: 0,
+        tool: "crafted".into(),
+        payload_crc: crc32fast::hash(&[]),
+    };
+    h.encode().to_vec()
+}
+
+#[test]
+fn a_crafted_header_with_an_impossible_level_is_refused_not_a_panic() {
+    // Issue 8, D5: level 200 with a valid header CRC, named as level 200.
+    let dir = tempfile::tempdir().unwrap();
+    build::<Adjito>(dir.path(), LoopRule::Start, 2);
+    for (level, count) in [(200u16, 0u64), (200, 1), (49, 1), (127, 5), (65535, 0)] {
+        let p = level_path(dir.path(), GameId::Adjito, LoopRule::Start, level as u32);
+        std::fs::write(&p, crafted_header(GameId::Adjito, level, count)).unwrap();
+        let e = open(dir.path(), GameId::Adjito, LoopRule::Start, level as u32).unwrap_err();
+        assert!(e.to_string().contains("level"), "{e}");
+        let rep = verify_dir::<Adjito>(
+            dir.path(),
+            LoopRule::Start,
+            &VerifyOptions::default(),
+            |_| {},
+        )
+        .unwrap();
+        assert!(!rep.passed());
+        std::fs::remove_file(&p).unwrap();
+    }
+    // A header whose count disagrees with its level is refused by the reader itself.
+    let b = crafted_header(GameId::AdjiBoto, 5, 7);
+    assert!(Header::decode(Path::new("x"), &b).is_err());
+    let b = crafted_header(GameId::AdjiBoto, 101, 0);
+    assert!(Header::decode(Path::new("x"), &b).is_err());
+}
+
+#[test]
+fn index_sizes_are_checked_for_levels_from_files() {
+    use adji::index::try_level_size;
+    assert_eq!(try_level_size(5, 12), Some(4368));
+    assert_eq!(try_level_size(200, 12), None);
+    assert_eq!(try_level_size(5, 0), None);
+    assert_eq!(try_level_size(5, 13), None);
+}
+
+#[test]
+fn verify_dir_reports_mismatches_holes_and_bad_files() {
+    // Issue 8, D1/D2: every failure is visible in the report, so the
+    // command line can exit non-zero.
+    let dir = tempfile::tempdir().unwrap();
+    build::<Adjito>(dir.path(), LoopRule::Start, 7);
+    let opts = VerifyOptions::default();
+    let rep = verify_dir::<Adjito>(dir.path(), LoopRule::Start, &opts, |_| {}).unwrap();
+    assert!(rep.passed(), "{rep:?}");
+    assert_eq!(rep.levels.len(), 8);
+    assert!(rep
+        .levels
+        .iter()
+        .all(|l| matches!(l.outcome, LevelOutcome::Ok { .. })));
+
+    // Two entries of level 5 set to 7 with both checksums recomputed.
+    let t = open(dir.path(), GameId::Adjito, LoopRule::Start, 5).unwrap();
+    let (mut lo, mut hi) = t.planes();
+    drop(t);
+    for i in [10, 20] {
+        lo[i] = 7;
+        hi[i] = 7;
+    }
+    adji::tables::format::write_level(dir.path(), GameId::Adjito, LoopRule::Start, 5, &lo, &hi)
+        .unwrap();
+    let mut seen = Vec::new();
+    let all = VerifyOptions {
+        max_report: 100_000,
+        sample: None,
+    };
+    let rep =
+        verify_dir::<Adjito>(dir.path(), LoopRule::Start, &all, |l| seen.push(l.level)).unwrap();
+    assert!(!rep.passed());
+    assert_eq!(seen, (0..=7).collect::<Vec<_>>());
+    match &rep.levels[5].outcome {
+        LevelOutcome::Mismatches { count, first } => {
+            assert!(*count >= 2);
+            assert_eq!(first.len() as u64, *count);
+            assert!(first.iter().any(|m| m.index == 10) && first.iter().any(|m| m.index == 20));
+        }
+        o => panic!("level 5: {o:?}"),
+    }
+    // The levels above are not recomputed on a bad level: they say so.
+    assert!(matches!(
+        rep.levels[6].outcome,
+        LevelOutcome::NotRecomputed { .. }
+    ));
+
+    // A hole: level 5 deleted. Level 5 is missing; 6 and 7 are not recomputed.
+    std::fs::remove_file(level_path(dir.path(), GameId::Adjito, LoopRule::Start, 5)).unwrap();
+    let rep = verify_dir::<Adjito>(dir.path(), LoopRule::Start, &opts, |_| {}).unwrap();
+    assert!(!rep.passed());
+    assert_eq!(rep.levels.len(), 8);
+    assert!(matches!(rep.levels[5].outcome, LevelOutcome::Missing));
+    assert!(matches!(
+        rep.levels[7].outcome,
+        LevelOutcome::NotRecomputed { .. }
+    ));
+    assert!(rep.failures() >= 1);
+
+    // An empty directory has nothing to verify.
+    let empty = tempfile::tempdir().unwrap();
+    let rep = verify_dir::<Adjito>(empty.path(), LoopRule::Start, &opts, |_| {}).unwrap();
+    assert!(rep.levels.is_empty());
+}
+
+#[test]
+fn verify_level_refuses_an_uncovered_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = build::<Adjito>(dir.path(), LoopRule::Start, 3);
+    assert!(verify_level::<Adjito>(&set, 3, 1).is_ok());
+    assert!(matches!(
+        verify_level::<Adjito>(&set, 4, 1),
+        Err(TableError::Missing { level: 4, .. })
+    ));
+}
+
+#[test]
+fn a_build_removes_stale_temporary_files_of_our_naming() {
+    // Issue 8, D7: a kill during a write leaves a temporary file; the next
+    // build removes ours (old `.adjt-` and new `.adji-` names) and nothing else.
+    let dir = tempfile::tempdir().unwrap();
+    build::<Adjito>(dir.path(), LoopRule::Start, 2);
+    let ours = [".adjt-AbC123.tmp", ".adji-XyZ789.tmp"];
+    for n in ours {
+        std::fs::write(dir.path().join(n), vec![0u8; 4096]).unwrap();
+    }
+    std::fs::write(dir.path().join("notes.tmp"), b"keep").unwrap();
+    build::<Adjito>(dir.path(), LoopRule::Start, 3);
+    for n in ours {
+        assert!(!dir.path().join(n).exists(), "{n} left behind");
+    }
+    assert!(dir.path().join("notes.tmp").exists());
+}
+
+#[test]
+fn a_level_too_large_for_the_builder_is_refused_not_a_panic() {
+    // House item 5: Adji-Boto level 60 has 5.7e10 positions, beyond u32
+    // ranks; the plan names the first level too large (44: 4.4e9).
+    let r = adji::tables::build::plan::<AdjiBoto>(60);
+    assert!(
+        matches!(r, Err(TableError::TooLarge { level: 44, .. })),
+        "{r:?}"
+    );
+    let empty = TableSet::empty(GameId::AdjiBoto, LoopRule::Start);
+    let r = adji::tables::build::build_level::<AdjiBoto>(60, &empty, &NoProgress);
+    assert!(matches!(r, Err(TableError::TooLarge { level: 60, .. })));
+    assert!(adji::tables::build::plan::<AdjiBoto>(40).is_ok());
+}
+
+#[test]
+fn files_of_the_old_two_byte_format_are_refused_with_a_rebuild_message() {
+    // Issue 9: version 2 (lo/hi interleaved) must not be misread as version 3.
+    let dir = tempfile::tempdir().unwrap();
+    build::<Adjito>(dir.path(), LoopRule::Start, 3);
+    let p = level_path(dir.path(), GameId::Adjito, LoopRule::Start, 3);
+    let mut b = std::fs::read(&p).unwrap();
+    b[8..12].copy_from_slice(&2u32.to_le_bytes());
+    std::fs::write(&p, &b).unwrap();
+    let e = open(dir.path(), GameId::Adjito, LoopRule::Start, 3).unwrap_err();
+    assert!(matches!(e, TableError::Version { found: 2, .. }), "{e:?}");
+    assert!(e.to_string().contains("rebuild"), "{e}");
+    // A build replaces it, saying why.
+    let mut why = Vec::new();
+    build_tables::<Adjito>(dir.path(), LoopRule::Start, 3, &NoProgress, |e| {
+        why.extend(e.replaced.clone())
+    })
+    .unwrap();
+    assert_eq!(why.len(), 1);
+    assert!(why[0].contains("version 2"), "{why:?}");
+}
+
+#[test]
+fn one_byte_per_position_and_loop_sensitive_bounds_kept() {
+    // Issue 9: at most 1.1 bytes per position; Adjito's loop-sensitive
+    // positions (levels 2..6) keep lo < hi exactly.
+    let dir = tempfile::tempdir().unwrap();
+    let set = build::<Adjito>(dir.path(), LoopRule::Start, 9);
+    let (mut sensitive, mut total, mut positions) = (0, 0, 0);
+    for n in 0..=9 {
+        let t = set.level(n).unwrap();
+        let bytes = std::fs::metadata(level_path(dir.path(), GameId::Adjito, LoopRule::Start, n))
+            .unwrap()
+            .len();
+        assert_eq!(bytes, (HEADER_LEN + t.len()) as u64 + 8 * t.exceptions());
+        (total, positions) = (total + bytes, positions + t.len() as u64);
+        if n >= 7 {
+            assert!(
+                bytes as f64 <= 1.1 * t.len() as f64,
+                "level {n}: {bytes} bytes"
+            );
+        }
+        let (lo, hi) = t.planes();
+        for i in 0..t.len() {
+            let b = t.bounds(i);
+            assert_eq!(
+                (b.lo, b.hi),
+                (
+                    adji::value::decode_bound(lo[i] as i8),
+                    adji::value::decode_bound(hi[i] as i8)
+                )
+            );
+            sensitive += b.loop_sensitive() as u64;
+        }
+        assert_eq!(
+            t.exceptions(),
+            (0..t.len()).filter(|&i| lo[i] != hi[i]).count() as u64
+        );
+    }
+    assert_eq!(
+        sensitive, 832,
+        "832 loop-sensitive Adjito positions, all at levels 2..6"
+    );
+    assert!(
+        total as f64 <= 1.1 * positions as f64,
+        "{total} bytes for {positions}"
+    );
+}
+
+#[test]
+fn a_bad_exception_list_is_corrupt_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    build::<Adjito>(dir.path(), LoopRule::Start, 5);
+    let p = level_path(dir.path(), GameId::Adjito, LoopRule::Start, 5);
+    let good = std::fs::read(&p).unwrap();
+    let t = open(dir.path(), GameId::Adjito, LoopRule::Start, 5).unwrap();
+    let n = t.len();
+    assert!(t.exceptions() >= 2);
+    drop(t);
+    // Rewrites the payload checksum so that only the list is wrong.
+    let fix = |b: &mut Vec<u8>| {
+        let crc = crc32fast::hash(&b[HEADER_LEN..]);
+        b[48..52].copy_from_slice(&crc.to_le_bytes());
+        let hc = crc32fast::hash(&b[0..60]);
+        b[60..64].copy_from_slice(&hc.to_le_bytes());
+    };
+    let first = HEADER_LEN + n;
+    type Edit = Box<dyn Fn(&mut Vec<u8>)>;
+    let cases: Vec<Edit> = vec![
+        // A marked byte with no record: unmark the record's entry elsewhere.
+        Box::new(|b| b[HEADER_LEN] = 0x80),
+        // Records out of order.
+        Box::new(move |b| {
+            let (x, y) = (
+                b[first..first + 8].to_vec(),
+                b[first + 8..first + 16].to_vec(),
+            );
+            b[first..first + 8].copy_from_slice(&y);
+            b[first + 8..first + 16].copy_from_slice(&x);
+        }),
+        // A record whose lo > hi.
+        Box::new(move |b| (b[first + 4], b[first + 5]) = (5, 1)),
+        // A record past the end.
+        Box::new(move |b| b[first..first + 4].copy_from_slice(&u32::MAX.to_le_bytes())),
+    ];
+    for (i, f) in cases.iter().enumerate() {
+        let mut b = good.clone();
+        f(&mut b);
+        fix(&mut b);
+        std::fs::write(&p, &b).unwrap();
+        let e = open(dir.path(), GameId::Adjito, LoopRule::Start, 5).unwrap_err();
+        assert!(matches!(e, TableError::Corrupted { .. }), "case {i}: {e:?}");
+    }
+}
+
+#[test]
+fn a_build_over_its_memory_budget_is_refused_before_anything_is_built() {
+    use adji::tables::build::{build_tables_within, check_memory, plan, plan_peak};
+    let dir = tempfile::tempdir().unwrap();
+    let p = plan::<Adjito>(9).unwrap();
+    let need = plan_peak(&p);
+    let r = build_tables_within::<Adjito>(
+        dir.path(),
+        LoopRule::Start,
+        9,
+        need - 1,
+        &NoProgress,
+        |_| {},
+    );
+    assert!(
+        matches!(r, Err(TableError::OverBudget { level: 9, .. })),
+        "{:?}",
+        r.err()
+    );
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "nothing written"
+    );
+    assert!(check_memory(&p, need).is_ok());
+    // Issue 9: the largest levels asked for fit in 24 GiB.
+    for peak in [
+        plan_peak(&plan::<AdjiBoto>(40).unwrap()),
+        plan_peak(&plan::<Adjito>(28).unwrap()),
+    ] {
+        assert!(peak <= 24 << 30, "{peak} bytes");
+    }
+}
+
+#[test]
+fn a_sampled_verify_checks_part_of_a_level_and_finds_a_wrong_block() {
+    use adji::tables::verify::{verify_sample, SAMPLE_BLOCK};
+    let dir = tempfile::tempdir().unwrap();
+    build::<Adjito>(dir.path(), LoopRule::Start, 9);
+    let set = TableSet::open::<Adjito>(dir.path(), LoopRule::Start, 9).unwrap();
+    let (m, c, checked) = verify_sample::<Adjito>(&set, 9, 5000, 5).unwrap();
+    assert_eq!((m.len(), c), (0, 0));
+    assert!((5000..5000 + SAMPLE_BLOCK).contains(&checked), "{checked}");
+    // A level smaller than the sample is verified whole.
+    assert_eq!(verify_sample::<Adjito>(&set, 4, 5000, 5).unwrap().2, 1365);
+    // Every entry changed: any sample finds mismatches.
+    let (mut lo, mut hi) = set.level(9).unwrap().planes();
+    drop(set);
+    for i in 0..lo.len() {
+        if lo[i] == hi[i] && (lo[i] as i8) < 90 {
+            (lo[i], hi[i]) = (lo[i] + 3, hi[i] + 3);
+        }
+    }
+    adji::tables::format::write_level(dir.path(), GameId::Adjito, LoopRule::Start, 9, &lo, &hi)
+        .unwrap();
+    let opts = VerifyOptions {
+        max_report: 5,
+        sample: Some(3000),
+    };
+    let rep = verify_dir::<Adjito>(dir.path(), LoopRule::Start, &opts, |_| {}).unwrap();
+    assert!(matches!(
+        rep.levels[9].outcome,
+        LevelOutcome::Mismatches { .. }
+    ));
+    assert!(matches!(
+        rep.levels[8].outcome,
+        LevelOutcome::Ok { checked: 3072, .. }
+    ));
 }

@@ -1,39 +1,65 @@
-//! The table file format: a 64-byte header and two raw planes.
+//! The table file format (version 3): a 64-byte header, one value byte per
+//! position, and a sorted list of the loop-sensitive exceptions.
 //!
 //! ```text
-//! offset size  field
-//!   0     8    magic "ADJITBL\0"
-//!   8     4    format version, u32 LE (2)
-//!  12     1    game: 1 = adjito, 2 = adjiboto
-//!  13     1    loop rule: 0 = start, 1 = even
-//!  14     2    level (seeds on the board), u16 LE
-//!  16     8    entry count, u64 LE = C(level + pits − 1, pits − 1)
-//!  24    16    build-tool version, ASCII, zero-padded
-//!  40     4    CRC-32 of the payload, u32 LE
-//!  44     4    CRC-32 of bytes 0..44, u32 LE
-//!  48    16    reserved, zero
-//!  64    2N    entries in colex rank order, two i8 each: lo, then hi
+//! offset      size  field
+//!   0           8   magic "ADJITBL\0"
+//!   8           4   format version, u32 LE (3)
+//!  12           1   game: 1 = adjito, 2 = adjiboto
+//!  13           1   loop rule: 0 = start, 1 = even
+//!  14           2   level n (seeds on the board), u16 LE
+//!  16           8   entry count N, u64 LE = C(n + pits − 1, pits − 1)
+//!  24           8   exception count X, u64 LE
+//!  32          16   build-tool version, ASCII, zero-padded
+//!  48           4   CRC-32 of the payload (bytes 64 .. end), u32 LE
+//!  52           8   reserved, zero
+//!  60           4   CRC-32 of bytes 0..60, u32 LE
+//!  64           N   value bytes, i8, in colex rank order (see crate::index)
+//!  64 + N      8X   exceptions, ascending by rank, 8 bytes each:
+//!                   rank u32 LE, lo i8, hi i8, two zero bytes
 //! ```
-//! A bound byte is the value (seeds, mover minus opponent) with −128 for
-//! −∞ and +127 for +∞. The stored value is `clamp(w, lo, hi)` and the
-//! loop-sensitive bit is `lo < hi`: both follow from the two bytes, which
-//! also let `tables verify` check every entry against its successors.
+//!
+//! Entry `r` is the board of rank `r` among the boards of level `n`, seen by
+//! the player to move (relative board, mover's row first); Adji-Boto tables
+//! hold main-phase positions only. For almost every position the two
+//! fixpoints of the README's value definition agree (`lo == hi`), and the
+//! value byte is that value (seeds, mover minus opponent; it does not
+//! depend on the loop rule's `w`). A position with `lo < hi` is
+//! loop-sensitive: its value byte is −128 and its exact `lo` and `hi` are in
+//! the exception list (−128 stands for −∞, +127 for +∞), so that the value
+//! under the file's loop rule is `clamp(w, lo, hi)` and `tables verify` can
+//! still recompute every entry from its successors. A probe reads one byte,
+//! plus a binary search of the (short) list for an exception.
+//!
+//! Files of versions 1 and 2 (two bytes per position) are refused with a
+//! message to rebuild. The header checksum is checked before any other
+//! field is trusted; the level and counts are checked against the game
+//! before anything is indexed with them.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+
+use crate::fsutil::write_atomic_with;
 use crate::game::GameId;
-use crate::value::LoopRule;
+use crate::index::{level_size, MAX_LEVEL};
+use crate::value::{LoopRule, NEG_INF_BYTE, POS_INF_BYTE};
 
 use super::TableError;
 
 /// File magic.
 pub const MAGIC: &[u8; 8] = b"ADJITBL\0";
 /// Current format version. Version 1 stored `lo` and `hi` as two separate
-/// planes; version 2 interleaves them so that a lookup touches one cache line.
-pub const VERSION: u32 = 2;
+/// planes, version 2 interleaved them (two bytes per position); version 3
+/// stores one value byte per position and the loop-sensitive exceptions.
+pub const VERSION: u32 = 3;
 /// Header size in bytes.
 pub const HEADER_LEN: usize = 64;
+/// Bytes per exception record.
+pub const EXCEPTION_LEN: usize = 8;
+/// The value byte of a loop-sensitive position (look it up in the exceptions).
+pub const EXCEPTION: i8 = i8::MIN;
 
 /// A decoded header.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,6 +72,8 @@ pub struct Header {
     pub level: u16,
     /// Number of entries.
     pub count: u64,
+    /// Number of loop-sensitive exceptions.
+    pub exceptions: u64,
     /// Version of the tool that built it.
     pub tool: String,
     /// CRC-32 of the payload.
@@ -62,33 +90,44 @@ impl Header {
         h[13] = self.rule.code();
         h[14..16].copy_from_slice(&self.level.to_le_bytes());
         h[16..24].copy_from_slice(&self.count.to_le_bytes());
+        h[24..32].copy_from_slice(&self.exceptions.to_le_bytes());
         let t = self.tool.as_bytes();
         let n = t.len().min(16);
-        h[24..24 + n].copy_from_slice(&t[..n]);
-        h[40..44].copy_from_slice(&self.payload_crc.to_le_bytes());
-        let hc = crc32fast::hash(&h[0..44]);
-        h[44..48].copy_from_slice(&hc.to_le_bytes());
+        h[32..32 + n].copy_from_slice(&t[..n]);
+        h[48..52].copy_from_slice(&self.payload_crc.to_le_bytes());
+        let hc = crc32fast::hash(&h[0..60]);
+        h[60..64].copy_from_slice(&hc.to_le_bytes());
         h
     }
 
+    /// Bytes of the whole file this header describes.
+    pub fn file_len(&self) -> u64 {
+        HEADER_LEN as u64 + self.count + EXCEPTION_LEN as u64 * self.exceptions
+    }
+
     /// Decodes and checks a header: magic, version, header checksum, known
-    /// game and rule.
+    /// game and rule, a level the game can have, the entry count of that
+    /// level and an exception count within it. Nothing is indexed before
+    /// these checks pass.
     ///
     /// # Errors
     /// [`TableError`] naming what is wrong; never panics on any input.
     pub fn decode(path: &Path, b: &[u8]) -> Result<Header, TableError> {
         let p = || path.to_path_buf();
-        if b.len() < HEADER_LEN {
-            return Err(TableError::Truncated {
-                path: p(),
-                expected: HEADER_LEN as u64,
-                found: b.len() as u64,
-            });
-        }
-        if &b[0..8] != MAGIC {
+        let bad = |what: String| TableError::Corrupted { path: p(), what };
+        let truncated = || TableError::Truncated {
+            path: p(),
+            expected: HEADER_LEN as u64,
+            found: b.len() as u64,
+        };
+        if b.len() >= 8 && &b[0..8] != MAGIC {
             return Err(TableError::NotATable { path: p() });
         }
+        if b.len() < 12 {
+            return Err(truncated());
+        }
         let u32_at = |o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
+        let u64_at = |o: usize| (u32_at(o) as u64) | (u32_at(o + 4) as u64) << 32;
         let version = u32_at(8);
         if version != VERSION {
             return Err(TableError::Version {
@@ -96,25 +135,29 @@ impl Header {
                 found: version,
             });
         }
-        if crc32fast::hash(&b[0..44]) != u32_at(44) {
-            return Err(TableError::Corrupted {
-                path: p(),
-                what: "header checksum mismatch".into(),
-            });
+        if b.len() < HEADER_LEN {
+            return Err(truncated());
         }
-        let game = GameId::from_code(b[12]).ok_or_else(|| TableError::Corrupted {
-            path: p(),
-            what: format!("unknown game code {}", b[12]),
-        })?;
-        let rule = LoopRule::from_code(b[13]).ok_or_else(|| TableError::Corrupted {
-            path: p(),
-            what: format!("unknown loop rule code {}", b[13]),
-        })?;
+        if crc32fast::hash(&b[0..60]) != u32_at(60) {
+            return Err(bad("header checksum mismatch".into()));
+        }
+        let game =
+            GameId::from_code(b[12]).ok_or_else(|| bad(format!("unknown game code {}", b[12])))?;
+        let rule = LoopRule::from_code(b[13])
+            .ok_or_else(|| bad(format!("unknown loop rule code {}", b[13])))?;
         let level = u16::from_le_bytes([b[14], b[15]]);
-        let mut c = [0u8; 8];
-        c.copy_from_slice(&b[16..24]);
-        let count = u64::from_le_bytes(c);
-        let tool = String::from_utf8_lossy(&b[24..40])
+        check_level(path, game, level as u32)?;
+        let (count, exceptions) = (u64_at(16), u64_at(24));
+        let want = level_size(level as usize, pits_of(game));
+        if count != want {
+            return Err(bad(format!(
+                "entry count {count} but level {level} has {want} positions"
+            )));
+        }
+        if exceptions > count {
+            return Err(bad(format!("{exceptions} exceptions for {count} entries")));
+        }
+        let tool = String::from_utf8_lossy(&b[32..48])
             .trim_end_matches('\0')
             .to_string();
         Ok(Header {
@@ -122,10 +165,81 @@ impl Header {
             rule,
             level,
             count,
+            exceptions,
             tool,
-            payload_crc: u32_at(40),
+            payload_crc: u32_at(48),
         })
     }
+
+    /// Checks that the header is the one wanted: game, loop rule, level.
+    ///
+    /// # Errors
+    /// [`TableError::WrongGame`], [`TableError::WrongRule`] or
+    /// [`TableError::WrongLevel`].
+    pub fn expect(
+        &self,
+        path: &Path,
+        game: GameId,
+        rule: LoopRule,
+        level: u32,
+    ) -> Result<(), TableError> {
+        let path = path.to_path_buf();
+        if self.game != game {
+            Err(TableError::WrongGame {
+                path,
+                expected: game,
+                found: self.game,
+            })
+        } else if self.rule != rule {
+            Err(TableError::WrongRule {
+                path,
+                expected: rule,
+                found: self.rule,
+            })
+        } else if self.level as u32 != level {
+            Err(TableError::WrongLevel {
+                path,
+                expected: level,
+                found: self.level as u32,
+            })
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Pits of `game`'s board.
+pub const fn pits_of(game: GameId) -> usize {
+    match game {
+        GameId::Adjito => 12,
+        GameId::AdjiBoto => 10,
+    }
+}
+
+/// Seeds of a whole `game`: no level is larger.
+pub const fn total_of(game: GameId) -> u32 {
+    match game {
+        GameId::Adjito => 48,
+        GameId::AdjiBoto => 100,
+    }
+}
+
+/// Refuses a level `game` cannot have (from a header or a file name)
+/// before anything is indexed with it.
+///
+/// # Errors
+/// [`TableError::LevelOutOfRange`].
+pub fn check_level(path: &Path, game: GameId, level: u32) -> Result<(), TableError> {
+    let total = total_of(game);
+    if level > total || level as usize > MAX_LEVEL {
+        return Err(TableError::LevelOutOfRange {
+            path: path.to_path_buf(),
+            game,
+            level,
+            total,
+        });
+    }
+    Ok(())
 }
 
 /// The file name of a level.
@@ -138,11 +252,43 @@ pub fn level_path(dir: &Path, game: GameId, rule: LoopRule, level: u32) -> PathB
     dir.join(file_name(game, rule, level))
 }
 
-/// Writes a level atomically: a temporary file in the same directory,
-/// fsynced, then renamed over the final name.
+/// Whether bound bytes `lo`, `hi` need an exception record: a
+/// loop-sensitive position (`lo < hi`), or an infinite bound (never with
+/// `lo == hi`, but kept exact if it were).
+#[inline]
+pub fn is_exception(lo: u8, hi: u8) -> bool {
+    lo != hi || lo == NEG_INF_BYTE as u8 || lo == POS_INF_BYTE as u8
+}
+
+/// The exception records of the `count` entries whose bound bytes
+/// `bounds` gives, ascending by rank.
+fn exceptions(count: usize, bounds: &Bounds) -> Vec<[u8; EXCEPTION_LEN]> {
+    const CHUNK: usize = 1 << 16;
+    (0..count.div_ceil(CHUNK))
+        .into_par_iter()
+        .flat_map_iter(|ci| {
+            (ci * CHUNK..((ci + 1) * CHUNK).min(count))
+                .filter_map(|i| {
+                    let (a, b) = bounds(i);
+                    is_exception(a, b).then(|| {
+                        let mut r = [0u8; EXCEPTION_LEN];
+                        r[0..4].copy_from_slice(&(i as u32).to_le_bytes());
+                        (r[4], r[5]) = (a, b);
+                        r
+                    })
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// The lo and hi bound bytes of each entry, by rank.
+pub type Bounds<'a> = dyn Fn(usize) -> (u8, u8) + Sync + 'a;
+
+/// Writes a level from its `lo` and `hi` planes; see [`write_level_with`].
 ///
 /// # Errors
-/// [`TableError::Io`] on any I/O failure; the final file is then untouched.
+/// As [`write_level_with`].
 pub fn write_level(
     dir: &Path,
     game: GameId,
@@ -151,51 +297,122 @@ pub fn write_level(
     lo: &[u8],
     hi: &[u8],
 ) -> Result<PathBuf, TableError> {
+    write_level_with(dir, game, rule, level, lo.len(), &|i| (lo[i], hi[i]))
+}
+
+/// Writes a level of `count` entries whose bound bytes `bounds` gives,
+/// atomically through [`crate::fsutil::write_atomic_with`] (a
+/// `.adji-*.tmp` file in the same directory, fsynced, then renamed over the
+/// final name). The payload is produced a block at a time.
+///
+/// # Errors
+/// [`TableError::Io`] on any I/O failure; the final file is then untouched.
+pub fn write_level_with(
+    dir: &Path,
+    game: GameId,
+    rule: LoopRule,
+    level: u32,
+    count: usize,
+    bounds: &Bounds,
+) -> Result<PathBuf, TableError> {
+    use std::io::{Seek, SeekFrom};
+    const BLOCK: usize = 1 << 16;
     let path = level_path(dir, game, rule, level);
-    let io = |e: std::io::Error| TableError::Io {
-        path: path.clone(),
-        source: e,
-    };
-    // The payload is lo/hi interleaved; it is produced a block at a time
-    // (for the checksum, then for the file) rather than held in memory.
-    let blocks = || {
-        lo.chunks(1 << 16).zip(hi.chunks(1 << 16)).map(|(l, h)| {
-            let mut b = Vec::with_capacity(2 * l.len());
-            for (x, y) in l.iter().zip(h) {
-                b.push(*x);
-                b.push(*y);
-            }
-            b
-        })
-    };
-    let mut hasher = crc32fast::Hasher::new();
-    for b in blocks() {
-        hasher.update(&b);
-    }
-    let crc = hasher.finalize();
-    let header = Header {
+    let exc = exceptions(count, bounds);
+    let mut header = Header {
         game,
         rule,
         level: level as u16,
-        count: lo.len() as u64,
+        count: count as u64,
+        exceptions: exc.len() as u64,
         tool: format!("adji {}", env!("CARGO_PKG_VERSION")),
-        payload_crc: crc,
+        payload_crc: 0,
     };
-    std::fs::create_dir_all(dir).map_err(io)?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".adjt-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(io)?;
-    {
-        let mut w = std::io::BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
-        w.write_all(&header.encode()).map_err(io)?;
-        for b in blocks() {
-            w.write_all(&b).map_err(io)?;
+    write_atomic_with(&path, |w| {
+        w.write_all(&header.encode())?;
+        let mut crc = crc32fast::Hasher::new();
+        let mut block = Vec::with_capacity(BLOCK);
+        for start in (0..count).step_by(BLOCK) {
+            block.clear();
+            block.extend((start..(start + BLOCK).min(count)).map(|i| {
+                let (a, b) = bounds(i);
+                if is_exception(a, b) {
+                    EXCEPTION as u8
+                } else {
+                    a
+                }
+            }));
+            crc.update(&block);
+            w.write_all(&block)?;
         }
-        w.flush().map_err(io)?;
-    }
-    tmp.as_file().sync_all().map_err(io)?;
-    tmp.persist(&path).map_err(|e| io(e.error))?;
+        for r in &exc {
+            crc.update(r);
+            w.write_all(r)?;
+        }
+        header.payload_crc = crc.finalize();
+        w.seek(SeekFrom::Start(0))?;
+        w.write_all(&header.encode())
+    })
+    .map_err(|e| TableError::Io {
+        path: path.clone(),
+        source: e,
+    })?;
     Ok(path)
+}
+
+/// Prefix of the temporary files that versions before `fsutil` left.
+const LEGACY_TMP_PREFIX: &str = ".adjt-";
+
+/// Removes the temporary files a killed build left in `dir`: ours
+/// ([`crate::fsutil::remove_stale_temps`]) and those of the older
+/// `.adjt-*.tmp` naming. Returns how many were removed.
+///
+/// # Errors
+/// [`TableError::Io`] listing the directory or removing a file.
+pub fn remove_stale_temps(dir: &Path) -> Result<usize, TableError> {
+    let io = |e| TableError::Io {
+        path: dir.to_path_buf(),
+        source: e,
+    };
+    let mut removed = crate::fsutil::remove_stale_temps(dir).map_err(io)?;
+    for name in list_dir(dir).map_err(io)? {
+        if name.starts_with(LEGACY_TMP_PREFIX) && name.ends_with(crate::fsutil::TMP_SUFFIX) {
+            let p = dir.join(&name);
+            if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_file()) {
+                std::fs::remove_file(&p).map_err(io)?;
+                removed += 1;
+            }
+        }
+    }
+    Ok(removed)
+}
+
+/// The names in `dir` (none when it does not exist).
+fn list_dir(dir: &Path) -> std::io::Result<Vec<String>> {
+    match std::fs::read_dir(dir) {
+        Ok(rd) => rd
+            .map(|e| e.map(|e| e.file_name().to_string_lossy().into_owned()))
+            .collect(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(e),
+    }
+}
+
+/// The levels of `game` under `rule` that have a file in `dir`, by file
+/// name, ascending (whatever the files hold; opening them checks that).
+///
+/// # Errors
+/// [`TableError::Io`] when the directory cannot be listed.
+pub fn levels_present(dir: &Path, game: GameId, rule: LoopRule) -> Result<Vec<u32>, TableError> {
+    let prefix = format!("{}-{}-", game.name(), rule.name());
+    let mut v: Vec<u32> = list_dir(dir)
+        .map_err(|e| TableError::Io {
+            path: dir.to_path_buf(),
+            source: e,
+        })?
+        .iter()
+        .filter_map(|n| n.strip_prefix(&prefix)?.strip_suffix(".adjt")?.parse().ok())
+        .collect();
+    v.sort_unstable();
+    Ok(v)
 }

@@ -4,38 +4,52 @@
 //! - [`format`]: the file format and atomic writes;
 //! - [`build`]: the parallel retrograde builder;
 //! - [`verify`]: header, checksum and successor checks;
-//! - [`stats`]: per-level statistics.
+//! - [`stats`]: per-level statistics;
+//! - [`bench`]: probe speed.
 //!
 //! Boards are indexed relative to the mover with one colex rank per level
 //! ([`crate::index`]); Adji-Boto tables cover main-phase positions only.
 
+pub mod bench;
 pub mod build;
 pub mod format;
 pub mod stats;
 pub mod verify;
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
+use rayon::prelude::*;
 
+use crate::fsutil::open_regular;
 use crate::game::{Game, GameId, Position};
-use crate::index::{level_size, rank};
+use crate::index::rank;
 use crate::value::{capture_value, decode_bound, quiet_value, Bounds, LoopRule};
 
 pub use format::{level_path, Header};
 
-/// Everything that can go wrong reading or writing tables.
-#[derive(Debug)]
+/// Everything that can go wrong reading, writing or building tables.
+#[derive(Debug, thiserror::Error)]
 pub enum TableError {
     /// An I/O error.
+    #[error("{}: {source}", .path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// The error.
         source: std::io::Error,
     },
+    /// Something other than a regular file (a directory, FIFO, device…)
+    /// stands where a table file should be; it is never opened.
+    #[error("{}: {what}; only a regular file can be a table", .path.display())]
+    NotRegular {
+        /// The path.
+        path: PathBuf,
+        /// What it is ("a FIFO", "a directory", …).
+        what: String,
+    },
     /// The file is shorter than its header says.
+    #[error("{}: truncated table file: expected {expected} bytes, found {found}", .path.display())]
     Truncated {
         /// The file.
         path: PathBuf,
@@ -45,11 +59,13 @@ pub enum TableError {
         found: u64,
     },
     /// The file does not start with the table magic.
+    #[error("{}: not an adji table file (bad magic)", .path.display())]
     NotATable {
         /// The file.
         path: PathBuf,
     },
     /// Unsupported format version.
+    #[error("{}: unsupported table format version {found} (this tool reads version {}); rebuild the tables with `adji tables build`", .path.display(), format::VERSION)]
     Version {
         /// The file.
         path: PathBuf,
@@ -57,6 +73,7 @@ pub enum TableError {
         found: u32,
     },
     /// A checksum or field is wrong.
+    #[error("{}: corrupted table: {what}", .path.display())]
     Corrupted {
         /// The file.
         path: PathBuf,
@@ -64,6 +81,7 @@ pub enum TableError {
         what: String,
     },
     /// The file is for the other game.
+    #[error("{}: table is for {found}, not {expected}", .path.display())]
     WrongGame {
         /// The file.
         path: PathBuf,
@@ -73,6 +91,7 @@ pub enum TableError {
         found: GameId,
     },
     /// The file was built under the other loop rule.
+    #[error("{}: table was built with --loop {}, not --loop {}; tables of different loop rules cannot be mixed", .path.display(), .found.name(), .expected.name())]
     WrongRule {
         /// The file.
         path: PathBuf,
@@ -82,6 +101,7 @@ pub enum TableError {
         found: LoopRule,
     },
     /// The file holds another level than its name says.
+    #[error("{}: file holds level {found}, expected level {expected}", .path.display())]
     WrongLevel {
         /// The file.
         path: PathBuf,
@@ -90,55 +110,101 @@ pub enum TableError {
         /// Level found.
         found: u32,
     },
+    /// A level the game cannot have (more seeds than the game holds).
+    #[error("{}: level {level} is impossible for {game}, which has {total} seeds", .path.display())]
+    LevelOutOfRange {
+        /// The file.
+        path: PathBuf,
+        /// The game.
+        game: GameId,
+        /// The level asked for or found.
+        level: u32,
+        /// The game's seeds.
+        total: u32,
+    },
     /// A level is not built.
+    #[error("level {level} is not built (no {})", .path.display())]
     Missing {
         /// The level.
         level: u32,
         /// Where it was looked for.
         path: PathBuf,
     },
+    /// A level's build would need more memory than the budget allows;
+    /// refused before anything is allocated.
+    #[error("level {level} needs {} of memory but the budget is {}; lower the top level or raise the budget", crate::tables::fmt_gib(*.need), crate::tables::fmt_gib(*.budget))]
+    OverBudget {
+        /// The first level over the budget.
+        level: u32,
+        /// Bytes it needs at its peak.
+        need: u64,
+        /// The budget in bytes.
+        budget: u64,
+    },
+    /// The builder cannot take a level this large (its frontiers hold
+    /// 32-bit ranks); refused before anything is allocated.
+    #[error(
+        "level {level} has {positions} positions; the builder handles at most {max} per level"
+    )]
+    TooLarge {
+        /// The level.
+        level: u32,
+        /// Its positions.
+        positions: u64,
+        /// The builder's limit.
+        max: u64,
+    },
 }
 
-impl fmt::Display for TableError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TableError::Io { path, source } => write!(f, "{}: {source}", path.display()),
-            TableError::Truncated { path, expected, found } => {
-                write!(f, "{}: truncated table file: expected {expected} bytes, found {found}", path.display())
-            }
-            TableError::NotATable { path } => write!(f, "{}: not an adji table file (bad magic)", path.display()),
-            TableError::Version { path, found } => {
-                write!(f, "{}: unsupported table format version {found} (this tool reads {})", path.display(), format::VERSION)
-            }
-            TableError::Corrupted { path, what } => write!(f, "{}: corrupted table: {what}", path.display()),
-            TableError::WrongGame { path, expected, found } => {
-                write!(f, "{}: table is for {found}, not {expected}", path.display())
-            }
-            TableError::WrongRule { path, expected, found } => write!(
-                f,
-                "{}: table was built with --loop {}, not --loop {}; tables of different loop rules cannot be mixed",
-                path.display(),
-                found.name(),
-                expected.name()
-            ),
-            TableError::WrongLevel { path, expected, found } => {
-                write!(f, "{}: file holds level {found}, expected level {expected}", path.display())
-            }
-            TableError::Missing { level, path } => {
-                write!(f, "level {level} is not built (no {})", path.display())
-            }
+impl TableError {
+    /// The error for an I/O failure on `path`: a missing file becomes
+    /// [`TableError::Missing`] of `level`; a path that is not a regular
+    /// file becomes [`TableError::NotRegular`].
+    pub fn from_open(path: &Path, level: u32, e: std::io::Error) -> TableError {
+        let path = path.to_path_buf();
+        match e.kind() {
+            std::io::ErrorKind::NotFound => TableError::Missing { level, path },
+            std::io::ErrorKind::InvalidInput => TableError::NotRegular {
+                path,
+                what: e.to_string(),
+            },
+            _ => TableError::Io { path, source: e },
         }
     }
 }
 
-impl std::error::Error for TableError {}
+/// The bytes of a table: the file mapped, or a copy in anonymous memory
+/// on transparent huge pages ([`Table::into_memory`]).
+enum Data {
+    Mapped(Mmap),
+    Loaded(memmap2::MmapMut),
+}
+
+impl std::ops::Deref for Data {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Data::Mapped(m) => m,
+            Data::Loaded(m) => m,
+        }
+    }
+}
 
 /// One level's table, memory-mapped and checked.
 pub struct Table {
-    map: Mmap,
+    map: Data,
     count: usize,
     /// The header.
     pub header: Header,
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("header", &self.header)
+            .field("mapped_bytes", &self.map.len())
+            .finish()
+    }
 }
 
 impl Table {
@@ -155,16 +221,8 @@ impl Table {
         pits: usize,
     ) -> Result<Table, TableError> {
         let p = || path.to_path_buf();
-        let file = std::fs::File::open(path).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
-                TableError::Missing { level, path: p() }
-            } else {
-                TableError::Io {
-                    path: p(),
-                    source: e,
-                }
-            }
-        })?;
+        format::check_level(path, game, level)?;
+        let file = open_regular(path).map_err(|e| TableError::from_open(path, level, e))?;
         // SAFETY: table files are written once by rename and never modified
         // in place; a concurrent truncation by another program could still
         // fault, as with any mapped file.
@@ -173,38 +231,9 @@ impl Table {
             source: e,
         })?;
         let header = Header::decode(path, &map)?;
-        if header.game != game {
-            return Err(TableError::WrongGame {
-                path: p(),
-                expected: game,
-                found: header.game,
-            });
-        }
-        if header.rule != rule {
-            return Err(TableError::WrongRule {
-                path: p(),
-                expected: rule,
-                found: header.rule,
-            });
-        }
-        if header.level as u32 != level {
-            return Err(TableError::WrongLevel {
-                path: p(),
-                expected: level,
-                found: header.level as u32,
-            });
-        }
-        let expected_count = level_size(level as usize, pits);
-        if header.count != expected_count {
-            return Err(TableError::Corrupted {
-                path: p(),
-                what: format!(
-                    "entry count {} but level {level} has {expected_count} positions",
-                    header.count
-                ),
-            });
-        }
-        let need = format::HEADER_LEN as u64 + 2 * header.count;
+        header.expect(path, game, rule, level)?;
+        debug_assert_eq!(pits, format::pits_of(game));
+        let need = header.file_len();
         if (map.len() as u64) < need {
             return Err(TableError::Truncated {
                 path: p(),
@@ -224,11 +253,115 @@ impl Table {
                 what: "payload checksum mismatch".into(),
             });
         }
-        Ok(Table {
-            map,
+        let t = Table {
+            map: Data::Mapped(map),
             count: header.count as usize,
             header,
+        };
+        t.check_exceptions(path)?;
+        Ok(t)
+    }
+
+    /// The exception list must be strictly ascending, in range, with
+    /// `lo < hi` (or an infinite bound), one record per marked value byte,
+    /// so that a probe never misreads it.
+    fn check_exceptions(&self, path: &Path) -> Result<(), TableError> {
+        let marked = self
+            .values()
+            .par_chunks(1 << 20)
+            .map(|c| c.iter().filter(|&&b| b as i8 == format::EXCEPTION).count() as u64)
+            .sum::<u64>();
+        if marked != self.header.exceptions {
+            return Err(TableError::Corrupted {
+                path: path.to_path_buf(),
+                what: format!(
+                    "{marked} entries marked loop-sensitive but {} exception records",
+                    self.header.exceptions
+                ),
+            });
+        }
+        let mut prev: Option<u32> = None;
+        for r in self.exception_records().chunks_exact(format::EXCEPTION_LEN) {
+            let rank = u32::from_le_bytes([r[0], r[1], r[2], r[3]]);
+            let ok = prev.map_or(true, |p| rank > p)
+                && (rank as usize) < self.count
+                && format::is_exception(r[4], r[5])
+                && (r[4] as i8) <= (r[5] as i8)
+                && r[6..8] == [0, 0]
+                && self.values()[rank as usize] as i8 == format::EXCEPTION;
+            if !ok {
+                return Err(TableError::Corrupted {
+                    path: path.to_path_buf(),
+                    what: format!("bad exception record for rank {rank}"),
+                });
+            }
+            prev = Some(rank);
+        }
+        Ok(())
+    }
+
+    /// The value bytes.
+    fn values(&self) -> &[u8] {
+        &self.map[format::HEADER_LEN..format::HEADER_LEN + self.count]
+    }
+
+    /// The exception records.
+    fn exception_records(&self) -> &[u8] {
+        &self.map[format::HEADER_LEN + self.count..]
+    }
+
+    /// The exact bounds of an exception entry (binary search).
+    fn exception(&self, idx: usize) -> Option<Bounds> {
+        let recs = self.exception_records();
+        let n = recs.len() / format::EXCEPTION_LEN;
+        let rank_at = |i: usize| {
+            let o = i * format::EXCEPTION_LEN;
+            u32::from_le_bytes([recs[o], recs[o + 1], recs[o + 2], recs[o + 3]]) as usize
+        };
+        let (mut a, mut b) = (0, n);
+        while a < b {
+            let m = (a + b) / 2;
+            match rank_at(m).cmp(&idx) {
+                std::cmp::Ordering::Less => a = m + 1,
+                std::cmp::Ordering::Greater => b = m,
+                std::cmp::Ordering::Equal => {
+                    let o = m * format::EXCEPTION_LEN;
+                    return Some(Bounds {
+                        lo: decode_bound(recs[o + 4] as i8),
+                        hi: decode_bound(recs[o + 5] as i8),
+                    });
+                }
+            }
+        }
+        None
+    }
+
+    /// The same table copied into anonymous memory, asked for on
+    /// transparent huge pages: the builder's random lookups into lower
+    /// levels then miss the TLB far less than through the file's 4 KiB
+    /// pages. Costs the table's size in memory (the page cache of the file
+    /// can be reclaimed).
+    ///
+    /// # Errors
+    /// When the memory cannot be had.
+    pub fn into_memory(self) -> std::io::Result<Table> {
+        if let Data::Loaded(_) = self.map {
+            return Ok(self);
+        }
+        let mut m = memmap2::MmapMut::map_anon(self.map.len().max(1))?;
+        #[cfg(target_os = "linux")]
+        let _ = m.advise(memmap2::Advice::HugePage);
+        m[..self.map.len()].copy_from_slice(&self.map);
+        Ok(Table {
+            map: Data::Loaded(m),
+            count: self.count,
+            header: self.header,
         })
+    }
+
+    /// Number of loop-sensitive entries (exceptions).
+    pub fn exceptions(&self) -> u64 {
+        self.header.exceptions
     }
 
     /// Number of entries.
@@ -241,41 +374,73 @@ impl Table {
         self.count == 0
     }
 
-    /// The lo and hi bytes of every entry, as two separate planes.
+    /// The lo and hi bound bytes of every entry, as two planes (what the
+    /// builder produces and [`format::write_level`] takes).
     pub fn planes(&self) -> (Vec<u8>, Vec<u8>) {
-        let p = &self.map[format::HEADER_LEN..];
-        (
-            p.iter().step_by(2).copied().collect(),
-            p.iter().skip(1).step_by(2).copied().collect(),
-        )
+        let mut l = self.values().to_vec();
+        let mut h = l.clone();
+        for r in self.exception_records().chunks_exact(format::EXCEPTION_LEN) {
+            let i = u32::from_le_bytes([r[0], r[1], r[2], r[3]]) as usize;
+            (l[i], h[i]) = (r[4], r[5]);
+        }
+        (l, h)
     }
 
     /// Hints the processor to fetch entry `idx` (no effect on results).
     #[inline(always)]
     pub fn prefetch(&self, idx: usize) {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(b) = self.map.get(format::HEADER_LEN + 2 * idx) {
-            // SAFETY: prefetching is a hint; the address is inside the map.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch(
-                    b as *const u8 as *const i8,
-                    std::arch::x86_64::_MM_HINT_T0,
-                )
-            }
+        if let Some(b) = self.map.get(format::HEADER_LEN + idx) {
+            prefetch(b);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = idx;
     }
 
-    /// Bounds of entry `idx`.
+    /// Bounds of entry `idx` (`idx < len()`).
     #[inline]
     pub fn bounds(&self, idx: usize) -> Bounds {
-        let o = format::HEADER_LEN + 2 * idx;
-        Bounds {
-            lo: decode_bound(self.map[o] as i8),
-            hi: decode_bound(self.map[o + 1] as i8),
+        let v = self.values()[idx] as i8;
+        if v != format::EXCEPTION {
+            return Bounds {
+                lo: v as i32,
+                hi: v as i32,
+            };
         }
+        self.exception(idx)
+            .expect("a marked entry has an exception record (checked at open)")
     }
+
+    /// The value of entry `idx` for a stretch whose endless play scores `w`.
+    #[inline]
+    pub fn value(&self, idx: usize, w: i32) -> i32 {
+        self.value_with(idx, || w)
+    }
+
+    /// [`Table::value`], computing `w` only for a loop-sensitive entry.
+    #[inline]
+    pub fn value_with(&self, idx: usize, w: impl FnOnce() -> i32) -> i32 {
+        let v = self.values()[idx] as i8;
+        if v != format::EXCEPTION {
+            return v as i32;
+        }
+        self.bounds(idx).value(w())
+    }
+}
+
+/// Bytes as GiB with two decimals (for messages).
+pub(crate) fn fmt_gib(b: u64) -> String {
+    format!("{:.2} GiB", b as f64 / (1u64 << 30) as f64)
+}
+
+/// Hints the processor to fetch the cache line of `x` (no effect on
+/// results; a no-op off x86-64).
+#[inline(always)]
+pub(crate) fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint; the address is a valid reference.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(x as *const T as *const i8, std::arch::x86_64::_MM_HINT_T0);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
 /// The tables of one game and loop rule, levels `0..=max_level`.
@@ -321,7 +486,7 @@ impl TableSet {
     /// A level file that is present but bad.
     pub fn open_available<G: Game>(dir: &Path, rule: LoopRule) -> Result<Self, TableError> {
         let mut s = TableSet::empty(G::ID, rule);
-        for n in 0..=crate::index::MAX_LEVEL as u32 {
+        for n in 0..=format::total_of(G::ID) {
             match Table::open(&level_path(dir, G::ID, rule, n), G::ID, rule, n, G::PITS) {
                 Ok(t) => s.push(t),
                 Err(TableError::Missing { .. }) => break,
@@ -337,6 +502,22 @@ impl TableSet {
             .into_iter()
             .filter(|&r| level_path(dir, game, r, 0).exists())
             .collect()
+    }
+
+    /// The same tables copied into anonymous memory ([`Table::into_memory`]).
+    ///
+    /// # Errors
+    /// When the memory cannot be had.
+    pub fn into_memory(self) -> std::io::Result<TableSet> {
+        Ok(TableSet {
+            game: self.game,
+            rule: self.rule,
+            levels: self
+                .levels
+                .into_iter()
+                .map(Table::into_memory)
+                .collect::<std::io::Result<_>>()?,
+        })
     }
 
     /// Appends the next level.
@@ -379,8 +560,11 @@ impl TableSet {
     /// Value of a main-phase position whose level is covered.
     #[inline]
     pub fn value<G: Game>(&self, pos: &Position) -> Option<i32> {
-        self.bounds::<G>(pos)
-            .map(|b| b.value(self.rule.w::<G>(pos)))
+        if pos.in_opening() {
+            return None;
+        }
+        let t = self.levels.get(pos.level() as usize)?;
+        Some(t.value(rank(&pos.pits, G::PITS) as usize, self.rule.w::<G>(pos)))
     }
 }
 

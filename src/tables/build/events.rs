@@ -1,0 +1,279 @@
+//! The state of a level under construction (one 4-byte [`Cell`] per
+//! position) and the events that change it: what a settled or newly
+//! classified position does to its quiet predecessors.
+//!
+//! Events are processed in batches: all predecessors of a batch are
+//! generated, ranked and prefetched first, then updated, so that their
+//! cache misses overlap. In the acyclic pass a worker handles the events it
+//! creates itself, depth-first from a local stack of up to [`LOCAL_MAX`]
+//! entries; in the sweep they go to the next round's frontier, which is
+//! sorted. The order in which events are processed never changes the
+//! result: the acyclic pass computes exact bounds, and within one threshold
+//! W and L are closures.
+
+use std::sync::atomic::{
+    AtomicI8, AtomicU8,
+    Ordering::{AcqRel, Relaxed},
+};
+
+use super::frontier::{pack, rot, unpack, Producer};
+use super::{CNT, IN_L, IN_W, NONE};
+use crate::game::{Game, Position};
+use crate::index::rank;
+use crate::tables::prefetch;
+
+/// Events handled together (their predecessors are prefetched as a group).
+const BATCH: usize = 32;
+/// Largest local stack of a worker in the acyclic pass; beyond it, events
+/// go to the frontier. (The sweep's workers keep no stack: its rounds are
+/// sorted for locality instead.)
+pub(super) const LOCAL_MAX: usize = 1 << 12;
+
+/// The state of one position.
+///
+/// `a` holds `E_lo` (the best exit, raised by settled quiet children's
+/// `−hi`), later `lo`; `c` holds `E_hi` (raised by their `−lo`), later `hi`;
+/// `b` the count of unsettled quiet moves and the flags.
+#[repr(C)]
+pub(super) struct Cell {
+    pub(super) a: AtomicI8,
+    pub(super) b: AtomicU8,
+    pub(super) c: AtomicI8,
+    _pad: AtomicU8,
+}
+
+const _: () = assert!(std::mem::size_of::<Cell>() == 4);
+
+/// The word of a cell with these fields (the forward pass writes cells as
+/// plain `u32`s before any atomic access).
+#[inline]
+pub(super) fn cell_word(a: i8, b: u8, c: i8) -> u32 {
+    u32::from_ne_bytes([a as u8, b, c as u8, 0])
+}
+
+/// The fields of a cell word.
+#[inline]
+pub(super) fn cell_fields(w: u32) -> (i8, u8, i8) {
+    let [a, b, c, _] = w.to_ne_bytes();
+    (a as i8, b, c as i8)
+}
+
+/// The cells of `words`, for shared atomic access.
+pub(super) fn cells(words: &mut [u32]) -> &[Cell] {
+    // SAFETY: Cell is four one-byte atomics (size 4, alignment 1 ≤ 4), any
+    // bit pattern is valid, and the exclusive borrow guarantees no other
+    // access for the returned lifetime.
+    unsafe { &*(words as *mut [u32] as *const [Cell]) }
+}
+
+impl Cell {
+    /// Puts the position in W at threshold `t` (`lo = t`); false if it
+    /// already was.
+    #[inline]
+    pub(super) fn w_trans(&self, t: i32) -> bool {
+        if self.b.fetch_or(IN_W, Relaxed) & IN_W != 0 {
+            return false;
+        }
+        self.a.store(t as i8, Relaxed);
+        true
+    }
+
+    /// Puts the position in L at threshold `t` (`hi = −t`); false if it
+    /// already was.
+    #[inline]
+    pub(super) fn l_trans(&self, t: i32) -> bool {
+        if self.b.fetch_or(IN_L, Relaxed) & IN_L != 0 {
+            return false;
+        }
+        self.c.store((-t) as i8, Relaxed);
+        true
+    }
+}
+
+/// What the events of a pass mean.
+#[derive(Clone, Copy)]
+pub(super) enum Mode {
+    /// Acyclic pass: an event is a settled position.
+    Kahn,
+    /// Sweep at threshold `t`: an event is a new W or L position.
+    Threshold(i32),
+}
+
+/// Kind index of W events (and of acyclic-pass events).
+pub(super) const W: usize = 0;
+/// Kind index of L events.
+pub(super) const L: usize = 1;
+
+/// One event: a position (packed board), its kind, and for the acyclic
+/// pass its bounds.
+#[derive(Clone, Copy)]
+pub(super) struct Ev {
+    pub(super) board: u64,
+    pub(super) kind: u8,
+    pub(super) lo: i8,
+    pub(super) hi: i8,
+}
+
+/// The event of position `board` (rank `r`) of kind `kind`; in the
+/// acyclic pass its bounds are read from its (settled) cell.
+pub(super) fn event(cells: &[Cell], r: usize, board: u64, kind: usize) -> Ev {
+    let cell = &cells[r];
+    Ev {
+        board,
+        kind: kind as u8,
+        lo: cell.a.load(Relaxed),
+        hi: cell.c.load(Relaxed),
+    }
+}
+
+/// One quiet predecessor of an event's position.
+#[derive(Clone, Copy)]
+struct Pred {
+    rank: u32,
+    board: u64,
+    ev: u8,
+}
+
+/// A worker's event processor: the cells, the mode, its local stack and
+/// its producers into the round's frontier (one per kind).
+pub(super) struct Worker<'p, 's, 'a, G: Game> {
+    cells: &'p [Cell],
+    mode: Mode,
+    stack: Vec<Ev>,
+    local_max: usize,
+    batch: Vec<Ev>,
+    preds: Vec<Pred>,
+    /// Producers into the frontier, by kind.
+    pub(super) out: [Producer<'s, 'a>; 2],
+    /// Lists produced, by kind (boards in [`rot`] form).
+    pub(super) lists: [Vec<u64>; 2],
+    game: std::marker::PhantomData<G>,
+}
+
+impl<'p, 's, 'a, G: Game> Worker<'p, 's, 'a, G> {
+    /// A worker whose local stack holds up to `local_max` events.
+    pub(super) fn new(
+        cells: &'p [Cell],
+        mode: Mode,
+        out: [Producer<'s, 'a>; 2],
+        local_max: usize,
+    ) -> Self {
+        Worker {
+            cells,
+            mode,
+            stack: Vec::new(),
+            local_max,
+            batch: Vec::with_capacity(BATCH),
+            preds: Vec::with_capacity(BATCH * 6),
+            out,
+            lists: [Vec::new(), Vec::new()],
+            game: std::marker::PhantomData,
+        }
+    }
+
+    /// Processes `seeds` and every event they lead to, depth-first.
+    pub(super) fn run(&mut self, seeds: impl IntoIterator<Item = Ev>) {
+        let mut seeds = seeds.into_iter();
+        loop {
+            self.batch.clear();
+            while self.batch.len() < BATCH {
+                match self.stack.pop().or_else(|| seeds.next()) {
+                    Some(e) => self.batch.push(e),
+                    None => break,
+                }
+            }
+            if self.batch.is_empty() {
+                return;
+            }
+            self.gather();
+            self.apply();
+        }
+    }
+
+    /// The quiet predecessors of the batch, each ranked and prefetched.
+    fn gather(&mut self) {
+        self.preds.clear();
+        for (k, e) in self.batch.iter().enumerate() {
+            let pos = Position {
+                pits: unpack::<G>(e.board),
+                side: 0,
+                opening: 0,
+            };
+            G::for_each_quiet_predecessor(&pos, |q| {
+                let r = rank(&q.pits, G::PITS) as usize;
+                prefetch(&self.cells[r]);
+                self.preds.push(Pred {
+                    rank: r as u32,
+                    board: pack::<G>(&q.pits),
+                    ev: k as u8,
+                });
+            });
+        }
+    }
+
+    fn apply(&mut self) {
+        for j in 0..self.preds.len() {
+            let q = self.preds[j];
+            let e = self.batch[q.ev as usize];
+            let cell = &self.cells[q.rank as usize];
+            let new = match self.mode {
+                Mode::Kahn => settle(cell, e),
+                Mode::Threshold(t) if e.kind as usize == W => w_event(cell, t),
+                Mode::Threshold(t) => l_event(cell, t),
+            };
+            if let Some((kind, lo, hi)) = new {
+                self.emit(q.rank as usize, q.board, kind, lo, hi);
+            }
+        }
+    }
+
+    /// A new event: onto the local stack, or into the frontier when the
+    /// stack is full.
+    fn emit(&mut self, r: usize, board: u64, kind: usize, lo: i8, hi: i8) {
+        if self.stack.len() < self.local_max {
+            self.stack.push(Ev {
+                board,
+                kind: kind as u8,
+                lo,
+                hi,
+            });
+        } else {
+            self.out[kind].push(&mut self.lists[kind], &self.cells[r].b, r, rot::<G>(board));
+        }
+    }
+}
+
+/// Acyclic pass: the predecessor's `E_lo` rises to `−hi`, its `E_hi` to
+/// `−lo`, its counter falls; the event taking it to 0 settles it.
+#[inline]
+fn settle(cell: &Cell, e: Ev) -> Option<(usize, i8, i8)> {
+    cell.a.fetch_max(e.hi.wrapping_neg(), Relaxed);
+    cell.c.fetch_max(e.lo.wrapping_neg(), Relaxed);
+    // AcqRel: the event taking the counter to 0 sees every raise.
+    let prev = cell.b.fetch_sub(1, AcqRel);
+    debug_assert!(prev & CNT > 0);
+    if prev & CNT != 1 {
+        return None;
+    }
+    cell.b.fetch_or(IN_W | IN_L, Relaxed);
+    Some((W, cell.a.load(Relaxed), cell.c.load(Relaxed)))
+}
+
+/// A child entered W at `t`: the counter falls; reaching 0 with
+/// `E_hi ≤ −t` puts the predecessor in L.
+#[inline]
+fn w_event(cell: &Cell, t: i32) -> Option<(usize, i8, i8)> {
+    let prev = cell.b.fetch_sub(1, Relaxed);
+    debug_assert!(prev & CNT > 0);
+    if prev & CNT != 1 || prev & IN_L != 0 {
+        return None;
+    }
+    let e = cell.c.load(Relaxed);
+    ((e == NONE || e as i32 <= -t) && cell.l_trans(t)).then_some((L, 0, 0))
+}
+
+/// A child entered L at `t`: the predecessor enters W.
+#[inline]
+fn l_event(cell: &Cell, t: i32) -> Option<(usize, i8, i8)> {
+    (cell.b.load(Relaxed) & IN_W == 0 && cell.w_trans(t)).then_some((W, 0, 0))
+}

@@ -1,0 +1,220 @@
+//! Frontier lists of the builder: boards packed into 64 bits (so that no
+//! frontier entry is ever unranked), capped lists that spill into pending
+//! bits beyond their budget, and the walk from sorted ranks to boards.
+
+use std::sync::atomic::{
+    AtomicBool, AtomicU8, AtomicUsize,
+    Ordering::{AcqRel, Relaxed},
+};
+
+use crate::game::{Game, MAX_PITS};
+use crate::index::{next_board, unrank, unrank_near};
+
+/// Bits per pit of a packed board: 5 for Adjito's 12 pits, 6 for
+/// Adji-Boto's 10.
+pub(super) const fn pit_bits<G: Game>() -> u32 {
+    64 / G::PITS as u32
+}
+
+/// Whether every board of level `n` packs (no pit can exceed the field).
+pub(super) const fn packs<G: Game>(n: u32) -> bool {
+    n < (1 << pit_bits::<G>())
+}
+
+/// A board of a level that [`packs`], in 64 bits.
+#[inline]
+pub(super) fn pack<G: Game>(b: &[u8; MAX_PITS]) -> u64 {
+    let bits = pit_bits::<G>();
+    let mut x = 0u64;
+    for i in (0..G::PITS).rev() {
+        x = (x << bits) | b[i] as u64;
+    }
+    x
+}
+
+/// Inverse of [`pack`].
+#[inline]
+pub(super) fn unpack<G: Game>(mut x: u64) -> [u8; MAX_PITS] {
+    let bits = pit_bits::<G>();
+    let mask = (1u64 << bits) - 1;
+    let mut b = [0u8; MAX_PITS];
+    for v in b.iter_mut().take(G::PITS) {
+        *v = (x & mask) as u8;
+        x >>= bits;
+    }
+    b
+}
+
+/// The packed board of the other player's view (the two rows swapped).
+///
+/// Frontier lists hold this form: sorted, it orders events by the rank of
+/// their rotated boards, around which their quiet predecessors' ranks
+/// cluster (a predecessor differs from the rotated board in the pits the
+/// move sowed), so that a sorted round sweeps through the cells instead
+/// of jumping.
+#[inline]
+pub(super) fn rot<G: Game>(x: u64) -> u64 {
+    let half = pit_bits::<G>() * (G::PITS / 2) as u32;
+    let mask = (1u64 << half) - 1;
+    (x >> half) | ((x & mask) << half)
+}
+
+/// Rank gaps up to this are walked with [`next_board`]; larger ones are
+/// unranked from the previous board ([`unrank_near`]).
+const WALK_MAX: u64 = 6;
+
+/// Calls `f(rank, board)` for ascending `ranks` of level `n`, walking from
+/// one board to the next where they are close.
+pub(super) fn for_each_board<G: Game>(
+    ranks: &[u32],
+    n: u32,
+    mut f: impl FnMut(u32, &[u8; MAX_PITS]),
+) {
+    let mut cur: Option<(u64, [u8; MAX_PITS])> = None;
+    for &r in ranks {
+        let r64 = r as u64;
+        let board = match cur {
+            Some((c, mut b)) if r64 - c <= WALK_MAX => {
+                for _ in c..r64 {
+                    next_board(&mut b, G::PITS);
+                }
+                b
+            }
+            Some((_, b)) => unrank_near(r64, n as usize, G::PITS, &b),
+            None => unrank(r64, n as usize, G::PITS),
+        };
+        f(r, &board);
+        cur = Some((r64, board));
+    }
+}
+
+/// Chunk size of the dirty marks (positions).
+pub(super) const DIRTY_CHUNK: usize = 1 << 14;
+
+/// A frontier: lists of packed boards of the two kinds of event (W and L
+/// in the sweep; the acyclic pass uses the first only), and whether more
+/// positions of each kind wait behind pending bits.
+#[derive(Default)]
+pub(super) struct Frontier {
+    pub(super) lists: [Vec<Vec<u64>>; 2],
+    pub(super) spilled: [bool; 2],
+}
+
+impl Frontier {
+    /// Entries in the lists.
+    pub(super) fn len(&self) -> usize {
+        self.lists.iter().flatten().map(Vec::len).sum()
+    }
+
+    /// Nothing to process.
+    pub(super) fn is_empty(&self) -> bool {
+        !self.spilled.iter().any(|&s| s) && self.len() == 0
+    }
+
+    /// Appends what the producers of `sinks` pushed into `lists`.
+    pub(super) fn add(&mut self, k: usize, lists: Vec<Vec<u64>>, sink: &Sink) {
+        self.lists[k].extend(lists.into_iter().filter(|l| !l.is_empty()));
+        self.spilled[k] |= sink.spilled();
+    }
+}
+
+/// Budgets frontier lists: up to a shared cap of entries; past it, the
+/// producer marks the position with a pending bit and its chunk as dirty
+/// instead, so frontiers never outgrow the budget.
+pub(super) struct Sink<'a> {
+    cap: usize,
+    len: AtomicUsize,
+    spilled: AtomicBool,
+    dirty: &'a [AtomicBool],
+    /// The pending bit this sink's overflow carries.
+    pub(super) bit: u8,
+}
+
+impl<'a> Sink<'a> {
+    pub(super) fn new(cap: usize, dirty: &'a [AtomicBool], bit: u8) -> Self {
+        Sink {
+            cap,
+            len: AtomicUsize::new(0),
+            spilled: AtomicBool::new(false),
+            dirty,
+            bit,
+        }
+    }
+
+    /// A producer's handle: pushes are counted against the cap through it.
+    pub(super) fn producer(&self) -> Producer<'_, 'a> {
+        Producer {
+            sink: self,
+            left: 0,
+        }
+    }
+
+    /// The cap (entries).
+    pub(super) fn cap(&self) -> usize {
+        self.cap
+    }
+
+    /// Whether a push went to a pending bit.
+    pub(super) fn spilled(&self) -> bool {
+        self.spilled.load(Relaxed)
+    }
+}
+
+/// Entries a producer reserves from its sink's shared count at a time.
+const RESERVE: usize = 256;
+
+/// One producer's reservation from a [`Sink`]: taken [`RESERVE`] entries at
+/// a time so that the shared counter's cache line is not fought over on
+/// every push; what is left is handed back on drop.
+pub(super) struct Producer<'s, 'a> {
+    sink: &'s Sink<'a>,
+    left: usize,
+}
+
+impl Producer<'_, '_> {
+    /// Whether one more entry may be pushed. When false, the caller marks
+    /// the position pending ([`Producer::mark`]).
+    #[inline]
+    pub(super) fn room(&mut self) -> bool {
+        let s = self.sink;
+        // Once full, the shared words are only read, never written again.
+        if self.left == 0 && !s.spilled.load(Relaxed) {
+            if s.len.fetch_add(RESERVE, Relaxed) < s.cap {
+                self.left = RESERVE;
+            } else {
+                s.len.fetch_sub(RESERVE, Relaxed);
+                s.spilled.store(true, Relaxed);
+            }
+        }
+        if self.left > 0 {
+            self.left -= 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Pushes board `x` of rank `i`, or sets the pending bit in its `flag`.
+    #[inline]
+    pub(super) fn push(&mut self, out: &mut Vec<u64>, flag: &AtomicU8, i: usize, x: u64) {
+        if self.room() {
+            out.push(x);
+        } else {
+            // Release: whoever takes the bit also sees this producer's writes.
+            flag.fetch_or(self.sink.bit, AcqRel);
+            self.mark(i);
+        }
+    }
+
+    /// Marks the chunk of rank `i` as holding pending positions.
+    #[inline]
+    pub(super) fn mark(&self, i: usize) {
+        self.sink.dirty[i / DIRTY_CHUNK].store(true, Relaxed);
+    }
+}
+
+impl Drop for Producer<'_, '_> {
+    fn drop(&mut self) {
+        self.sink.len.fetch_sub(self.left, Relaxed);
+    }
+}

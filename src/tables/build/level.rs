@@ -1,0 +1,467 @@
+//! One level under construction: its cells and the passes over them
+//! (forward pass, acyclic pass, threshold sweep, finish).
+
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicBool, Ordering::AcqRel, Ordering::Relaxed};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::events::{
+    cell_fields, cell_word, cells, event, Cell, Ev, Mode, Worker, L, LOCAL_MAX, W,
+};
+use super::frontier::{for_each_board, pack, rot, unpack, Frontier, Sink, DIRTY_CHUNK};
+use super::{LevelReport, CNT, IN_L, IN_W, NONE, PEND_L, PEND_W};
+use crate::game::{for_each_step, Game, Position, Step, MAX_PITS};
+use crate::index::{boards, rank};
+use crate::progress::Progress;
+use crate::tables::TableSet;
+use crate::value::{capture_value, NEG_INF_BYTE, POS_INF_BYTE};
+
+/// Positions per forward-pass batch: the capture lookups of a whole batch
+/// are located and prefetched before any is read.
+const FWD_BATCH: usize = 32;
+/// Frontier entries a worker takes at a time in a round.
+const SLICE: usize = 1 << 10;
+
+/// Which exit values occur among the unsettled positions of a chunk, as
+/// bit sets indexed by `value + n` (for `E_lo` and for `E_hi`).
+type ValueMask = [u64; 4];
+
+fn mask_has(m: &ValueMask, v: i32, n: i32) -> bool {
+    let k = v + n;
+    (0..256).contains(&k) && m[k as usize / 64] >> (k % 64) & 1 != 0
+}
+
+/// Zeroed memory for the cells of a level, asked for on transparent huge
+/// pages where the system offers them (the events' random accesses then
+/// miss the TLB far less).
+pub(super) struct Words {
+    map: memmap2::MmapMut,
+    len: usize,
+}
+
+impl Words {
+    fn zeroed(len: usize) -> std::io::Result<Words> {
+        let map = memmap2::MmapMut::map_anon((4 * len).max(4))?;
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
+        Ok(Words { map, len })
+    }
+}
+
+impl std::ops::Deref for Words {
+    type Target = [u32];
+    fn deref(&self) -> &[u32] {
+        // SAFETY: the map is page-aligned, 4·len bytes long, zero-filled at
+        // creation and only written as u32 words.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr() as *const u32, self.len) }
+    }
+}
+
+impl std::ops::DerefMut for Words {
+    fn deref_mut(&mut self) -> &mut [u32] {
+        // SAFETY: as in `deref`, with the map borrowed exclusively.
+        unsafe { std::slice::from_raw_parts_mut(self.map.as_mut_ptr() as *mut u32, self.len) }
+    }
+}
+
+/// The bounds of every position of a built level, one word per position.
+pub(super) struct LevelBounds {
+    words: Words,
+}
+
+impl LevelBounds {
+    /// Number of positions.
+    pub(super) fn len(&self) -> usize {
+        self.words.len()
+    }
+
+    /// The lo and hi bound bytes of position `i`.
+    #[inline]
+    pub(super) fn bounds(&self, i: usize) -> (u8, u8) {
+        let (lo, _, hi) = cell_fields(self.words[i]);
+        (lo as u8, hi as u8)
+    }
+
+    /// The lo and hi planes.
+    pub(super) fn into_planes(self) -> (Vec<u8>, Vec<u8>) {
+        (0..self.len()).map(|i| self.bounds(i)).unzip()
+    }
+}
+
+/// One level under construction.
+pub(super) struct LevelBuild<'a, G: Game> {
+    n: u32,
+    lower: &'a TableSet,
+    cap: usize,
+    words: Words,
+    dirty: [Vec<AtomicBool>; 2],
+    pub(super) report: LevelReport,
+    game: PhantomData<G>,
+}
+
+impl<'a, G: Game> LevelBuild<'a, G> {
+    pub(super) fn new(
+        n: u32,
+        size: usize,
+        lower: &'a TableSet,
+        cap: usize,
+    ) -> std::io::Result<Self> {
+        let dirty = || {
+            (0..size.div_ceil(DIRTY_CHUNK))
+                .map(|_| AtomicBool::new(false))
+                .collect()
+        };
+        Ok(LevelBuild {
+            n,
+            lower,
+            cap,
+            words: Words::zeroed(size)?,
+            dirty: [dirty(), dirty()],
+            report: LevelReport {
+                level: n,
+                positions: size as u64,
+                ..Default::default()
+            },
+            game: PhantomData,
+        })
+    }
+
+    /// Forward pass: `E` into `a` and `c`, the quiet-move count into `b`.
+    /// With `settle`, a position without quiet moves is settled (`lo = hi =
+    /// E`) and marked pending for the acyclic pass.
+    pub(super) fn forward(&mut self, bar: &dyn Progress, settle: bool) {
+        bar.message(&format!("level {}: forward pass", self.n));
+        let (n, lower) = (self.n, self.lower);
+        let dirty = &self.dirty[W];
+        self.words
+            .par_chunks_mut(DIRTY_CHUNK)
+            .enumerate()
+            .for_each(|(ci, words)| {
+                let start = (ci * DIRTY_CHUNK) as u64;
+                let mut it = boards(start..start + words.len() as u64, n as usize, G::PITS);
+                let mut batch = [[0u8; MAX_PITS]; FWD_BATCH];
+                let (mut caps, mut exits) = (Vec::new(), Vec::new());
+                for ws in words.chunks_mut(FWD_BATCH) {
+                    for slot in batch.iter_mut().take(ws.len()) {
+                        *slot = it.next().expect("chunk within the level").1;
+                    }
+                    exits_batch::<G>(&batch[..ws.len()], lower, &mut caps, &mut exits);
+                    for (w, &(e, cnt)) in ws.iter_mut().zip(&exits) {
+                        let e = if e == i32::MIN { NONE } else { e as i8 };
+                        let b = if cnt == 0 && settle {
+                            IN_W | IN_L | PEND_W
+                        } else {
+                            cnt
+                        };
+                        *w = cell_word(e, b, e);
+                    }
+                }
+                if words.iter().any(|&w| cell_fields(w).1 & PEND_W != 0) {
+                    dirty[ci].store(true, Relaxed);
+                }
+                bar.inc(words.len() as u64);
+            });
+    }
+
+    /// Acyclic pass (Kahn's algorithm), from the positions the forward pass
+    /// settled: a settled position raises its quiet predecessors' `E_lo` to
+    /// `−hi` and `E_hi` to `−lo` and decrements their counters; a counter
+    /// reaching 0 settles that predecessor. Every position that cannot reach
+    /// a quiet cycle is settled here, with one event.
+    pub(super) fn kahn(&mut self, bar: &dyn Progress) {
+        bar.message(&format!("level {}: acyclic pass", self.n));
+        let mut front = Frontier {
+            spilled: [true, false],
+            ..Default::default()
+        };
+        let (n, cap) = (self.n, self.cap);
+        let dirty = &self.dirty;
+        let cells = cells(&mut self.words);
+        let mut first = true;
+        while !front.is_empty() {
+            self.report.max_frontier = self.report.max_frontier.max(front.len() as u64);
+            self.report.spills += (!first && front.spilled[W]) as u32;
+            front = round::<G>(cells, n, Mode::Kahn, front, dirty, cap);
+            first = false;
+        }
+    }
+
+    /// The value masks of every chunk and the number of settled positions.
+    fn masks(&self) -> (Vec<ValueMask>, Vec<ValueMask>, u64) {
+        let n = self.n as i32;
+        let per_chunk: Vec<(ValueMask, ValueMask, u64)> = self
+            .words
+            .par_chunks(DIRTY_CHUNK)
+            .map(|words| {
+                let (mut ml, mut mh, mut settled) = ([0u64; 4], [0u64; 4], 0);
+                for &w in words {
+                    let (a, b, c) = cell_fields(w);
+                    if b & (IN_W | IN_L) == IN_W | IN_L {
+                        settled += 1;
+                        continue;
+                    }
+                    for (m, v) in [(&mut ml, a), (&mut mh, c)] {
+                        if v != NONE {
+                            let i = (v as i32 + n) as usize;
+                            m[i / 64] |= 1 << (i % 64);
+                        }
+                    }
+                }
+                (ml, mh, settled)
+            })
+            .collect();
+        let settled = per_chunk.iter().map(|x| x.2).sum();
+        let (ml, mh) = per_chunk.into_iter().map(|(l, h, _)| (l, h)).unzip();
+        (ml, mh, settled)
+    }
+
+    /// Threshold sweep `t = n … −n` over the positions the acyclic pass
+    /// left (see the module comment of [`super`]).
+    pub(super) fn sweep(&mut self, bar: &dyn Progress) {
+        let (n, cap) = (self.n, self.cap);
+        let (mask_lo, mask_hi, settled) = self.masks();
+        self.report.kahn_settled = settled;
+        let any = |m: &[ValueMask]| {
+            m.iter()
+                .fold([0u64; 4], |x, y| std::array::from_fn(|i| x[i] | y[i]))
+        };
+        let (any_lo, any_hi) = (any(&mask_lo), any(&mask_hi));
+        let mut report = std::mem::take(&mut self.report);
+        let dirty = &self.dirty;
+        let cells = cells(&mut self.words);
+        let ni = n as i32;
+        for t in (-ni..=ni).rev() {
+            if !mask_has(&any_lo, t, ni) && !mask_has(&any_hi, -t, ni) {
+                continue;
+            }
+            report.scans += 1;
+            bar.message(&format!("level {n}: threshold {t:+}"));
+            let ts = Instant::now();
+            let mut front = scan::<G>(cells, n, t, (&mask_lo, &mask_hi), dirty, cap);
+            report.scan_secs += ts.elapsed().as_secs_f64();
+            while !front.is_empty() {
+                report.max_frontier = report.max_frontier.max(front.len() as u64);
+                report.spills += front.spilled.iter().any(|&s| s) as u32;
+                front = round::<G>(cells, n, Mode::Threshold(t), front, dirty, cap);
+            }
+        }
+        self.report = report;
+    }
+
+    /// Finish: positions never in W get `lo = −∞`, never in L `hi = +∞`.
+    pub(super) fn finish(mut self) -> (LevelBounds, LevelReport) {
+        self.words.par_chunks_mut(DIRTY_CHUNK).for_each(|words| {
+            for w in words {
+                let (a, b, c) = cell_fields(*w);
+                let lo = if b & IN_W != 0 { a } else { NEG_INF_BYTE };
+                let hi = if b & IN_L != 0 { c } else { POS_INF_BYTE };
+                *w = cell_word(lo, 0, hi);
+            }
+        });
+        (LevelBounds { words: self.words }, self.report)
+    }
+}
+
+/// A worker with producers into `sinks`, and what it pushed when done.
+fn with_worker<G: Game>(
+    cells: &[Cell],
+    mode: Mode,
+    sinks: &[Sink; 2],
+    f: impl FnOnce(&mut Worker<G>),
+) -> [Vec<u64>; 2] {
+    let local_max = sinks[W].cap().min(LOCAL_MAX);
+    let mut w = Worker::<G>::new(
+        cells,
+        mode,
+        [sinks[W].producer(), sinks[L].producer()],
+        local_max,
+    );
+    f(&mut w);
+    std::mem::take(&mut w.lists)
+}
+
+/// The frontier of what `outs` pushed into `sinks`.
+fn collect(mut outs: Vec<[Vec<u64>; 2]>, sinks: &[Sink; 2]) -> Frontier {
+    let mut front = Frontier::default();
+    for k in 0..2 {
+        let lists = outs.iter_mut().map(|o| std::mem::take(&mut o[k])).collect();
+        front.add(k, lists, &sinks[k]);
+    }
+    front
+}
+
+/// One round over a frontier: its entries (of each kind, sorted in the
+/// sweep) are taken by workers in slices, then, for a kind that spilled,
+/// the positions of dirty chunks that carry its pending bit (cleared as
+/// they are taken); what the events push is the next frontier.
+fn round<G: Game>(
+    cells: &[Cell],
+    n: u32,
+    mode: Mode,
+    input: Frontier,
+    dirty: &[Vec<AtomicBool>; 2],
+    cap: usize,
+) -> Frontier {
+    let sinks = [
+        Sink::new(cap, &dirty[W], PEND_W),
+        Sink::new(cap, &dirty[L], PEND_L),
+    ];
+    let mut outs = Vec::new();
+    for (k, lists) in input.lists.into_iter().enumerate() {
+        let all = lists.concat();
+        drop(lists);
+        outs.par_extend(all.par_chunks(SLICE).map(|xs| {
+            with_worker::<G>(cells, mode, &sinks, |w| {
+                w.run(xs.iter().map(|&x| {
+                    let board = rot::<G>(x);
+                    match mode {
+                        Mode::Kahn => {
+                            event(cells, rank(&unpack::<G>(board), G::PITS) as usize, board, k)
+                        }
+                        Mode::Threshold(_) => Ev {
+                            board,
+                            kind: k as u8,
+                            lo: 0,
+                            hi: 0,
+                        },
+                    }
+                }))
+            })
+        }));
+    }
+    for k in (0..2).filter(|&k| input.spilled[k]) {
+        let bit = [PEND_W, PEND_L][k];
+        outs.par_extend(
+            (0..dirty[k].len())
+                .into_par_iter()
+                .filter(|&ci| dirty[k][ci].swap(false, Relaxed))
+                .map(|ci| {
+                    let ranks = take_pending(cells, ci, bit);
+                    with_worker::<G>(cells, mode, &sinks, |w| {
+                        let mut evs = Vec::with_capacity(ranks.len());
+                        for_each_board::<G>(&ranks, n, |r, b| {
+                            evs.push(event(cells, r as usize, pack::<G>(b), k))
+                        });
+                        w.run(evs)
+                    })
+                }),
+        );
+    }
+    collect(outs, &sinks)
+}
+
+/// The ranks of chunk `ci` whose cells carry pending `bit`, which is
+/// cleared as they are taken.
+fn take_pending(cells: &[Cell], ci: usize, bit: u8) -> Vec<u32> {
+    (ci * DIRTY_CHUNK..((ci + 1) * DIRTY_CHUNK).min(cells.len()))
+        .filter(|&i| {
+            cells[i].b.load(Relaxed) & bit != 0 && cells[i].b.fetch_and(!bit, AcqRel) & bit != 0
+        })
+        .map(|i| i as u32)
+        .collect()
+}
+
+/// The scan at threshold `t` over the chunks whose masks hold `t` (for
+/// `E_lo`) or `−t` (for `E_hi`): unsettled positions with `E_lo = t` enter
+/// W, those with `E_hi = −t` and no quiet move left outside W enter L; the
+/// chunk's worker then processes every event they lead to. Returns the
+/// overflow.
+fn scan<G: Game>(
+    cells: &[Cell],
+    n: u32,
+    t: i32,
+    (mask_lo, mask_hi): (&[ValueMask], &[ValueMask]),
+    dirty: &[Vec<AtomicBool>; 2],
+    cap: usize,
+) -> Frontier {
+    let ni = n as i32;
+    let sinks = [
+        Sink::new(cap, &dirty[W], PEND_W),
+        Sink::new(cap, &dirty[L], PEND_L),
+    ];
+    let outs: Vec<[Vec<u64>; 2]> = (0..cells.len().div_ceil(DIRTY_CHUNK))
+        .into_par_iter()
+        .filter(|&ci| mask_has(&mask_lo[ci], t, ni) || mask_has(&mask_hi[ci], -t, ni))
+        .map(|ci| {
+            let (mut ranks, mut kinds) = (Vec::new(), Vec::new());
+            for i in ci * DIRTY_CHUNK..((ci + 1) * DIRTY_CHUNK).min(cells.len()) {
+                let cell = &cells[i];
+                let f = cell.b.load(Relaxed);
+                if f & (IN_W | IN_L) == IN_W | IN_L {
+                    continue;
+                }
+                if f & IN_W == 0 && cell.a.load(Relaxed) as i32 == t && cell.w_trans(t) {
+                    ranks.push(i as u32);
+                    kinds.push(W as u8);
+                }
+                if f & (IN_L | CNT) == 0 && cell.c.load(Relaxed) as i32 == -t && cell.l_trans(t) {
+                    ranks.push(i as u32);
+                    kinds.push(L as u8);
+                }
+            }
+            with_worker::<G>(cells, Mode::Threshold(t), &sinks, |w| {
+                let mut evs = Vec::with_capacity(ranks.len());
+                for_each_board::<G>(&ranks, n, |_, b| {
+                    let kind = kinds[evs.len()];
+                    evs.push(Ev {
+                        board: pack::<G>(b),
+                        kind,
+                        lo: 0,
+                        hi: 0,
+                    })
+                });
+                w.run(evs)
+            })
+        })
+        .collect();
+    collect(outs, &sinks)
+}
+
+/// A capture found in a forward-pass batch: the batch slot, seeds taken,
+/// the child's level and rank, and the child (for its `w`, if needed).
+type Capture = (usize, u8, u32, usize, Position);
+
+/// `(E, quiet-move count)` of each board of `batch` into `out`; `E` is
+/// [`NONE`] when it has no exit. The lower-level entries of all capture
+/// children of the batch are located and prefetched first, then read, so
+/// that their cache misses overlap. `caps` is scratch space.
+fn exits_batch<G: Game>(
+    batch: &[[u8; MAX_PITS]],
+    lower: &TableSet,
+    caps: &mut Vec<Capture>,
+    out: &mut Vec<(i32, u8)>,
+) {
+    caps.clear();
+    out.clear();
+    for (j, b) in batch.iter().enumerate() {
+        let pos = Position {
+            pits: *b,
+            side: 0,
+            opening: 0,
+        };
+        let mut cnt = 0u8;
+        let any = for_each_step::<G>(&pos, |s| match s {
+            Step::Capture {
+                pos: c, captured, ..
+            } => {
+                let level = c.level();
+                let idx = rank(&c.pits, G::PITS) as usize;
+                if let Some(t) = lower.level(level) {
+                    t.prefetch(idx);
+                }
+                caps.push((j, captured, level, idx, c));
+            }
+            Step::Quiet { .. } => cnt += 1,
+        });
+        out.push((if any { i32::MIN } else { G::split(&pos) }, cnt));
+    }
+    for &(j, captured, level, idx, c) in caps.iter() {
+        let t = lower
+            .level(level)
+            .expect("lower level present (checked by build_level)");
+        let v = t.value_with(idx, || lower.rule.w::<G>(&c));
+        out[j].0 = out[j].0.max(capture_value(captured, v));
+    }
+}

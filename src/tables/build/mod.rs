@@ -1,0 +1,457 @@
+//! The parallel retrograde builder.
+//!
+//! # Algorithm
+//!
+//! The README's value definition gives, per level, `lo` as the least and
+//! `hi` as the greatest solution of `lo(p) = max(E(p), −hi(c))`,
+//! `hi(p) = max(E(p), −lo(c))` over the quiet moves `p → c`, where `E(p)` is
+//! the best exit (a capture, worth `captured − value(child)` from the lower
+//! tables, or the game-end split). A level is built in four passes:
+//!
+//! 1. **Forward pass** (parallel over rank chunks, boards walked in rank
+//!    order): `E` and the number of quiet moves (the *counter*) of every
+//!    position; capture lookups are batched over 32 positions and
+//!    prefetched. A position without quiet moves is settled: `lo = hi = E`.
+//! 2. **Acyclic pass** (Kahn's algorithm): a settled position raises its
+//!    quiet predecessors' `E_lo` to `−hi` and `E_hi` to `−lo` and decrements
+//!    their counters; a counter reaching 0 settles that predecessor with
+//!    `lo = E_lo`, `hi = E_hi`. This settles, with one event each, every
+//!    position that cannot reach a quiet cycle (most of Adji-Boto, whose
+//!    quiet graph is acyclic through level 15 and has only small cycles
+//!    above).
+//! 3. **Threshold sweep** over what is left, `t = n … −n`. For a threshold
+//!    `t`, `{lo ≥ t}` and `{hi ≤ −t}` are the two attractor sets of a
+//!    reachability game: `p` enters **W** (`lo(p) ≥ t`) when `E_lo(p) ≥ t` or
+//!    a quiet child is in L; `c` enters **L** (`hi(c) ≤ −t`) when
+//!    `E_hi(c) ≤ −t` and every unsettled quiet child is in W. Both sets only
+//!    grow as `t` falls, so a scan adds positions with `E_lo = t` to W and
+//!    positions with `E_hi = −t` and counter 0 to L, then frontiers
+//!    alternate: every new W position decrements its predecessors' counters
+//!    (a counter reaching 0 with `E_hi ≤ −t` puts that predecessor in L, `hi
+//!    = −t`), and every new L position puts its predecessors in W (`lo = t`).
+//!    Per-chunk masks of the exit values present let each scan skip the
+//!    chunks that cannot match.
+//! 4. **Finish**: positions never in W have `lo = −∞`, never in L `hi = +∞`.
+//!
+//! A position generates its predecessors once if the acyclic pass settles
+//! it and at most twice otherwise. Frontier entries are boards packed into
+//! 64 bits, so no event unranks; only scan seeds and spilled positions are
+//! unranked, or walked to from a close neighbour.
+//!
+//! # Memory and races
+//!
+//! Three bytes per position: `a` (`E_lo`, later `lo`), `b` (counter in the
+//! low four bits, W and L flags, two pending bits), `c` (`E_hi`, later
+//! `hi`). Frontier lists hold at most `size / 64` packed boards (8 bytes)
+//! each; beyond that, positions get a pending bit and their chunk a dirty
+//! mark, and the next round collects them, so frontiers cost at most about
+//! 0.4 byte per position. Counters and flags are atomics; in the acyclic
+//! pass the event taking a counter to 0 (`fetch_sub`, acquire-release) is
+//! the only one to settle that position; in the sweep each phase makes one
+//! kind of transition and the thread that wins the flag (`fetch_or`) or
+//! takes the counter to zero is the only writer of that position's bound.
+//! Every value written depends only on the level and the threshold, so the
+//! result is the same for any thread count.
+
+mod events;
+mod frontier;
+mod level;
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::{format, level_positions, Table, TableError, TableSet};
+use crate::game::Game;
+use crate::index::level_size;
+use crate::progress::Progress;
+use crate::value::LoopRule;
+
+const CHUNK: usize = 1 << 14;
+const CNT: u8 = 0x0F;
+const IN_W: u8 = 0x10;
+const IN_L: u8 = 0x20;
+const PEND_W: u8 = 0x40;
+const PEND_L: u8 = 0x80;
+const NONE: i8 = i8::MIN;
+
+/// What one level needs.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct LevelPlan {
+    /// Seeds on the board.
+    pub level: u32,
+    /// Positions (entries).
+    pub positions: u64,
+    /// Size of the level's file (one byte per position; the few
+    /// loop-sensitive exceptions add 8 bytes each).
+    pub file_bytes: u64,
+    /// Working memory of the build: the cells ([`CELL_BYTES`] per
+    /// position) and the capped frontiers ([`FRONTIER_BYTES`] per position
+    /// at most).
+    pub work_bytes: u64,
+    /// Lower levels mapped while building this one (their file sizes).
+    pub lower_bytes: u64,
+    /// Peak memory of the level's build: working memory, lower levels
+    /// mapped, and [`OVERHEAD_BYTES`].
+    pub peak_bytes: u64,
+    /// Projected build time in seconds, an estimate (see [`project`]);
+    /// `None` until projected.
+    pub projected_secs: Option<f64>,
+}
+
+/// Bytes per position of a level's cells.
+pub const CELL_BYTES: f64 = 4.0;
+/// Bytes per position the frontiers may take at most: two kinds, input and
+/// output, each capped at `positions / 64` entries of 8 bytes.
+pub const FRONTIER_BYTES: f64 = 0.5;
+/// Fixed memory on top: program, thread stacks, write buffers.
+pub const OVERHEAD_BYTES: u64 = 96 << 20;
+
+/// The plan for levels `0..=max`.
+///
+/// # Errors
+/// [`TableError::TooLarge`] for the first level the builder cannot take,
+/// before anything is allocated.
+pub fn plan<G: Game>(max: u32) -> Result<Vec<LevelPlan>, TableError> {
+    let mut lower = 0;
+    (0..=max)
+        .map(|n| {
+            let positions = check_size::<G>(n)?;
+            let file_bytes = format::HEADER_LEN as u64 + positions;
+            let work_bytes = ((CELL_BYTES + FRONTIER_BYTES) * positions as f64) as u64;
+            let p = LevelPlan {
+                level: n,
+                positions,
+                file_bytes,
+                work_bytes,
+                lower_bytes: lower,
+                peak_bytes: work_bytes + lower + OVERHEAD_BYTES,
+                projected_secs: None,
+            };
+            lower += file_bytes;
+            Ok(p)
+        })
+        .collect()
+}
+
+/// The largest peak of a plan.
+pub fn plan_peak(plan: &[LevelPlan]) -> u64 {
+    plan.iter().map(|l| l.peak_bytes).max().unwrap_or(0)
+}
+
+/// Refuses a plan, before anything is allocated, when a level's peak
+/// memory exceeds `budget` bytes.
+///
+/// # Errors
+/// [`TableError::OverBudget`] naming the first such level.
+pub fn check_memory(plan: &[LevelPlan], budget: u64) -> Result<(), TableError> {
+    match plan.iter().find(|l| l.peak_bytes > budget) {
+        Some(l) => Err(TableError::OverBudget {
+            level: l.level,
+            need: l.peak_bytes,
+            budget,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Build time ÷ floor time assumed by [`project`]: the ratio measured on
+/// this builder's large levels (results/tables.md).
+pub const BUILD_PER_FLOOR: f64 = 5.0;
+
+/// Fills in [`LevelPlan::projected_secs`]: the floor's time per position
+/// is measured now, on a sample of up to 2^20 positions of the plan's top
+/// level with the current thread pool, and multiplied by each level's
+/// positions and [`BUILD_PER_FLOOR`]. Returns the measured seconds per
+/// position. An estimate: larger levels are slower per position (random
+/// accesses miss the caches more).
+pub fn project<G: Game>(plan: &mut [LevelPlan]) -> f64 {
+    let Some(top) = plan.last() else { return 0.0 };
+    let (n, size) = (top.level, top.positions);
+    let sample = size.min(1 << 20);
+    let start = (size - sample) / 2;
+    let t = Instant::now();
+    std::hint::black_box(floor_range::<G>(n, start..start + sample));
+    let per = t.elapsed().as_secs_f64() / sample.max(1) as f64;
+    for l in plan.iter_mut() {
+        l.projected_secs = Some(per * l.positions as f64 * BUILD_PER_FLOOR);
+    }
+    per
+}
+
+/// Measurements of one level's build.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct LevelReport {
+    /// Seeds on the board.
+    pub level: u32,
+    /// Positions.
+    pub positions: u64,
+    /// Seconds in the forward pass.
+    pub forward_secs: f64,
+    /// Seconds in the acyclic pass.
+    pub kahn_secs: f64,
+    /// Positions the forward and acyclic passes settled (one event each).
+    pub kahn_settled: u64,
+    /// Seconds in the threshold sweep.
+    pub sweep_secs: f64,
+    /// Total seconds (including the final pass, not the write).
+    pub total_secs: f64,
+    /// Largest frontier, in entries (8 bytes each).
+    pub max_frontier: u64,
+    /// Thresholds that needed a scan.
+    pub scans: u32,
+    /// Seconds spent in the threshold scans (part of `sweep_secs`).
+    pub scan_secs: f64,
+    /// Frontier rounds that overflowed the cap and needed a pending-bit scan.
+    pub spills: u32,
+}
+
+/// Builds level `n` from the lower levels in `lower`. Returns the lo and hi
+/// planes and the measurements.
+///
+/// # Errors
+/// [`TableError::TooLarge`] for a level beyond the builder (before any
+/// allocation), [`TableError::Missing`] if `lower` does not cover every
+/// level below `n`.
+pub fn build_level<G: Game>(
+    n: u32,
+    lower: &TableSet,
+    bar: &dyn Progress,
+) -> Result<(Vec<u8>, Vec<u8>, LevelReport), TableError> {
+    let size = check_size::<G>(n)? as usize;
+    build_level_with::<G>(n, lower, bar, &BuildConfig::for_size(size))
+}
+
+impl BuildConfig {
+    /// The configuration of a level of `size` positions.
+    pub fn for_size(size: usize) -> Self {
+        BuildConfig {
+            cap: default_cap(size),
+            acyclic_pass: true,
+        }
+    }
+}
+
+/// Frontier cap (entries per list) of a level of `size` positions: a
+/// frontier of 8-byte entries costs at most an eighth of a byte per
+/// position.
+fn default_cap(size: usize) -> usize {
+    (size / 64).max(1 << 16)
+}
+
+/// How a level is built. Tests vary these; the tables never change.
+#[derive(Clone, Debug)]
+pub struct BuildConfig {
+    /// Frontier cap (entries per list; also bounds the workers' local
+    /// stacks): a small cap forces the pending-bit path.
+    pub cap: usize,
+    /// Whether the acyclic pass runs before the sweep (without it the sweep
+    /// alone settles every position, as in version 2 of the builder).
+    pub acyclic_pass: bool,
+}
+
+/// [`build_level`] under an explicit [`BuildConfig`].
+///
+/// # Errors
+/// As [`build_level`].
+pub fn build_level_with<G: Game>(
+    n: u32,
+    lower: &TableSet,
+    bar: &dyn Progress,
+    config: &BuildConfig,
+) -> Result<(Vec<u8>, Vec<u8>, LevelReport), TableError> {
+    let (bounds, report) = build_level_bounds::<G>(n, lower, bar, config)?;
+    let (lo, hi) = bounds.into_planes();
+    Ok((lo, hi, report))
+}
+
+/// Builds level `n` (checked like [`build_level`]) into its bounds.
+fn build_level_bounds<G: Game>(
+    n: u32,
+    lower: &TableSet,
+    bar: &dyn Progress,
+    config: &BuildConfig,
+) -> Result<(level::LevelBounds, LevelReport), TableError> {
+    let size = check_size::<G>(n)? as usize;
+    if lower.covered() < n {
+        return Err(TableError::Missing {
+            level: lower.covered(),
+            path: PathBuf::from("(lower levels)"),
+        });
+    }
+    let t0 = Instant::now();
+    let mut lb = level::LevelBuild::<G>::new(n, size, lower, config.cap.max(1)).map_err(|e| {
+        TableError::Io {
+            path: PathBuf::from(format!("(memory for level {n})")),
+            source: e,
+        }
+    })?;
+    bar.start(&format!("level {n}"), size as u64);
+    lb.forward(bar, config.acyclic_pass);
+    lb.report.forward_secs = t0.elapsed().as_secs_f64();
+    let t1 = Instant::now();
+    if config.acyclic_pass {
+        lb.kahn(bar);
+    }
+    lb.report.kahn_secs = t1.elapsed().as_secs_f64();
+    let t2 = Instant::now();
+    lb.sweep(bar);
+    lb.report.sweep_secs = t2.elapsed().as_secs_f64();
+    let (bounds, mut report) = lb.finish();
+    report.total_secs = t0.elapsed().as_secs_f64();
+    Ok((bounds, report))
+}
+
+/// Largest level size the builder takes: ranks are `u32`. (Every level
+/// within it also packs its boards into 64 bits: pits of Adjito's levels ≤ 31
+/// fit 5 bits, Adji-Boto's ≤ 43 fit 6.)
+pub const MAX_POSITIONS: u64 = u32::MAX as u64;
+
+/// The positions of level `n`, or a refusal when the builder cannot take it.
+///
+/// # Errors
+/// [`TableError::TooLarge`].
+pub fn check_size<G: Game>(n: u32) -> Result<u64, TableError> {
+    let positions = crate::index::try_level_size(n as usize, G::PITS).unwrap_or(u64::MAX);
+    if positions >= MAX_POSITIONS || !frontier::packs::<G>(n) {
+        return Err(TableError::TooLarge {
+            level: n,
+            positions,
+            max: MAX_POSITIONS - 1,
+        });
+    }
+    Ok(positions)
+}
+
+/// The "floor": one parallel pass that generates and plays every move of
+/// every position of level `n`. Returns the number of moves played.
+pub fn floor_pass<G: Game>(n: u32) -> u64 {
+    floor_range::<G>(n, 0..level_size(n as usize, G::PITS))
+}
+
+/// The floor over the positions of ranks `ranks` of level `n`.
+fn floor_range<G: Game>(n: u32, ranks: std::ops::Range<u64>) -> u64 {
+    let c = CHUNK as u64;
+    (ranks.start / c..ranks.end.div_ceil(c))
+        .into_par_iter()
+        .map(|ci| {
+            let mut moves = 0u64;
+            let mut sink = 0u64;
+            let r = (ci * c).max(ranks.start)..((ci + 1) * c).min(ranks.end);
+            for (_, pos) in level_positions::<G>(n, r) {
+                for mv in G::legal_moves(&pos).iter() {
+                    let p = G::play_unchecked(&pos, mv);
+                    sink = sink.wrapping_add(p.pos.pits[0] as u64 + p.captured as u64);
+                    moves += 1;
+                }
+            }
+            std::hint::black_box(sink);
+            moves
+        })
+        .sum()
+}
+
+/// A lower level for the builder: copied into anonymous memory on huge
+/// pages ([`Table::into_memory`]), where the forward pass's random
+/// lookups miss the TLB less than through the file's pages.
+fn in_memory(t: Table, path: &Path) -> Result<Table, TableError> {
+    t.into_memory().map_err(|e| TableError::Io {
+        path: path.to_path_buf(),
+        source: e,
+    })
+}
+
+/// What [`build_tables`] did for one level.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct BuildEvent {
+    /// Level.
+    pub level: u32,
+    /// True when an existing file was kept. It was opened and its header
+    /// and payload checksum checked; its entries were not recomputed
+    /// (that is `tables verify`).
+    pub skipped: bool,
+    /// Why an existing file was replaced (corrupt, truncated, old format…).
+    pub replaced: Option<String>,
+    /// Measurements when built.
+    pub report: Option<LevelReport>,
+}
+
+/// Builds (or resumes) levels `0..=max` in `dir`, with no memory budget;
+/// see [`build_tables_within`].
+///
+/// # Errors
+/// As [`build_tables_within`].
+pub fn build_tables<G: Game>(
+    dir: &Path,
+    rule: LoopRule,
+    max: u32,
+    bar: &dyn Progress,
+    on_level: impl FnMut(&BuildEvent),
+) -> Result<TableSet, TableError> {
+    build_tables_within::<G>(dir, rule, max, u64::MAX, bar, on_level)
+}
+
+/// Builds (or resumes) levels `0..=max` in `dir` within `memory` bytes
+/// (the plan is checked before anything is built). First removes the
+/// temporary files a killed build left there. Levels whose file opens and
+/// checks (header, game, rule, size, checksum) are kept; missing, truncated
+/// or corrupt ones are built and written atomically. `on_level` is told
+/// after each level.
+///
+/// # Errors
+/// [`TableError::TooLarge`] or [`TableError::OverBudget`] before anything
+/// is built when a level is beyond the builder or the budget; I/O errors; a lower level built under another loop
+/// rule or for the other game; something other than a regular file (a
+/// FIFO, a directory) in place of a level file.
+pub fn build_tables_within<G: Game>(
+    dir: &Path,
+    rule: LoopRule,
+    max: u32,
+    memory: u64,
+    bar: &dyn Progress,
+    mut on_level: impl FnMut(&BuildEvent),
+) -> Result<TableSet, TableError> {
+    check_memory(&plan::<G>(max)?, memory)?;
+    format::remove_stale_temps(dir)?;
+    let mut set = TableSet::empty(G::ID, rule);
+    for n in 0..=max {
+        let path = format::level_path(dir, G::ID, rule, n);
+        let replaced = match Table::open(&path, G::ID, rule, n, G::PITS) {
+            Ok(t) => {
+                set.push(in_memory(t, &path)?);
+                on_level(&BuildEvent {
+                    level: n,
+                    skipped: true,
+                    replaced: None,
+                    report: None,
+                });
+                continue;
+            }
+            Err(TableError::Missing { .. }) => None,
+            Err(
+                e @ (TableError::WrongRule { .. }
+                | TableError::WrongGame { .. }
+                | TableError::NotRegular { .. }
+                | TableError::Io { .. }),
+            ) => return Err(e),
+            // Truncated, corrupt or of an old format: rebuild it.
+            Err(e) => Some(e.to_string()),
+        };
+        let config = BuildConfig::for_size(check_size::<G>(n)? as usize);
+        let (bounds, report) = build_level_bounds::<G>(n, &set, bar, &config)?;
+        format::write_level_with(dir, G::ID, rule, n, bounds.len(), &|i| bounds.bounds(i))?;
+        drop(bounds);
+        set.push(in_memory(
+            Table::open(&path, G::ID, rule, n, G::PITS)?,
+            &path,
+        )?);
+        on_level(&BuildEvent {
+            level: n,
+            skipped: false,
+            replaced,
+            report: Some(report),
+        });
+    }
+    Ok(set)
+}
