@@ -99,104 +99,16 @@ pub fn parse_state<G: Game>(s: &str, stores_mode: Stores) -> Result<State, Notat
             stores: [0, 0],
         });
     }
-    let fields: Vec<&str> = s.split_whitespace().collect();
-    if fields.is_empty() {
-        return Err(err(
-            "position",
-            "empty; expected `TOP/BOTTOM MOVER TOPSTORE-BOTTOMSTORE` or `start`",
-        ));
-    }
-    let max_fields = if G::HAS_PASS { 4 } else { 3 };
-    if fields.len() > max_fields {
-        return Err(err(
-            "position",
-            format!(
-                "expected at most {max_fields} space-separated fields, found {}",
-                fields.len()
-            ),
-        ));
-    }
-    let (top, bottom) = fields[0].split_once('/').ok_or_else(|| {
-        err(
-            "board",
-            format!("expected `TOP/BOTTOM`, found {}", show(fields[0])),
-        )
-    })?;
-    let top = parse_row::<G>(top, "top row")?;
-    let bottom = parse_row::<G>(bottom, "bottom row")?;
-    let mut abs = [0u8; MAX_PITS];
-    let (s1, s0) = (G::row_start(1), G::row_start(0));
-    abs[s1..s1 + G::HALF].copy_from_slice(&top);
-    abs[s0..s0 + G::HALF].copy_from_slice(&bottom);
-    let mover = fields.get(1).ok_or_else(|| {
-        err(
-            "mover",
-            format!(
-                "missing; expected `{}` or `{}`",
-                G::side_name(0),
-                G::side_name(1)
-            ),
-        )
-    })?;
-    let side = match mover.chars().collect::<Vec<_>>()[..] {
-        [c] if c.eq_ignore_ascii_case(&G::side_name(0)) => 0,
-        [c] if c.eq_ignore_ascii_case(&G::side_name(1)) => 1,
-        _ => {
-            return Err(err(
-                "mover",
-                format!(
-                    "expected `{}` or `{}`, found {}",
-                    G::side_name(0),
-                    G::side_name(1),
-                    show(mover)
-                ),
-            ))
-        }
-    };
+    let fields = split_fields::<G>(s)?;
+    let abs = parse_board::<G>(fields[0])?;
+    let side = parse_mover::<G>(fields.get(1).copied())?;
     let board_total: u32 = abs.iter().map(|&x| x as u32).sum();
-    if board_total > G::TOTAL {
-        return Err(err(
-            "board",
-            format!(
-                "{board_total} seeds on the board, more than the game's {}",
-                G::TOTAL
-            ),
-        ));
-    }
     // Stores and phase. With optional stores, a lone phase field is allowed.
     let mut rest = &fields[2..];
     let stores = match rest.first() {
         Some(f) if f.contains('-') => {
             rest = &rest[1..];
-            let (a, b) = f.split_once('-').ok_or_else(|| {
-                err(
-                    "stores",
-                    format!("expected `TOPSTORE-BOTTOMSTORE`, found {}", show(f)),
-                )
-            })?;
-            let parse = |x: &str| {
-                x.parse::<u16>()
-                    .ok()
-                    .filter(|&v| v as u32 <= G::TOTAL)
-                    .ok_or_else(|| {
-                        err(
-                            "stores",
-                            format!("expected two seed counts `TOP-BOTTOM`, found {}", show(f)),
-                        )
-                    })
-            };
-            let (t, b) = (parse(a)?, parse(b)?);
-            let total = board_total + t as u32 + b as u32;
-            if total != G::TOTAL {
-                return Err(err(
-                    "stores",
-                    format!(
-                        "board ({board_total}) plus stores ({t}+{b}) make {total} seeds, expected {}",
-                        G::TOTAL
-                    ),
-                ));
-            }
-            [b, t]
+            parse_stores::<G>(f, board_total)?
         }
         _ if stores_mode == Stores::Optional => {
             let missing = (G::TOTAL - board_total) as u16;
@@ -236,6 +148,103 @@ pub fn parse_state<G: Game>(s: &str, stores_mode: Stores) -> Result<State, Notat
         opening,
     };
     Ok(State { pos, stores })
+}
+
+/// The space-separated fields: at least one, at most the game's number.
+fn split_fields<G: Game>(s: &str) -> Result<Vec<&str>, NotationError> {
+    let fields: Vec<&str> = s.split_whitespace().collect();
+    if fields.is_empty() {
+        return Err(err(
+            "position",
+            "empty; expected `TOP/BOTTOM MOVER TOPSTORE-BOTTOMSTORE` or `start`",
+        ));
+    }
+    let max_fields = if G::HAS_PASS { 4 } else { 3 };
+    if fields.len() > max_fields {
+        return Err(err(
+            "position",
+            format!(
+                "expected at most {max_fields} space-separated fields, found {}",
+                fields.len()
+            ),
+        ));
+    }
+    Ok(fields)
+}
+
+/// `TOP/BOTTOM` as an absolute board, at most the game's seeds.
+fn parse_board<G: Game>(field: &str) -> Result<[u8; MAX_PITS], NotationError> {
+    let (top, bottom) = field.split_once('/').ok_or_else(|| {
+        err(
+            "board",
+            format!("expected `TOP/BOTTOM`, found {}", show(field)),
+        )
+    })?;
+    let top = parse_row::<G>(top, "top row")?;
+    let bottom = parse_row::<G>(bottom, "bottom row")?;
+    let mut abs = [0u8; MAX_PITS];
+    let (s1, s0) = (G::row_start(1), G::row_start(0));
+    abs[s1..s1 + G::HALF].copy_from_slice(&top);
+    abs[s0..s0 + G::HALF].copy_from_slice(&bottom);
+    let board_total: u32 = abs.iter().map(|&x| x as u32).sum();
+    if board_total > G::TOTAL {
+        return Err(err(
+            "board",
+            format!(
+                "{board_total} seeds on the board, more than the game's {}",
+                G::TOTAL
+            ),
+        ));
+    }
+    Ok(abs)
+}
+
+/// The side to move, from its one-letter name.
+fn parse_mover<G: Game>(field: Option<&str>) -> Result<u8, NotationError> {
+    let names = format!("`{}` or `{}`", G::side_name(0), G::side_name(1));
+    let mover = field.ok_or_else(|| err("mover", format!("missing; expected {names}")))?;
+    match mover.chars().collect::<Vec<_>>()[..] {
+        [c] if c.eq_ignore_ascii_case(&G::side_name(0)) => Ok(0),
+        [c] if c.eq_ignore_ascii_case(&G::side_name(1)) => Ok(1),
+        _ => Err(err(
+            "mover",
+            format!("expected {names}, found {}", show(mover)),
+        )),
+    }
+}
+
+/// `TOPSTORE-BOTTOMSTORE`, which with the board must make the game's total;
+/// returned indexed by absolute side (bottom first).
+fn parse_stores<G: Game>(f: &str, board_total: u32) -> Result<[u16; 2], NotationError> {
+    let (a, b) = f.split_once('-').ok_or_else(|| {
+        err(
+            "stores",
+            format!("expected `TOPSTORE-BOTTOMSTORE`, found {}", show(f)),
+        )
+    })?;
+    let parse = |x: &str| {
+        x.parse::<u16>()
+            .ok()
+            .filter(|&v| v as u32 <= G::TOTAL)
+            .ok_or_else(|| {
+                err(
+                    "stores",
+                    format!("expected two seed counts `TOP-BOTTOM`, found {}", show(f)),
+                )
+            })
+    };
+    let (t, b) = (parse(a)?, parse(b)?);
+    let total = board_total + t as u32 + b as u32;
+    if total != G::TOTAL {
+        return Err(err(
+            "stores",
+            format!(
+                "board ({board_total}) plus stores ({t}+{b}) make {total} seeds, expected {}",
+                G::TOTAL
+            ),
+        ));
+    }
+    Ok([b, t])
 }
 
 fn parse_phase<G: Game>(phase: &str, side: u8) -> Result<u16, NotationError> {

@@ -519,3 +519,56 @@ fn openings_command_works_and_rejects_bad_budgets() {
         std::fs::read(out.join("lines.csv")).unwrap()
     );
 }
+
+/// `analyse` keeps the estimate apart: far from the end the JSON has an
+/// `estimate` and a null `value`, the proven bounds are not exact, and the
+/// text says "an estimate, not a value"; where the search proves the value,
+/// `value` is set and equals `solve`'s.
+#[test]
+fn analyse_never_reports_an_estimate_as_a_value() {
+    let out = adji()
+        .args(["analyse", "--no-tables", "--depth", "3", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["estimate"].is_number());
+    assert!(v["value"].is_null() && v["exact"] == false, "{v}");
+    assert!(v["lower"].as_i64() < v["upper"].as_i64());
+    for m in v["moves"].as_array().unwrap() {
+        assert!(m["value"].is_null() && m["estimate"].is_number(), "{m}");
+    }
+    let text = adji()
+        .args(["analyse", "--no-tables", "--depth", "3"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&text.stdout).contains("an estimate, not a value"));
+    let pos = "1,1,3,2,5/1,0,0,2,4 1 31-50 main";
+    let a = adji()
+        .args([
+            "analyse",
+            "--game",
+            "adjiboto",
+            "--no-tables",
+            "--json",
+            "--position",
+            pos,
+        ])
+        .output()
+        .unwrap();
+    let a: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();
+    let s = adji()
+        .args([
+            "solve",
+            "--game",
+            "adjiboto",
+            "--no-tables",
+            "--json",
+            "--position",
+            pos,
+        ])
+        .output()
+        .unwrap();
+    let s: serde_json::Value = serde_json::from_slice(&s.stdout).unwrap();
+    assert_eq!(a["value"], s["value"], "{a}");
+}
