@@ -1,4 +1,4 @@
-//! Adji-Boto rules (RULES.md §3): 2×5 pits, 100 seeds, all-but-one sowing
+//! Adji-Boto rules (the README's rules §3): 2×5 pits, 100 seeds, all-but-one sowing
 //! whose laps include the origin, a ten-move opening with no captures, the
 //! forward 1/3/5 capture chain, and passes.
 //!

@@ -1,4 +1,4 @@
-//! Adjito rules (RULES.md §2): 2×6 pits, 48 seeds, sowing that skips the
+//! Adjito rules (the README's rules §2): 2×6 pits, 48 seeds, sowing that skips the
 //! origin, a single facing capture, no capturing everything, must-feed.
 //!
 //! Relative pits 0..5 are the mover's (`1B..6B` when B moves), 6..11 the

@@ -1,5 +1,5 @@
 //! The game driver: plays a move list from a position and applies every end
-//! rule literally along the real history (RULES.md §2–§4, "Playing a game"):
+//! rule literally along the real history (the README's rules §2–§4, "Playing a game"):
 //! the loop rule, Adjito's more-than-half end, and the final sweep.
 
 use ahash::AHashSet;

@@ -1,4 +1,4 @@
-//! Values (RULES.md §4): the loop rule, `w`, and the `lo`/`hi` bounds.
+//! Values (the README's rules §4): the loop rule, `w`, and the `lo`/`hi` bounds.
 //!
 //! A value is the mover's seeds minus the opponent's, counted over the seeds
 //! still on the board, under perfect play, with the position taken as the
@@ -105,7 +105,7 @@ impl Bounds {
 
 /// Closed bounds on a value; `lower == upper` when exact.
 ///
-/// This is the one home of RULES.md §4's value algebra: every consumer
+/// This is the one home of the README's rules §4's value algebra: every consumer
 /// (tables, verify, search, openings, reports) values a move and joins moves
 /// into a position with these operations, on exact values (a [`Range::point`])
 /// and on proven bounds alike.
@@ -174,7 +174,7 @@ impl Range {
     }
 }
 
-/// What one move contributes to its position (RULES.md §4): to the value,
+/// What one move contributes to its position (the README's rules §4): to the value,
 /// and to the `lo`/`hi` fixpoints. A position's value, `lo` and `hi` are the
 /// [`Contribution::join`] of its moves' contributions, or the split when the
 /// game is over ([`Contribution::end`]).

@@ -1,4 +1,4 @@
-//! Rule tests: the worked examples of RULES.md §2 and each end rule.
+//! Rule tests: the worked examples of the README's rules §2 and each end rule.
 
 use adji::driver::{replay, GameResult};
 use adji::game::{EndReason, Game, Move, State};

@@ -181,7 +181,7 @@ fn literal<G: Game>(pos: &Position, history: &mut Vec<Position>) -> i32 {
 
 #[test]
 fn literal_rule_and_start_rule_disagree_on_4_of_910_small_adjito_positions() {
-    // RULES.md §4: on every Adjito position with at most 3 seeds (both sides
+    // the README's rules §4: on every Adjito position with at most 3 seeds (both sides
     // to move: 2 × 455), the literal rule and `start` disagree in 4.
     let r = Reference::build::<Adjito>(3, LoopRule::Start);
     let mut total = 0;

@@ -1,5 +1,5 @@
 //! Endgame tables: one file per level (seeds on the board), every position
-//! of the level stored, values exactly as RULES.md §4 defines them.
+//! of the level stored, values exactly as the README's rules §4 defines them.
 //!
 //! - [`format`]: the file format and atomic writes;
 //! - [`build`]: the parallel retrograde builder;
