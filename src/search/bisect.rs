@@ -66,7 +66,11 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
         // the `n` seeds (a split, or a capture's `c − value(child)`), so it
         // has `n`'s parity; under `even`, a repeat scores 0 at any level.
         let n = pos.level() as i32;
-        let step = if self.opts.rule == LoopRule::Start { 2 } else { 1 };
+        let step = if self.opts.rule == LoopRule::Start {
+            2
+        } else {
+            1
+        };
         let mut cands: Vec<i32> = (-n..=n).step_by(step).collect();
         if !cands.contains(&node.w) {
             cands.push(node.w);
