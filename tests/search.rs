@@ -283,3 +283,22 @@ fn node_limit_is_honoured_closely() {
         );
     }
 }
+
+/// The bench's node count is the search's fingerprint: any change to move
+/// generation, ordering or the table policy changes it. Recorded in
+/// `tests/data/bench.txt` (the command line's `adji bench` is checked
+/// against the same file).
+#[test]
+fn bench_fingerprint_matches_the_recorded_one() {
+    let expected: u64 = include_str!("data/bench.txt").trim().parse().unwrap();
+    let r = adji::bench::run(16);
+    assert_eq!(
+        r.nodes, expected,
+        "search changed: update tests/data/bench.txt if intended"
+    );
+    assert_eq!(
+        adji::bench::run(16).nodes,
+        r.nodes,
+        "the count must be deterministic"
+    );
+}

@@ -1,9 +1,9 @@
 //! Move ordering: captures whose value the endgame tables give (best
 //! first, and never searched), the table's best move, other captures by
-//! size, then quiet moves by a static guess (the split the opponent is left
-//! with).
+//! size, then quiet moves: those whose sowing reaches the opponent's row
+//! first, then by pit (see [`quiet_key`]).
 
-use crate::game::{mix64, Game, Move, MoveList, Position};
+use crate::game::{mix64, Game, GameId, Move, MoveList, Position};
 use crate::index::rank;
 use crate::tables::TableSet;
 use crate::value::capture_value;
@@ -88,9 +88,9 @@ impl MoveSorter {
                 let noise = if order.perturb == 0 {
                     0
                 } else {
-                    (mix64(order.perturb ^ p.pos.key()) & 3) as i32
+                    (mix64(order.perturb ^ p.pos.key()) & 31) as i32
                 };
-                -G::split(&p.pos) * 4 + noise
+                quiet_key::<G>(pos, &p.pos, mv) + noise
             };
         }
         let len = moves.len();
@@ -118,5 +118,32 @@ impl MoveSorter {
     /// How many children at the front have an exact value.
     pub fn exact(&self) -> usize {
         self.exact
+    }
+}
+
+/// The order of quiet moves, highest first (always below every capture's
+/// key, `1000 +` seeds: captures first keeps the search's paths short):
+/// moves whose sowing reaches the
+/// opponent's row before those that stay on the mover's own, then by pit:
+/// lowest first, except Adji-Boto's reaching moves, highest first.
+///
+/// Measured on the development suite of `results/search.md` against the
+/// earlier key (the opponent's split after the move, lowest first): the
+/// pit order cut Adjito's nodes by more than half and solved Adji-Boto
+/// positions the split order did not; a history heuristic, as key or tie
+/// break, cost more nodes than it saved.
+#[inline]
+fn quiet_key<G: Game>(pos: &Position, child: &Position, mv: Move) -> i32 {
+    if mv.is_pass() {
+        return 0;
+    }
+    let pit = mv.pit() as i32;
+    // No seed is captured, so the opponent's row grows exactly when the
+    // sowing reaches it.
+    if G::rows(child).0 > G::rows(pos).1 {
+        let rank = if G::ID == GameId::AdjiBoto { pit } else { -pit };
+        200 + rank * 16
+    } else {
+        -pit * 16
     }
 }
