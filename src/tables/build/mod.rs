@@ -25,33 +25,37 @@
 //!    a quiet child is in L; `c` enters **L** (`hi(c) ≤ −t`) when
 //!    `E_hi(c) ≤ −t` and every unsettled quiet child is in W. Both sets only
 //!    grow as `t` falls, so a scan adds positions with `E_lo = t` to W and
-//!    positions with `E_hi = −t` and counter 0 to L, then frontiers
-//!    alternate: every new W position decrements its predecessors' counters
-//!    (a counter reaching 0 with `E_hi ≤ −t` puts that predecessor in L, `hi
-//!    = −t`), and every new L position puts its predecessors in W (`lo = t`).
+//!    positions with `E_hi = −t` and counter 0 to L; then every new W
+//!    position decrements its predecessors' counters (a counter reaching 0
+//!    with `E_hi ≤ −t` puts that predecessor in L, `hi = −t`), and every new
+//!    L position puts its predecessors in W (`lo = t`), until nothing moves.
 //!    Per-chunk masks of the exit values present let each scan skip the
 //!    chunks that cannot match.
 //! 4. **Finish**: positions never in W have `lo = −∞`, never in L `hi = +∞`.
 //!
-//! A position generates its predecessors once if the acyclic pass settles
-//! it and at most twice otherwise. Frontier entries are boards packed into
-//! 64 bits, so no event unranks; only scan seeds and spilled positions are
-//! unranked, or walked to from a close neighbour.
+//! A position generates its predecessors (un-moves) once if the acyclic
+//! pass settles it and at most twice otherwise. Events are handled by the
+//! worker that creates them, depth-first from a local stack, in prefetched
+//! batches ([`events`]). Boards travel packed into 64 bits, so no event
+//! unranks; only scan seeds and spilled positions are unranked, from the
+//! previous one or walked to.
 //!
 //! # Memory and races
 //!
-//! Three bytes per position: `a` (`E_lo`, later `lo`), `b` (counter in the
-//! low four bits, W and L flags, two pending bits), `c` (`E_hi`, later
-//! `hi`). Frontier lists hold at most `size / 64` packed boards (8 bytes)
-//! each; beyond that, positions get a pending bit and their chunk a dirty
-//! mark, and the next round collects them, so frontiers cost at most about
-//! 0.4 byte per position. Counters and flags are atomics; in the acyclic
+//! One 4-byte cell per position, on transparent huge pages where offered:
+//! `E_lo` (later `lo`), the counter (low four bits) with the W and L flags
+//! and two pending bits, `E_hi` (later `hi`). Frontier lists (the local
+//! stacks' overflow) hold at most `size / 64` packed boards each; beyond
+//! that, positions get a pending bit and their chunk a dirty mark, and the
+//! next round collects them. Counters and flags are atomics; in the acyclic
 //! pass the event taking a counter to 0 (`fetch_sub`, acquire-release) is
-//! the only one to settle that position; in the sweep each phase makes one
-//! kind of transition and the thread that wins the flag (`fetch_or`) or
-//! takes the counter to zero is the only writer of that position's bound.
-//! Every value written depends only on the level and the threshold, so the
-//! result is the same for any thread count.
+//! the only one to settle that position; in the sweep the event that wins a
+//! flag (`fetch_or`) or takes a counter to zero is the only writer of that
+//! position's bound. Every value written depends only on the level and the
+//! threshold, so the result is the same for any thread count and order.
+//!
+//! The lower levels are copied into anonymous memory on huge pages for
+//! the forward pass's random lookups.
 
 mod events;
 mod frontier;
