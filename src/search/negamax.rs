@@ -17,7 +17,7 @@ use crate::tt::{key, Entry, Kind, TransTable, NO_MOVE};
 use crate::value::{capture_value, Range, NEG_INF, POS_INF};
 
 use super::ctx::Ctx;
-use super::ordering::{MoveSorter, Order};
+use super::ordering::{Child, MoveSorter, Order};
 use super::{Abort, Searcher};
 
 /// A position to search, with its place in the stretch.
@@ -220,24 +220,8 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
         }
         let mut a = alpha;
         for c in sorter.children() {
-            let score = if let Some(v) = c.exact {
-                v
-            } else if c.captured > 0 {
-                // A capture starts a stretch; the window is seen through it.
-                let child = Node::start(c.pos, self.opts.rule.w::<G>(&c.pos), Kind::Rule);
-                let lower = capture_value(c.captured, beta);
-                let upper = capture_value(c.captured, a);
-                capture_value(c.captured, self.negamax(ctx, &child, lower, upper)?.0)
-            } else {
-                let child = Node {
-                    pos: c.pos,
-                    w: -node.w,
-                    start: None,
-                };
-                let (v, rep) = self.negamax(ctx, &child, -beta, -a)?;
-                found.rep |= rep;
-                -v
-            };
+            let (score, rep) = self.move_score(ctx, node, c, a, beta)?;
+            found.rep |= rep;
             if score > found.best {
                 found.best = score;
                 found.best_mv = c.mv.0;
@@ -249,6 +233,36 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
         }
         found.spent = ctx.nodes - nodes_before;
         Ok(found)
+    }
+
+    /// The fail-soft score of move `c` of `node` in the window `(a, beta)`,
+    /// and whether it depended on a repeat.
+    fn move_score(
+        &self,
+        ctx: &mut Ctx,
+        node: &Node,
+        c: &Child,
+        a: i32,
+        beta: i32,
+    ) -> Result<(i32, bool), Abort> {
+        if let Some(v) = c.exact {
+            return Ok((v, false));
+        }
+        if c.captured > 0 {
+            // A capture starts a stretch; the window is seen through it.
+            let child = Node::start(c.pos, self.opts.rule.w::<G>(&c.pos), Kind::Rule);
+            let lower = capture_value(c.captured, beta);
+            let upper = capture_value(c.captured, a);
+            let (v, _) = self.negamax(ctx, &child, lower, upper)?;
+            return Ok((capture_value(c.captured, v), false));
+        }
+        let child = Node {
+            pos: c.pos,
+            w: -node.w,
+            start: None,
+        };
+        let (v, rep) = self.negamax(ctx, &child, -beta, -a)?;
+        Ok((-v, rep))
     }
 
     /// Enhanced transposition cutoff: a move whose child's table entry

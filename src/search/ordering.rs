@@ -70,28 +70,11 @@ impl MoveSorter {
         let mut keys = [0i32; 6];
         let mut exact = 0;
         for (c, key) in children.iter_mut().zip(keys.iter_mut()).take(moves.len()) {
-            let (mv, p) = (c.mv, c);
-            if let (true, Some(t)) = (p.captured > 0, order.tables) {
-                p.exact = t.value::<G>(&p.pos).map(|v| capture_value(p.captured, v));
+            if let (true, Some(t)) = (c.captured > 0, order.tables) {
+                c.exact = t.value::<G>(&c.pos).map(|v| capture_value(c.captured, v));
             }
-            let value = p.exact;
-            exact += value.is_some() as usize;
-            *key = if let Some(v) = value {
-                100_000 + v
-            } else if !order.on {
-                0
-            } else if mv.0 == order.hint {
-                10_000
-            } else if p.captured > 0 {
-                1000 + p.captured as i32
-            } else {
-                let noise = if order.perturb == 0 {
-                    0
-                } else {
-                    (mix64(order.perturb ^ p.pos.key()) & 31) as i32
-                };
-                quiet_key::<G>(pos, &p.pos, mv) + noise
-            };
+            exact += c.exact.is_some() as usize;
+            *key = sort_key::<G>(order, pos, c);
         }
         let len = moves.len();
         // Insertion sort, stable, descending.
@@ -118,6 +101,26 @@ impl MoveSorter {
     /// How many children at the front have an exact value.
     pub fn exact(&self) -> usize {
         self.exact
+    }
+}
+
+/// The sort key of child `c` of `pos`, highest first.
+fn sort_key<G: Game>(order: &Order, pos: &Position, c: &Child) -> i32 {
+    if let Some(v) = c.exact {
+        100_000 + v
+    } else if !order.on {
+        0
+    } else if c.mv.0 == order.hint {
+        10_000
+    } else if c.captured > 0 {
+        1000 + c.captured as i32
+    } else {
+        let noise = if order.perturb == 0 {
+            0
+        } else {
+            (mix64(order.perturb ^ c.pos.key()) & 31) as i32
+        };
+        quiet_key::<G>(pos, &c.pos, c.mv) + noise
     }
 }
 
