@@ -544,31 +544,15 @@ fn analyse_never_reports_an_estimate_as_a_value() {
         .unwrap();
     assert!(String::from_utf8_lossy(&text.stdout).contains("an estimate, not a value"));
     let pos = "1,1,3,2,5/1,0,0,2,4 1 31-50 main";
-    let a = adji()
-        .args([
-            "analyse",
-            "--game",
-            "adjiboto",
-            "--no-tables",
-            "--json",
-            "--position",
-            pos,
-        ])
-        .output()
-        .unwrap();
-    let a: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();
-    let s = adji()
-        .args([
-            "solve",
-            "--game",
-            "adjiboto",
-            "--no-tables",
-            "--json",
-            "--position",
-            pos,
-        ])
-        .output()
-        .unwrap();
-    let s: serde_json::Value = serde_json::from_slice(&s.stdout).unwrap();
+    let json = |command: &str| -> serde_json::Value {
+        let args = [command, "--game", "adjiboto", "--no-tables", "--json"];
+        let out = adji()
+            .args(args)
+            .args(["--position", pos])
+            .output()
+            .unwrap();
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let (a, s) = (json("analyse"), json("solve"));
     assert_eq!(a["value"], s["value"], "{a}");
 }
