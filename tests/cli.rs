@@ -556,3 +556,44 @@ fn analyse_never_reports_an_estimate_as_a_value() {
     let (a, s) = (json("analyse"), json("solve"));
     assert_eq!(a["value"], s["value"], "{a}");
 }
+
+/// `--trust-tables` skips the payload checksum at open (for big tables
+/// already verified): a table with a changed value byte is refused by
+/// default and accepted with the flag.
+#[test]
+fn trust_tables_skips_the_payload_checksum() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let build = [
+        "tables",
+        "build",
+        "--game",
+        "adjito",
+        "--max-seeds",
+        "8",
+        "--dir",
+        d,
+    ];
+    adji().args(build).assert().success();
+    let p = dir.path().join("adjito-start-008.adjt");
+    let mut b = std::fs::read(&p).unwrap();
+    b[64 + 1000] ^= 0x02;
+    std::fs::write(&p, &b).unwrap();
+    let solve = [
+        "solve",
+        "--game",
+        "adjito",
+        "--position",
+        "0,0,0,0,0,1/0,1,0,1,0,0 B 22-23",
+        "--tables",
+        d,
+    ];
+    fails_with(&solve, "payload checksum mismatch");
+    let out = adji().args(solve).arg("--trust-tables").output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("value:"));
+}

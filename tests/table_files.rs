@@ -616,3 +616,34 @@ fn a_sampled_verify_checks_part_of_a_level_and_finds_a_wrong_block() {
         LevelOutcome::Ok { checked: 3072, .. }
     ));
 }
+
+/// `OpenCheck::Header` (the command line's `--trust-tables`) maps a file
+/// without reading its payload: a corrupted value byte is then not caught
+/// at open, and one marked loop-sensitive without its exception record
+/// reads as the widest bounds instead of panicking. `OpenCheck::Full`
+/// refuses both files.
+#[test]
+fn header_only_open_skips_the_payload_and_never_panics() {
+    use adji::tables::{OpenCheck, Table};
+    let dir = tempfile::tempdir().unwrap();
+    build::<Adjito>(dir.path(), LoopRule::Start, 8);
+    let path = adji::tables::level_path(dir.path(), GameId::Adjito, LoopRule::Start, 8);
+    let open_with =
+        |check| Table::open_checked(&path, GameId::Adjito, LoopRule::Start, 8, 12, check);
+    let full = open_with(OpenCheck::Full).unwrap();
+    let (before, next) = (full.bounds(100), full.bounds(101));
+    drop(full);
+    let mut b = std::fs::read(&path).unwrap();
+    b[64 + 100] = adji::tables::format::EXCEPTION as u8;
+    std::fs::write(&path, &b).unwrap();
+    let err = open_with(OpenCheck::Full).unwrap_err().to_string();
+    assert!(err.contains("payload checksum mismatch"), "{err}");
+    let t = open_with(OpenCheck::Header).unwrap();
+    let widest = adji::value::Bounds {
+        lo: adji::value::NEG_INF,
+        hi: adji::value::POS_INF,
+    };
+    assert_eq!(t.bounds(100), widest);
+    assert_ne!(before, widest);
+    assert_eq!(t.bounds(101), next);
+}

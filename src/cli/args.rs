@@ -80,6 +80,23 @@ pub struct SearchTablesArgs {
     /// Do not use endgame tables.
     #[arg(long)]
     pub no_tables: bool,
+    /// Map the tables without reading them through first: no payload
+    /// checksum at start, so a cold start on big tables costs only the pages
+    /// probed. A corrupted value byte then goes unnoticed: run `adji tables
+    /// verify` on the files before trusting them this way.
+    #[arg(long, conflicts_with = "no_tables")]
+    pub trust_tables: bool,
+}
+
+impl SearchTablesArgs {
+    /// How much of each table file to check when opening it.
+    pub fn check(&self) -> adji::tables::OpenCheck {
+        if self.trust_tables {
+            adji::tables::OpenCheck::Header
+        } else {
+            adji::tables::OpenCheck::Full
+        }
+    }
 }
 
 /// `--dir`: where the table files are.

@@ -56,6 +56,7 @@ pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
         game: a.game.id(),
         tables: tables_dir(&a.tables),
         rule: a.rule.rule(),
+        check: a.tables.check(),
         workers,
         waiting: a.queue.into(),
         hash_mib: a.hash as usize,

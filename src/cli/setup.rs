@@ -171,7 +171,7 @@ pub fn search_tables<G: Game>(
         ));
         return Ok(None);
     }
-    let set = TableSet::open_available::<G>(dir, rule)?;
+    let set = TableSet::open_available_checked::<G>(dir, rule, a.check())?;
     if set.covered() == 0 {
         warn(format_args!(
             "{}; {without}",

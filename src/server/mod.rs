@@ -40,7 +40,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::game::{Game, GameId};
-use crate::tables::{TableError, TableSet};
+use crate::tables::{OpenCheck, TableError, TableSet};
 use crate::tt::TtError;
 use crate::value::LoopRule;
 use crate::{AdjiBoto, Adjito};
@@ -56,6 +56,8 @@ pub struct Config {
     pub tables: Option<PathBuf>,
     /// Loop rule of the values (and of the tables).
     pub rule: LoopRule,
+    /// How much of each table file is checked when it is opened.
+    pub check: OpenCheck,
     /// Solves running at once (one thread each).
     pub workers: usize,
     /// Solves that may wait for a worker; more are refused with 503.
@@ -72,6 +74,7 @@ impl Default for Config {
             game: GameId::Adjito,
             tables: None,
             rule: LoopRule::Start,
+            check: OpenCheck::Full,
             workers: 2,
             waiting: 16,
             hash_mib: 64,
@@ -124,8 +127,8 @@ impl App {
             None => (None, None),
             Some(dir) if !dir.is_dir() => return Err(ServerError::NoTablesDir(dir.clone())),
             Some(dir) => (
-                open::<Adjito>(dir, config.rule)?,
-                open::<AdjiBoto>(dir, config.rule)?,
+                open::<Adjito>(dir, config.rule, config.check)?,
+                open::<AdjiBoto>(dir, config.rule, config.check)?,
             ),
         };
         let queue = Arc::new(SolveQueue::new(
@@ -170,8 +173,12 @@ impl App {
     }
 }
 
-fn open<G: Game>(dir: &std::path::Path, rule: LoopRule) -> Result<Option<TableSet>, TableError> {
-    let set = TableSet::open_available::<G>(dir, rule)?;
+fn open<G: Game>(
+    dir: &std::path::Path,
+    rule: LoopRule,
+    check: OpenCheck,
+) -> Result<Option<TableSet>, TableError> {
+    let set = TableSet::open_available_checked::<G>(dir, rule, check)?;
     Ok((set.covered() > 0).then_some(set))
 }
 
