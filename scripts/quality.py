@@ -4,14 +4,16 @@
 make GAME SOLVED.jsonl OUT.tsv
     Keeps the exactly solved lines of `adji solve --json` output as
     `position<TAB>value<TAB>optimal moves (comma-separated)`.
-measure GAME DATA.tsv TABLES (--time SECONDS | --nodes N) [--eval EVAL ...] [--per-position]
+measure GAME DATA.tsv... TABLES (--time SECONDS | --nodes N) [--eval EVAL ...] [--adji BINARY] [--per-position]
     Runs `adji analyse --json --tables TABLES` with the limit on every
     position, once per evaluation (`learned` = the shipped weights, `baseline`
     = the split, or a model file), the evaluations back to back on each
     position so that a shared machine's load hits them alike. Prints, per
     evaluation: positions, share where the engine's move is optimal, mean
     |estimate - value| (all positions, and those the search did not prove
-    exact), positions proven exact; then the same per level band.
+    exact), positions proven exact; then the same per level band. Several
+    data files are measured as one set. `--adji` runs another build (e.g.
+    an older commit's, for its shipped weights).
 """
 import argparse
 import json
@@ -40,16 +42,17 @@ def level(pos):
     return sum(int(x) for row in pos.split()[0].split("/") for x in row.split(","))
 
 
-def rows(data):
-    for line in open(data):
-        if line.startswith("#") or not line.strip():
-            continue
-        pos, value, best = line.rstrip("\n").split("\t")
-        yield pos, int(value), best.split(",")
+def rows(files):
+    for data in files:
+        for line in open(data):
+            if line.startswith("#") or not line.strip():
+                continue
+            pos, value, best = line.rstrip("\n").split("\t")
+            yield pos, int(value), best.split(",")
 
 
-def analyse(game, pos, tables, limit, model):
-    cmd = [ADJI, "analyse", "--game", game, "--position", pos, "--json", "--tables", tables] + limit
+def analyse(adji, game, pos, tables, limit, model):
+    cmd = [adji, "analyse", "--game", game, "--position", pos, "--json", "--tables", tables] + limit
     if model != "learned":
         cmd += ["--eval", model]
     return json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
@@ -74,7 +77,7 @@ def measure(a):
     res = {e: [] for e in evals}
     for pos, value, best in rows(a.data):
         for e in evals:
-            r = analyse(a.game, pos, a.tables, limit, e)
+            r = analyse(a.adji, a.game, pos, a.tables, limit, e)
             ok, err, exact = r["best"] in best, abs(r["estimate"] - value), r["value"] is not None
             res[e].append((ok, err, exact, level(pos)))
             if a.per_position:
@@ -96,13 +99,14 @@ def main():
     p = argparse.ArgumentParser(usage=__doc__)
     p.add_argument("cmd", choices=["measure"])
     p.add_argument("game")
-    p.add_argument("data")
+    p.add_argument("data", nargs="+")
     p.add_argument("tables")
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--time")
     g.add_argument("--nodes")
     p.add_argument("--eval", action="append")
     p.add_argument("--per-position", action="store_true")
+    p.add_argument("--adji", default=ADJI)
     measure(p.parse_args())
 
 

@@ -103,17 +103,22 @@ fn covered_positions_are_proven_exact() {
     assert_eq!(est.exact(), set.value::<Adjito>(&pos));
 }
 
+/// Training on levels `4..=max_level`.
+fn from_level_4(max_level: u32, per_level: u64, seed: u64) -> TrainConfig {
+    TrainConfig {
+        min_level: 4,
+        max_level,
+        per_level,
+        seed,
+        ..TrainConfig::default()
+    }
+}
+
 #[test]
 fn training_is_deterministic_and_beats_the_split() {
     let dir = tempfile::tempdir().unwrap();
     let set = tables::<Adjito>(dir.path(), LoopRule::Start, 10);
-    let cfg = TrainConfig {
-        min_level: 4,
-        max_level: 10,
-        per_level: 20_000,
-        seed: 7,
-        ..TrainConfig::default()
-    };
+    let cfg = from_level_4(10, 20_000, 7);
     let a = train::<Adjito>(&set, &cfg).unwrap();
     let b = train::<Adjito>(&set, &cfg).unwrap();
     assert_eq!(a, b);
@@ -134,13 +139,7 @@ fn training_leaves_out_the_exclusion_list() {
     let dir = tempfile::tempdir().unwrap();
     let set = tables::<Adjito>(dir.path(), LoopRule::Start, 6);
     // More draws than positions per level: every position of 4..=6 is drawn.
-    let cfg = TrainConfig {
-        min_level: 4,
-        max_level: 6,
-        per_level: 10_000,
-        seed: 3,
-        ..TrainConfig::default()
-    };
+    let cfg = from_level_4(6, 10_000, 3);
     let all = train::<Adjito>(&set, &cfg).unwrap();
     assert_eq!(all.trained.excluded, 0);
     // Two listed positions (the second twice: once from each mover's side);
