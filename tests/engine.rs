@@ -1,6 +1,7 @@
 //! The estimate engine and the learned evaluation: proven bounds contain
 //! the exact values, an estimate is never reported as a value, training is
-//! deterministic, and the shipped weights load.
+//! deterministic, the shipped weights load, and the command line takes an
+//! exclusion list and an evaluation per match engine.
 
 use adji::engine::{Engine, EngineOptions};
 use adji::eval::train::{exclusion_keys, train, TrainConfig, TrainError};
@@ -238,4 +239,78 @@ fn quality_data_values_lie_in_proven_bounds() {
     quality_data_bounds::<Adjito>("tests/data/quality-adjito.tsv");
     quality_data_bounds::<AdjiBoto>("tests/data/quality-adjiboto.tsv");
     quality_data_bounds::<AdjiBoto>("tests/data/quality-adjiboto-2.tsv");
+}
+
+fn adji() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("adji").unwrap()
+}
+
+/// `eval train --exclude FILE`: a bad line is named with its file and line
+/// number, a missing file is named, and a good list is left out (counted in
+/// the model file).
+#[test]
+fn eval_train_takes_an_exclusion_list() {
+    let dir = tempfile::tempdir().unwrap();
+    tables::<Adjito>(dir.path(), LoopRule::Start, 6);
+    let (good, bad) = (dir.path().join("good.tsv"), dir.path().join("bad.tsv"));
+    let line = "1,0,2,0,0,0/0,1,0,0,0,0 B 20-24\t3\t3B\n";
+    std::fs::write(&good, line).unwrap();
+    std::fs::write(&bad, format!("{line}not a position\n")).unwrap();
+    let out = dir.path().join("model.json");
+    let train = |list: &std::path::Path| {
+        adji()
+            .args(["eval", "train", "--game", "adjito", "--min-level", "4"])
+            .args(["--per-level", "10000", "--dir"])
+            .arg(dir.path())
+            .arg("--exclude")
+            .arg(list)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    let o = train(&bad);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && err.contains("bad.tsv") && err.contains("line 2"),
+        "{err}"
+    );
+    let o = train(&dir.path().join("missing.tsv"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains("missing.tsv"), "{err}");
+    assert!(train(&good).status.success());
+    let model = Model::from_json::<Adjito>(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(model.trained.excluded, 1);
+}
+
+/// `match --a-eval/--b-eval`: each engine gets its own evaluation; a model
+/// file that is not there is named.
+#[test]
+fn match_takes_an_evaluation_per_engine() {
+    let args = [
+        "match",
+        "--game",
+        "adjito",
+        "--no-tables",
+        "--openings",
+        "1",
+    ];
+    let budgets = ["--a-nodes", "300", "--b-nodes", "300", "--json"];
+    adji()
+        .args(args)
+        .args(budgets)
+        .args(["--a-eval", "baseline"])
+        .assert()
+        .success();
+    let o = adji()
+        .args(args)
+        .args(budgets)
+        .args(["--b-eval", "no-such-model.json"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && err.contains("no-such-model.json"),
+        "{err}"
+    );
 }
