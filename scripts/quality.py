@@ -4,16 +4,24 @@
 make GAME SOLVED.jsonl OUT.tsv
     Keeps the exactly solved lines of `adji solve --json` output as
     `position<TAB>value<TAB>optimal moves (comma-separated)`.
-measure GAME DATA.tsv TABLES SECONDS [EVAL]
-    Runs `adji analyse --json --time SECONDS --tables TABLES [--eval EVAL]`
-    on every position and prints: positions, share where the engine's move
-    is optimal, mean |estimate - value|, positions proven exact.
+measure GAME DATA.tsv... TABLES (--time SECONDS | --nodes N) [--eval EVAL ...] [--adji BINARY] [--per-position]
+    Runs `adji analyse --json --tables TABLES` with the limit on every
+    position, once per evaluation (`learned` = the shipped weights, `baseline`
+    = the split, or a model file), the evaluations back to back on each
+    position so that a shared machine's load hits them alike. Prints, per
+    evaluation: positions, share where the engine's move is optimal, mean
+    |estimate - value| (all positions, and those the search did not prove
+    exact), positions proven exact; then the same per level band. Several
+    data files are measured as one set. `--adji` runs another build (e.g.
+    an older commit's, for its shipped weights).
 """
+import argparse
 import json
 import subprocess
 import sys
 
 ADJI = "target/release/adji"
+BANDS = [(0, 29), (30, 37), (38, 44), (45, 100)]
 
 
 def make(game, solved, out):
@@ -30,30 +38,77 @@ def make(game, solved, out):
     print(f"{len(rows)} positions written to {out}")
 
 
-def measure(game, data, tables, seconds, model=None):
-    n = optimal = exact = 0
-    err = 0.0
-    for line in open(data):
-        if line.startswith("#") or not line.strip():
-            continue
-        pos, value, best = line.rstrip("\n").split("\t")
-        cmd = [ADJI, "analyse", "--game", game, "--position", pos, "--json",
-               "--time", seconds, "--tables", tables]
-        if model:
-            cmd += ["--eval", model]
-        r = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
-        n += 1
-        optimal += r["best"] in best.split(",")
-        err += abs(r["estimate"] - int(value))
-        exact += r["value"] is not None
-    print(f"{game}\t{model or 'learned'}\tpositions {n}\toptimal move {optimal}/{n} = {100.0 * optimal / n:.1f} %"
-          f"\tmean |estimate - value| {err / n:.2f}\tproven exact {exact}")
+def level(pos):
+    return sum(int(x) for row in pos.split()[0].split("/") for x in row.split(","))
+
+
+def rows(files):
+    for data in files:
+        for line in open(data):
+            if line.startswith("#") or not line.strip():
+                continue
+            pos, value, best = line.rstrip("\n").split("\t")
+            yield pos, int(value), best.split(",")
+
+
+def analyse(adji, game, pos, tables, limit, model):
+    cmd = [adji, "analyse", "--game", game, "--position", pos, "--json", "--tables", tables] + limit
+    if model != "learned":
+        cmd += ["--eval", model]
+    return json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+
+
+def summary(label, rs):
+    n = len(rs)
+    if n == 0:
+        return f"{label}\tpositions 0"
+    optimal = sum(r[0] for r in rs)
+    err = sum(r[1] for r in rs)
+    open_ = [r[1] for r in rs if not r[2]]
+    open_err = f"{sum(open_) / len(open_):.2f} over {len(open_)}" if open_ else "- over 0"
+    return (f"{label}\tpositions {n}\toptimal move {optimal}/{n} = {100.0 * optimal / n:.1f} %"
+            f"\tmean |estimate - value| {err / n:.2f}\ton unproven {open_err}"
+            f"\tproven exact {n - len(open_)}")
+
+
+def measure(a):
+    limit = ["--time", a.time] if a.time else ["--nodes", a.nodes]
+    evals = a.eval or ["learned", "baseline"]
+    res = {e: [] for e in evals}
+    for pos, value, best in rows(a.data):
+        for e in evals:
+            r = analyse(a.adji, a.game, pos, a.tables, limit, e)
+            ok, err, exact = r["best"] in best, abs(r["estimate"] - value), r["value"] is not None
+            res[e].append((ok, err, exact, level(pos)))
+            if a.per_position:
+                print(f"{pos}\t{value}\t{e}\t{r['best']}{'' if ok else ' (not optimal)'}"
+                      f"\t{r['estimate']:.2f}\t{'exact' if exact else 'depth ' + str(r['depth'])}")
+    what = " ".join(limit)
+    for e in evals:
+        print(summary(f"{a.game}\t{e}\t{what}\tall", res[e]))
+    for lo, hi in BANDS:
+        for e in evals:
+            band = [r for r in res[e] if lo <= r[3] <= hi]
+            if band:
+                print(summary(f"{a.game}\t{e}\t{what}\tlevels {lo}-{hi}", band))
+
+
+def main():
+    if len(sys.argv) >= 5 and sys.argv[1] == "make":
+        return make(*sys.argv[2:5])
+    p = argparse.ArgumentParser(usage=__doc__)
+    p.add_argument("cmd", choices=["measure"])
+    p.add_argument("game")
+    p.add_argument("data", nargs="+")
+    p.add_argument("tables")
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--time")
+    g.add_argument("--nodes")
+    p.add_argument("--eval", action="append")
+    p.add_argument("--per-position", action="store_true")
+    p.add_argument("--adji", default=ADJI)
+    measure(p.parse_args())
 
 
 if __name__ == "__main__":
-    if len(sys.argv) >= 5 and sys.argv[1] == "make":
-        make(*sys.argv[2:5])
-    elif len(sys.argv) >= 6 and sys.argv[1] == "measure":
-        measure(*sys.argv[2:7])
-    else:
-        sys.exit(__doc__)
+    main()

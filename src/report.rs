@@ -1079,7 +1079,22 @@ impl fmt::Display for crate::eval::Model {
             t.baseline_mae,
             t.validation_rmse,
             t.baseline_rmse
-        )
+        )?;
+        if t.excluded > 0 {
+            writeln!(
+                f,
+                "  {} drawn positions left out (exclusion list)",
+                t.excluded
+            )?;
+        }
+        for b in &t.bands {
+            writeln!(
+                f,
+                "  held out, levels {}..={}: {} positions, mean |error| {:.3} (baseline split {:.3})",
+                b.levels.0, b.levels.1, b.positions, b.mae, b.baseline_mae
+            )?;
+        }
+        Ok(())
     }
 }
 

@@ -1,5 +1,6 @@
-//! Self-play matches between two engine budgets, to measure that strength
-//! grows with time (or nodes). Games are played with every end rule applied
+//! Self-play matches between two engines, each with its own budget and
+//! evaluation: to measure that strength grows with time (or nodes), or that
+//! one evaluation beats another at equal budgets. Games are played with every end rule applied
 //! literally ([`crate::driver`]). Each opening (a few random moves from the
 //! start, drawn from a seed) is played twice, once with each engine moving
 //! first, so that the openings' own imbalance cancels out.
@@ -81,7 +82,7 @@ fn opening<G: Game>(seed: u64, k: usize, plies: u32) -> Vec<Move> {
 /// Plays one game: the opening, then engine B on `b_side` and A on the other.
 fn play_game<G: Game>(
     tables: Option<&TableSet>,
-    model: &Model,
+    models: [&Model; 2],
     cfg: &MatchConfig,
     k: usize,
     b_side: u8,
@@ -106,7 +107,7 @@ fn play_game<G: Game>(
             limits: cfg.budgets[who],
             max_depth: 200,
         };
-        let est = Engine::<G>::new(tables, model, opts).analyse(&pos);
+        let est = Engine::<G>::new(tables, models[who], opts).analyse(&pos);
         let Some(mv) = est.best() else { break };
         if d.play(mv).is_err() {
             break;
@@ -125,9 +126,10 @@ fn play_game<G: Game>(
 }
 
 /// Plays the match, games in parallel; the report is in a fixed order.
+/// Engine A evaluates with `models[0]`, engine B with `models[1]`.
 pub fn play_match<G: Game>(
     tables: Option<&TableSet>,
-    model: &Model,
+    models: [&Model; 2],
     cfg: &MatchConfig,
 ) -> MatchReport {
     let jobs: Vec<(usize, u8)> = (0..cfg.openings)
@@ -135,7 +137,7 @@ pub fn play_match<G: Game>(
         .collect();
     let games: Vec<MatchGame> = jobs
         .par_iter()
-        .map(|&(k, side)| play_game::<G>(tables, model, cfg, k, side))
+        .map(|&(k, side)| play_game::<G>(tables, models, cfg, k, side))
         .collect();
     let mut rep = MatchReport::default();
     for g in &games {

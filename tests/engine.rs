@@ -1,9 +1,10 @@
 //! The estimate engine and the learned evaluation: proven bounds contain
 //! the exact values, an estimate is never reported as a value, training is
-//! deterministic, and the shipped weights load.
+//! deterministic, the shipped weights load, and the command line takes an
+//! exclusion list and an evaluation per match engine.
 
 use adji::engine::{Engine, EngineOptions};
-use adji::eval::train::{train, TrainConfig};
+use adji::eval::train::{exclusion_keys, train, TrainConfig, TrainError};
 use adji::eval::Model;
 use adji::game::{mix64, Game, Position};
 use adji::index::{level_size, unrank};
@@ -103,17 +104,22 @@ fn covered_positions_are_proven_exact() {
     assert_eq!(est.exact(), set.value::<Adjito>(&pos));
 }
 
+/// Training on levels `4..=max_level`.
+fn from_level_4(max_level: u32, per_level: u64, seed: u64) -> TrainConfig {
+    TrainConfig {
+        min_level: 4,
+        max_level,
+        per_level,
+        seed,
+        ..TrainConfig::default()
+    }
+}
+
 #[test]
 fn training_is_deterministic_and_beats_the_split() {
     let dir = tempfile::tempdir().unwrap();
     let set = tables::<Adjito>(dir.path(), LoopRule::Start, 10);
-    let cfg = TrainConfig {
-        min_level: 4,
-        max_level: 10,
-        per_level: 20_000,
-        seed: 7,
-        ..TrainConfig::default()
-    };
+    let cfg = from_level_4(10, 20_000, 7);
     let a = train::<Adjito>(&set, &cfg).unwrap();
     let b = train::<Adjito>(&set, &cfg).unwrap();
     assert_eq!(a, b);
@@ -124,6 +130,47 @@ fn training_is_deterministic_and_beats_the_split() {
     let text = serde_json::to_string(&a).unwrap();
     assert_eq!(Model::from_json::<Adjito>(&text).unwrap(), a);
     assert!(Model::from_json::<AdjiBoto>(&text).is_err());
+}
+
+/// Positions on the exclusion list are neither fitted nor held out, however
+/// they are written (mover, stores, a tab and more), and the draw stays
+/// deterministic; the held-out errors per band add up to the whole.
+#[test]
+fn training_leaves_out_the_exclusion_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = tables::<Adjito>(dir.path(), LoopRule::Start, 6);
+    // More draws than positions per level: every position of 4..=6 is drawn.
+    let cfg = from_level_4(6, 10_000, 3);
+    let all = train::<Adjito>(&set, &cfg).unwrap();
+    assert_eq!(all.trained.excluded, 0);
+    // Two listed positions (the second twice: once from each mover's side);
+    // the third has no legal move for B, so it is never drawn.
+    let list = "# quality positions\n\
+                1,0,2,0,0,0/0,1,0,0,0,0 B 20-24\t3\t3B\n\
+                \n\
+                0,0,0,1,0,1/2,0,0,1,0,0 B\n\
+                2,0,0,1,0,0/0,0,0,1,0,1 A\n\
+                1,1,1,1,0,0/0,0,0,0,0,0 B\n";
+    let cfg = TrainConfig {
+        exclude: exclusion_keys::<Adjito>(list).unwrap(),
+        ..cfg
+    };
+    let some = train::<Adjito>(&set, &cfg).unwrap();
+    assert_eq!(some.trained.excluded, 2);
+    let total = |m: &Model| m.trained.train_positions + m.trained.validation_positions;
+    assert_eq!(total(&some) + 2, total(&all));
+    assert_eq!(train::<Adjito>(&set, &cfg).unwrap(), some);
+    let bands = &some.trained.bands;
+    assert_eq!(bands.first().map(|b| b.levels.0), Some(4));
+    assert_eq!(bands.last().map(|b| b.levels.1), Some(6));
+    let held: u64 = bands.iter().map(|b| b.positions).sum();
+    assert_eq!(held, some.trained.validation_positions);
+}
+
+#[test]
+fn a_bad_exclusion_line_is_named() {
+    let err = exclusion_keys::<AdjiBoto>("# ok\n1,2,3,4,5/0,0,0,0,0 0 main\n1,2,x\n").unwrap_err();
+    assert!(matches!(err, TrainError::Exclude { line: 3, .. }), "{err}");
 }
 
 #[test]
@@ -191,4 +238,79 @@ fn quality_data_bounds<G: Game>(file: &str) {
 fn quality_data_values_lie_in_proven_bounds() {
     quality_data_bounds::<Adjito>("tests/data/quality-adjito.tsv");
     quality_data_bounds::<AdjiBoto>("tests/data/quality-adjiboto.tsv");
+    quality_data_bounds::<AdjiBoto>("tests/data/quality-adjiboto-2.tsv");
+}
+
+fn adji() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("adji").unwrap()
+}
+
+/// `eval train --exclude FILE`: a bad line is named with its file and line
+/// number, a missing file is named, and a good list is left out (counted in
+/// the model file).
+#[test]
+fn eval_train_takes_an_exclusion_list() {
+    let dir = tempfile::tempdir().unwrap();
+    tables::<Adjito>(dir.path(), LoopRule::Start, 6);
+    let (good, bad) = (dir.path().join("good.tsv"), dir.path().join("bad.tsv"));
+    let line = "1,0,2,0,0,0/0,1,0,0,0,0 B 20-24\t3\t3B\n";
+    std::fs::write(&good, line).unwrap();
+    std::fs::write(&bad, format!("{line}not a position\n")).unwrap();
+    let out = dir.path().join("model.json");
+    let train = |list: &std::path::Path| {
+        adji()
+            .args(["eval", "train", "--game", "adjito", "--min-level", "4"])
+            .args(["--per-level", "10000", "--dir"])
+            .arg(dir.path())
+            .arg("--exclude")
+            .arg(list)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    let o = train(&bad);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && err.contains("bad.tsv") && err.contains("line 2"),
+        "{err}"
+    );
+    let o = train(&dir.path().join("missing.tsv"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains("missing.tsv"), "{err}");
+    assert!(train(&good).status.success());
+    let model = Model::from_json::<Adjito>(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(model.trained.excluded, 1);
+}
+
+/// `match --a-eval/--b-eval`: each engine gets its own evaluation; a model
+/// file that is not there is named.
+#[test]
+fn match_takes_an_evaluation_per_engine() {
+    let args = [
+        "match",
+        "--game",
+        "adjito",
+        "--no-tables",
+        "--openings",
+        "1",
+    ];
+    let budgets = ["--a-nodes", "300", "--b-nodes", "300", "--json"];
+    adji()
+        .args(args)
+        .args(budgets)
+        .args(["--a-eval", "baseline"])
+        .assert()
+        .success();
+    let o = adji()
+        .args(args)
+        .args(budgets)
+        .args(["--b-eval", "no-such-model.json"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && err.contains("no-such-model.json"),
+        "{err}"
+    );
 }

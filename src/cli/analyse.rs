@@ -1,13 +1,14 @@
 //! `analyse` (the estimate engine), `match` (self-play between two budgets)
 //! and `eval train` (fitting the evaluation on table values).
 
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
 
 use adji::engine::{Engine, EngineOptions};
-use adji::eval::train::{train as fit, TrainConfig};
+use adji::eval::train::{exclusion_keys, train as fit, TrainConfig};
 use adji::eval::Model;
 use adji::game::Game;
 use adji::notation::{parse_state, Stores};
@@ -124,6 +125,12 @@ pub struct MatchArgs {
     pub seed: u64,
     #[command(flatten)]
     pub eval: EvalArg,
+    /// Engine A's evaluation model file, or `baseline` [default: --eval's].
+    #[arg(long, value_name = "FILE")]
+    pub a_eval: Option<PathBuf>,
+    /// Engine B's evaluation model file, or `baseline` [default: --eval's].
+    #[arg(long, value_name = "FILE")]
+    pub b_eval: Option<PathBuf>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -142,7 +149,14 @@ pub fn matches(a: &MatchArgs) -> Result<(), CliError> {
 }
 
 fn run_match<G: Game>(a: &MatchArgs) -> Result<(), CliError> {
-    let model = a.eval.model::<G>()?;
+    let of = |e: &Option<PathBuf>| match e {
+        Some(p) => EvalArg {
+            eval: Some(p.clone()),
+        }
+        .model::<G>(),
+        None => a.eval.model::<G>(),
+    };
+    let models = [of(&a.a_eval)?, of(&a.b_eval)?];
     let tables = search_tables::<G>(&a.tables, a.rule.rule())?;
     let cfg = MatchConfig {
         budgets: [budget(a.a_time, a.a_nodes), budget(a.b_time, a.b_nodes)],
@@ -151,7 +165,10 @@ fn run_match<G: Game>(a: &MatchArgs) -> Result<(), CliError> {
         seed: a.seed,
         rule: a.rule.rule(),
     };
-    out::report(&play_match::<G>(tables.as_ref(), &model, &cfg), a.json)
+    out::report(
+        &play_match::<G>(tables.as_ref(), [&models[0], &models[1]], &cfg),
+        a.json,
+    )
 }
 
 /// Options of `eval train`.
@@ -177,9 +194,26 @@ pub struct TrainArgs {
     /// Seed of the draw (training is deterministic for a fixed seed).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Positions never to train or validate on, one per line (text after a
+    /// tab is ignored, so a quality-set file can be given as it is). Repeatable.
+    #[arg(long, value_name = "FILE")]
+    pub exclude: Vec<PathBuf>,
     /// Output model file (JSON).
     #[arg(long)]
     pub out: PathBuf,
+}
+
+/// The keys of the positions in the `--exclude` files.
+fn exclusions<G: Game>(files: &[PathBuf]) -> Result<HashSet<u64>, CliError> {
+    let mut keys = HashSet::new();
+    for p in files {
+        let text = std::fs::read_to_string(p).map_err(CliError::file(p))?;
+        keys.extend(
+            exclusion_keys::<G>(&text)
+                .map_err(|e| CliError::Input(format!("--exclude {}: {e}", p.display())))?,
+        );
+    }
+    Ok(keys)
 }
 
 /// `eval` subcommands.
@@ -207,6 +241,7 @@ fn train<G: Game>(a: &TrainArgs) -> Result<(), CliError> {
         max_level: a.max_level.unwrap_or(set.covered() - 1),
         per_level: a.per_level,
         seed: a.seed,
+        exclude: exclusions::<G>(&a.exclude)?,
         ..TrainConfig::default()
     };
     let model = fit::<G>(&set, &cfg).map_err(|e| CliError::Input(e.to_string()))?;

@@ -1,7 +1,8 @@
 //! A static evaluation learned from the endgame tables: an *estimate* of a
 //! position's value, for positions beyond the exact frontier. It is the
 //! split plus a linear correction over tactical features (captures,
-//! mobility, empty and capturable pits) that do not grow with the level.
+//! mobility, empty and capturable pits) that do not grow with the level,
+//! and a per-pit board feature (see [`feature_names`]).
 //!
 //! This module owns the features of a position ([`features`]), the linear
 //! [`Model`] over them with its file format (JSON), and the default weights
@@ -16,43 +17,71 @@ pub mod train;
 
 use crate::game::{rotate_half, Game, GameId, Position};
 
-/// Names of the features, in order. Counts are over the relative board:
-/// "own" is the mover's row, "opp" the opponent's.
-pub const FEATURE_NAMES: &[&str] = &[
-    "bias",
-    "level",
-    "own_best_capture",
-    "opp_best_capture",
-    "own_capturing_moves",
-    "opp_capturing_moves",
-    "own_mobility",
-    "opp_mobility",
-    "own_empty_pits",
-    "opp_empty_pits",
-    "own_pits_1_3_5",
-    "opp_pits_1_3_5",
-    "own_big_pits",
-    "opp_big_pits",
-    "pit_0",
-    "pit_1",
-    "pit_2",
-    "pit_3",
-    "pit_4",
-    "pit_5",
-    "pit_6",
-    "pit_7",
-    "pit_8",
-    "pit_9",
-    "pit_10",
-    "pit_11",
-];
+/// A game's feature names: the ones every game shares, then `$extra`.
+/// Counts are over the relative board: "own" is the mover's row, "opp" the
+/// opponent's.
+macro_rules! with_common {
+    ($($extra:literal),* $(,)?) => {
+        &[
+            "bias",
+            "level",
+            "own_best_capture",
+            "opp_best_capture",
+            "own_capturing_moves",
+            "opp_capturing_moves",
+            "own_mobility",
+            "opp_mobility",
+            "own_empty_pits",
+            "opp_empty_pits",
+            "own_pits_1_3_5",
+            "opp_pits_1_3_5",
+            "own_big_pits",
+            "opp_big_pits",
+            $($extra),*
+        ]
+    };
+}
 
-/// Number of features.
-pub const NUM_FEATURES: usize = FEATURE_NAMES.len();
+/// Adjito's features: the shared ones and the 12 pit counts.
+pub const ADJITO_FEATURES: &[&str] = with_common!(
+    "pit_0", "pit_1", "pit_2", "pit_3", "pit_4", "pit_5", "pit_6", "pit_7", "pit_8", "pit_9",
+    "pit_10", "pit_11",
+);
+
+/// Adji-Boto's features: the shared ones and, per pit, the seeds that
+/// sowing it would carry to the other row. Unlike a pit count, this stays
+/// meaningful for the large pits of 30–100 seed positions (a lap spreads
+/// seeds over both rows), so the fit does not extrapolate a per-seed weight
+/// far beyond the pits it saw.
+pub const ADJIBOTO_FEATURES: &[&str] = with_common!(
+    "sown_across_0",
+    "sown_across_1",
+    "sown_across_2",
+    "sown_across_3",
+    "sown_across_4",
+    "sown_across_5",
+    "sown_across_6",
+    "sown_across_7",
+    "sown_across_8",
+    "sown_across_9",
+);
+
+/// Room in a feature vector: the longest game's feature count.
+pub const NUM_FEATURES: usize = 26;
+
+/// Names of game `game`'s features, in order; a feature vector uses the
+/// first `feature_names(game).len()` of its [`NUM_FEATURES`] slots.
+pub fn feature_names(game: GameId) -> &'static [&'static str] {
+    match game {
+        GameId::Adjito => ADJITO_FEATURES,
+        GameId::AdjiBoto => ADJIBOTO_FEATURES,
+    }
+}
 
 /// The feature vector of a main-phase position (relative to its mover).
-/// None grows with the seeds on the board beyond a pit count or a capture,
-/// so a model fitted on small levels carries over to larger ones.
+/// The tactical counts do not grow with the seeds on the board; the board
+/// part is the pit counts (Adjito) or the seeds each pit would sow across
+/// (Adji-Boto), see [`ADJIBOTO_FEATURES`].
 pub fn features<G: Game>(pos: &Position) -> [f64; NUM_FEATURES] {
     let mut f = [0.0; NUM_FEATURES];
     let h = G::HALF;
@@ -78,9 +107,24 @@ pub fn features<G: Game>(pos: &Position) -> [f64; NUM_FEATURES] {
         f[12 + side] = row.iter().filter(|&&x| x as usize >= G::PITS).count() as f64;
     }
     for i in 0..G::PITS {
-        f[14 + i] = pos.pits[i] as f64;
+        f[14 + i] = match G::ID {
+            GameId::Adjito => pos.pits[i] as f64,
+            GameId::AdjiBoto => sown_across(i, pos.pits[i], G::PITS) as f64,
+        };
     }
     f
+}
+
+/// Of the seeds an Adji-Boto move from pit `i` (holding `s`) sows — all but
+/// one, laps passing the origin too — how many land on the other row.
+fn sown_across(i: usize, s: u8, pits: usize) -> usize {
+    let sown = (s as usize).saturating_sub(1);
+    let half = pits / 2;
+    let laps = sown / pits * half;
+    let rest = (1..=sown % pits)
+        .filter(|k| (i + k) % pits / half != i / half)
+        .count();
+    laps + rest
 }
 
 fn flip<G: Game>(pits: &[u8; crate::game::MAX_PITS]) -> [u8; crate::game::MAX_PITS] {
@@ -110,7 +154,7 @@ fn tactics<G: Game>(pos: &Position) -> (u8, u32, u32) {
 pub struct Model {
     /// The game.
     pub game: GameId,
-    /// Feature names (must equal [`FEATURE_NAMES`]).
+    /// Feature names (must equal [`feature_names`] of the game).
     pub features: Vec<String>,
     /// One weight per feature.
     pub weights: Vec<f64>,
@@ -153,9 +197,10 @@ impl Model {
                 found: m.game,
             });
         }
-        if m.features.len() != NUM_FEATURES
-            || m.weights.len() != NUM_FEATURES
-            || m.features.iter().zip(FEATURE_NAMES).any(|(a, b)| a != b)
+        let names = feature_names(G::ID);
+        if m.features.len() != names.len()
+            || m.weights.len() != names.len()
+            || m.features.iter().zip(names).any(|(a, b)| a != b)
         {
             return Err(ModelError::Features);
         }
@@ -178,10 +223,11 @@ impl Model {
     /// The baseline as a model: no correction to the split (own row minus
     /// the opponent's), which is the `start` loop rule's `w`.
     pub fn baseline<G: Game>() -> Model {
-        let weights = vec![0.0; NUM_FEATURES];
+        let names = feature_names(G::ID);
+        let weights = vec![0.0; names.len()];
         Model {
             game: G::ID,
-            features: FEATURE_NAMES.iter().map(|s| s.to_string()).collect(),
+            features: names.iter().map(|s| s.to_string()).collect(),
             weights,
             trained: train::TrainInfo::none(),
         }
@@ -198,7 +244,8 @@ impl Model {
     }
 }
 
-/// The model's correction to the split: the weighted features.
+/// The model's correction to the split: the weighted features (the
+/// weights are as many as the game's features).
 pub(crate) fn correction(f: &[f64; NUM_FEATURES], w: &[f64]) -> f64 {
     f.iter().zip(w).map(|(x, w)| x * w).sum()
 }
@@ -206,4 +253,42 @@ pub(crate) fn correction(f: &[f64; NUM_FEATURES], w: &[f64]) -> f64 {
 /// The baseline estimate: the split, i.e. the `start` loop rule's `w`.
 pub fn baseline<G: Game>(pos: &Position) -> f64 {
     G::split(pos) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::AdjiBoto;
+
+    #[test]
+    fn sown_across_counts_the_seeds_landing_on_the_other_row() {
+        assert_eq!(sown_across(0, 1, 10), 0); // a single seed is never sown
+        assert_eq!(sown_across(0, 3, 10), 0); // pits 1, 2
+        assert_eq!(sown_across(4, 3, 10), 2); // pits 5, 6
+        assert_eq!(sown_across(3, 8, 10), 5); // pits 4, 5..9, 0
+        assert_eq!(sown_across(7, 4, 10), 1); // pits 8, 9 (own row 5..9), 0
+        assert_eq!(sown_across(2, 12, 10), 5); // a lap (5 across), then pit 3
+        assert_eq!(sown_across(3, 30, 10), 15); // two laps, then 4..9, 0..2
+    }
+
+    /// On a board where no move captures, a move's seeds on the other row
+    /// grow by exactly its feature.
+    #[test]
+    fn sown_across_matches_play() {
+        let pos = Position {
+            pits: [2, 7, 12, 30, 4, 0, 0, 0, 0, 0, 0, 0],
+            side: 0,
+            opening: 0,
+        };
+        let f = features::<AdjiBoto>(&pos);
+        for mv in AdjiBoto::legal_moves(&pos).iter() {
+            let p = AdjiBoto::play_unchecked(&pos, mv);
+            if p.captured > 0 {
+                continue;
+            }
+            // The child is seen by the opponent: their own row comes first.
+            let across: u32 = p.pos.pits[..5].iter().map(|&x| x as u32).sum();
+            assert_eq!(across as f64, f[14 + mv.0 as usize], "move {}", mv.0);
+        }
+    }
 }

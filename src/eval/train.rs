@@ -10,9 +10,12 @@
 use nalgebra::{DMatrix, DVector};
 use rayon::prelude::*;
 
-use super::{baseline, correction, features, Model, FEATURE_NAMES, NUM_FEATURES};
-use crate::game::{mix64, Game, Position};
+use std::collections::HashSet;
+
+use super::{baseline, correction, feature_names, features, Model, NUM_FEATURES};
+use crate::game::{mix64, Game, Position, MAX_PITS};
 use crate::index::{level_size, unrank};
+use crate::notation::{parse_state, Stores};
 use crate::tables::TableSet;
 
 /// What to train on.
@@ -30,6 +33,10 @@ pub struct TrainConfig {
     pub holdout: u64,
     /// Ridge penalty, per training position.
     pub ridge: f64,
+    /// Keys ([`Position::key`]) of main-phase positions never used, neither
+    /// fitted nor held out: e.g. the quality set's positions, so that the
+    /// quality measurement stays out of sample.
+    pub exclude: HashSet<u64>,
 }
 
 impl Default for TrainConfig {
@@ -41,6 +48,7 @@ impl Default for TrainConfig {
             seed: 1,
             holdout: 10,
             ridge: 1e-6,
+            exclude: HashSet::new(),
         }
     }
 }
@@ -68,7 +76,29 @@ pub struct TrainInfo {
     pub baseline_mae: f64,
     /// See `baseline_mae`.
     pub baseline_rmse: f64,
+    /// Drawn positions left out because they were on the exclusion list.
+    #[serde(default)]
+    pub excluded: u64,
+    /// The held-out errors per band of levels.
+    #[serde(default)]
+    pub bands: Vec<BandError>,
 }
+
+/// Held-out errors over one band of levels.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct BandError {
+    /// Levels of the band, inclusive.
+    pub levels: (u32, u32),
+    /// Held-out positions in the band.
+    pub positions: u64,
+    /// Mean |estimate − value| of the model.
+    pub mae: f64,
+    /// Mean |split − value| (the baseline).
+    pub baseline_mae: f64,
+}
+
+/// Levels per band in [`TrainInfo::bands`] (bands start at multiples of it).
+pub const BAND: u32 = 5;
 
 impl TrainInfo {
     /// For a model that was not trained (the baseline).
@@ -84,6 +114,8 @@ impl TrainInfo {
             validation_rmse: f64::NAN,
             baseline_mae: f64::NAN,
             baseline_rmse: f64::NAN,
+            excluded: 0,
+            bands: Vec::new(),
         }
     }
 }
@@ -105,6 +137,51 @@ pub enum TrainError {
     /// The normal equations are singular.
     #[error("the fit is singular (too few distinct positions)")]
     Singular,
+    /// A line of an exclusion list is not a position.
+    #[error("exclusion list, line {line}: {msg}")]
+    Exclude {
+        /// Line number (from 1).
+        line: usize,
+        /// What is wrong with it.
+        msg: String,
+    },
+}
+
+/// The keys ([`TrainConfig::exclude`]) of the positions listed in `text`:
+/// one position per line in the project's notation, optionally followed by
+/// a tab and anything (so a quality-set file can be given as it is); blank
+/// lines and lines starting with `#` are skipped. Positions still in the
+/// opening are never drawn and need no key.
+///
+/// # Errors
+/// [`TrainError::Exclude`] for the first line that is not a position.
+pub fn exclusion_keys<G: Game>(text: &str) -> Result<HashSet<u64>, TrainError> {
+    let mut keys = HashSet::new();
+    for (i, line) in text.lines().enumerate() {
+        let pos = line.split('\t').next().unwrap_or("").trim();
+        if pos.is_empty() || pos.starts_with('#') {
+            continue;
+        }
+        let st = parse_state::<G>(pos, Stores::Optional).map_err(|e| TrainError::Exclude {
+            line: i + 1,
+            msg: e.to_string(),
+        })?;
+        if !st.pos.in_opening() {
+            keys.insert(main_key(st.pos.pits));
+        }
+    }
+    Ok(keys)
+}
+
+/// The key of the main-phase position with relative board `pits`, as
+/// [`draw`] makes it.
+fn main_key(pits: [u8; MAX_PITS]) -> u64 {
+    Position {
+        pits,
+        side: 0,
+        opening: 0,
+    }
+    .key()
 }
 
 /// One drawn position with its exact value and whether it is held out.
@@ -115,8 +192,9 @@ struct Sample {
     validation: bool,
 }
 
-/// Draws the positions of `cfg` from the tables, in a fixed order.
-fn draw<G: Game>(set: &TableSet, cfg: &TrainConfig) -> Result<Vec<Sample>, TrainError> {
+/// Draws the positions of `cfg` from the tables, in a fixed order; also
+/// returns how many drawn positions were on the exclusion list.
+fn draw<G: Game>(set: &TableSet, cfg: &TrainConfig) -> Result<(Vec<Sample>, u64), TrainError> {
     if cfg.min_level > cfg.max_level || cfg.per_level == 0 {
         return Err(TrainError::Empty("no level or no position per level"));
     }
@@ -140,7 +218,7 @@ fn draw<G: Game>(set: &TableSet, cfg: &TrainConfig) -> Result<Vec<Sample>, Train
         }
     }
     let holdout = cfg.holdout.max(2);
-    let samples = picks
+    let drawn: Vec<Option<Sample>> = picks
         .par_iter()
         .enumerate()
         .filter_map(|(k, &(n, r))| {
@@ -152,15 +230,19 @@ fn draw<G: Game>(set: &TableSet, cfg: &TrainConfig) -> Result<Vec<Sample>, Train
             if G::legal_moves(&pos).is_empty() {
                 return None; // game over: exact, never estimated
             }
-            Some(Sample {
+            if cfg.exclude.contains(&main_key(pos.pits)) {
+                return Some(None);
+            }
+            Some(Some(Sample {
                 x: features::<G>(&pos),
                 y: set.value::<G>(&pos)? as f64,
                 base: baseline::<G>(&pos),
                 validation: k as u64 % holdout == 0,
-            })
+            }))
         })
         .collect();
-    Ok(samples)
+    let excluded = drawn.iter().filter(|s| s.is_none()).count() as u64;
+    Ok((drawn.into_iter().flatten().collect(), excluded))
 }
 
 /// Fits a model for game `G` on the tables' exact values.
@@ -168,34 +250,61 @@ fn draw<G: Game>(set: &TableSet, cfg: &TrainConfig) -> Result<Vec<Sample>, Train
 /// # Errors
 /// [`TrainError`] when the tables do not cover the levels or the fit fails.
 pub fn train<G: Game>(set: &TableSet, cfg: &TrainConfig) -> Result<Model, TrainError> {
-    let samples = draw::<G>(set, cfg)?;
+    let (samples, excluded) = draw::<G>(set, cfg)?;
     let train: Vec<&Sample> = samples.iter().filter(|s| !s.validation).collect();
     let valid: Vec<&Sample> = samples.iter().filter(|s| s.validation).collect();
     if train.is_empty() || valid.is_empty() {
         return Err(TrainError::Empty("too few positions to hold some out"));
     }
-    let weights = fit(&train, cfg.ridge)?;
-    let mut model = Model {
-        game: G::ID,
-        features: FEATURE_NAMES.iter().map(|s| s.to_string()).collect(),
-        weights,
-        trained: TrainInfo {
-            loop_rule: set.rule.name().to_string(),
-            levels: (cfg.min_level, cfg.max_level),
-            per_level: cfg.per_level,
-            seed: cfg.seed,
-            train_positions: train.len() as u64,
-            validation_positions: valid.len() as u64,
-            validation_mae: 0.0,
-            validation_rmse: 0.0,
-            baseline_mae: 0.0,
-            baseline_rmse: 0.0,
-        },
+    let names = feature_names(G::ID);
+    let weights = fit(&train, names.len(), cfg.ridge)?;
+    let est = |s: &Sample| clamp_level(s.base + correction(&s.x, &weights), &s.x);
+    let (validation_mae, validation_rmse) = errors(&valid, est);
+    let (baseline_mae, baseline_rmse) = errors(&valid, |s| s.base);
+    let trained = TrainInfo {
+        loop_rule: set.rule.name().to_string(),
+        levels: (cfg.min_level, cfg.max_level),
+        per_level: cfg.per_level,
+        seed: cfg.seed,
+        train_positions: train.len() as u64,
+        validation_positions: valid.len() as u64,
+        validation_mae,
+        validation_rmse,
+        baseline_mae,
+        baseline_rmse,
+        excluded,
+        bands: bands(&valid, est),
     };
-    let est = |s: &Sample| clamp_level(s.base + correction(&s.x, &model.weights), &s.x);
-    (model.trained.validation_mae, model.trained.validation_rmse) = errors(&valid, est);
-    (model.trained.baseline_mae, model.trained.baseline_rmse) = errors(&valid, |s| s.base);
-    Ok(model)
+    Ok(Model {
+        game: G::ID,
+        features: names.iter().map(|s| s.to_string()).collect(),
+        weights,
+        trained,
+    })
+}
+
+/// The held-out errors of `est` and of the split per band of [`BAND`] levels.
+fn bands(valid: &[&Sample], est: impl Fn(&Sample) -> f64) -> Vec<BandError> {
+    let band_of = |s: &&Sample| s.x[1] as u32 / BAND;
+    let (Some(lo), Some(hi)) = (
+        valid.iter().map(band_of).min(),
+        valid.iter().map(band_of).max(),
+    ) else {
+        return Vec::new();
+    };
+    (lo..=hi)
+        .filter_map(|b| {
+            let part: Vec<&Sample> = valid.iter().filter(|s| band_of(s) == b).copied().collect();
+            let levels = part.iter().map(|s| s.x[1] as u32);
+            let levels = (levels.clone().min()?, levels.max()?);
+            Some(BandError {
+                levels,
+                positions: part.len() as u64,
+                mae: errors(&part, &est).0,
+                baseline_mae: errors(&part, |s| s.base).0,
+            })
+        })
+        .collect()
 }
 
 /// Clamps an estimate to ±level, as [`Model::estimate`] does.
@@ -213,34 +322,34 @@ fn errors(set: &[&Sample], est: impl Fn(&Sample) -> f64) -> (f64, f64) {
     (a / n, (s / n).sqrt())
 }
 
-/// Ridge least squares on the residual `y − split`: solves
+/// Ridge least squares on the residual `y − split` over the first `f`
+/// features: solves
 /// `(XᵀX + λ·m·I) w = Xᵀ(y − split)`, with the sums
 /// formed per fixed chunk and added in order (deterministic).
-fn fit(train: &[&Sample], ridge: f64) -> Result<Vec<f64>, TrainError> {
-    const F: usize = NUM_FEATURES;
+fn fit(train: &[&Sample], f: usize, ridge: f64) -> Result<Vec<f64>, TrainError> {
     let parts: Vec<(Vec<f64>, Vec<f64>)> = train
         .par_chunks(1 << 14)
         .map(|chunk| {
-            let (mut xtx, mut xty) = (vec![0.0; F * F], vec![0.0; F]);
+            let (mut xtx, mut xty) = (vec![0.0; f * f], vec![0.0; f]);
             for s in chunk {
-                for i in 0..F {
+                for i in 0..f {
                     xty[i] += s.x[i] * (s.y - s.base);
-                    for j in 0..F {
-                        xtx[i * F + j] += s.x[i] * s.x[j];
+                    for j in 0..f {
+                        xtx[i * f + j] += s.x[i] * s.x[j];
                     }
                 }
             }
             (xtx, xty)
         })
         .collect();
-    let mut a = DMatrix::<f64>::zeros(F, F);
-    let mut b = DVector::<f64>::zeros(F);
+    let mut a = DMatrix::<f64>::zeros(f, f);
+    let mut b = DVector::<f64>::zeros(f);
     for (xtx, xty) in &parts {
-        a += DMatrix::from_row_slice(F, F, xtx);
+        a += DMatrix::from_row_slice(f, f, xtx);
         b += DVector::from_column_slice(xty);
     }
     let lambda = ridge * train.len() as f64;
-    for i in 1..F {
+    for i in 1..f {
         a[(i, i)] += lambda.max(1e-9);
     }
     let w = a.cholesky().ok_or(TrainError::Singular)?.solve(&b);
