@@ -38,6 +38,19 @@ impl MpiComm {
     }
 }
 
+/// A byte that gives empty buffers a real address.
+static SPARE: [u8; 1] = [0];
+
+/// `b`, or an empty slice at a real address when empty: Rust's empty
+/// slices point at address 1, which Open MPI reads as `MPI_IN_PLACE`.
+fn addressed(b: &[u8]) -> &[u8] {
+    if b.is_empty() {
+        &SPARE[..0]
+    } else {
+        b
+    }
+}
+
 /// A byte count as MPI's `int` count.
 fn count(n: usize) -> i32 {
     i32::try_from(n).expect("an MPI message of at most 2 GiB")
@@ -72,7 +85,7 @@ impl Comm for MpiComm {
     fn send_tagged(&self, to: usize, tag: u32, bytes: &[u8]) {
         self.world
             .process_at_rank(to as i32)
-            .send_with_tag(bytes, tag as i32);
+            .send_with_tag(addressed(bytes), tag as i32);
     }
 
     fn recv_tagged(&self, from: usize, tag: u32) -> Vec<u8> {
@@ -112,8 +125,8 @@ impl Comm for MpiComm {
         let scounts: Vec<i32> = send.iter().map(|b| count(b.len())).collect();
         let mut rcounts = vec![0i32; p];
         self.world.all_to_all_into(&scounts[..], &mut rcounts[..]);
-        // One spare byte each: two empty buffers would share Rust's dangling
-        // pointer, which Open MPI refuses as an aliased send and receive buffer.
+        // One spare byte each: an empty buffer would point at address 1,
+        // Open MPI's `MPI_IN_PLACE`.
         let mut sbuf = send.concat();
         sbuf.push(0);
         let (sd, rd) = (displs(&scounts), displs(&rcounts));
@@ -140,7 +153,9 @@ impl Comm for MpiComm {
         let mut len = bytes.len() as u64;
         root.broadcast_into(&mut len);
         bytes.resize(len as usize, 0);
-        root.broadcast_into(&mut bytes[..]);
+        if len > 0 {
+            root.broadcast_into(&mut bytes[..]);
+        }
     }
 
     fn gather(&self, bytes: &[u8]) -> Vec<Vec<u8>> {
@@ -148,7 +163,7 @@ impl Comm for MpiComm {
         let n = count(bytes.len());
         if self.rank() != 0 {
             root.gather_into(&n);
-            root.gather_varcount_into(bytes);
+            root.gather_varcount_into(addressed(bytes));
             return Vec::new();
         }
         let mut counts = vec![0i32; self.size()];
@@ -158,7 +173,7 @@ impl Comm for MpiComm {
         let mut buf = vec![0u8; counts.iter().map(|&c| c as usize).sum::<usize>() + 1];
         {
             let mut r = PartitionMut::new(&mut buf[..], &counts[..], &d[..]);
-            root.gather_varcount_into_root(bytes, &mut r);
+            root.gather_varcount_into_root(addressed(bytes), &mut r);
         }
         (0..counts.len())
             .map(|k| buf[d[k] as usize..(d[k] + counts[k]) as usize].to_vec())
