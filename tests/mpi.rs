@@ -148,32 +148,68 @@ fn kill_rank_when(child: &mut Child, needle: &str, rank: usize, ready: impl Fn()
     assert!(!status.success(), "mpirun must report the killed rank");
 }
 
-#[test]
-fn a_table_build_with_a_killed_rank_resumes_to_identical_files() {
-    let args = build_args("adjito", "13", "start");
+/// A run to be killed: `adji args` done alone in `one`, and `mpirun -np p
+/// adji args` started in `dir` with `args[at]` (a relative output path)
+/// replaced by the absolute `path`, by which its processes are found.
+struct Killable {
+    one: tempfile::TempDir,
+    dir: tempfile::TempDir,
+    path: PathBuf,
+    needle: String,
+    child: Child,
+    args: Vec<String>,
+}
+
+fn killable(p: usize, args: &[&str], at: usize) -> Killable {
     let one = tempfile::tempdir().unwrap();
-    alone(one.path(), &args);
-    let d = tempfile::tempdir().unwrap();
-    let dir = d.path().join("t");
-    let needle = dir.to_string_lossy().into_owned();
-    let mut args_abs = args.clone();
-    args_abs[9] = &needle;
-    let mut child = mpirun(2, d.path(), &args_abs)
+    alone(one.path(), args);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(args[at]);
+    let needle = path.to_string_lossy().into_owned();
+    let mut abs: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    abs[at] = needle.clone();
+    let refs: Vec<&str> = abs.iter().map(String::as_str).collect();
+    let child = mpirun(p, dir.path(), &refs)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let level = |n: u32| dir.join(format!("adjito-start-{n:03}.adjt"));
-    kill_rank_when(&mut child, &needle, 1, || level(11).exists());
+    Killable {
+        one,
+        dir,
+        path,
+        needle,
+        child,
+        args: abs,
+    }
+}
+
+impl Killable {
+    /// The same command again (with `extra`), which must succeed.
+    fn again(&self, p: usize, extra: &[&str]) -> Output {
+        let mut a: Vec<&str> = self.args.iter().map(String::as_str).collect();
+        a.extend_from_slice(extra);
+        distributed(p, self.dir.path(), &a)
+    }
+}
+
+#[test]
+fn a_table_build_with_a_killed_rank_resumes_to_identical_files() {
+    let mut k = killable(2, &build_args("adjito", "13", "start"), 9);
+    let level = |n: u32| k.path.join(format!("adjito-start-{n:03}.adjt"));
+    kill_rank_when(&mut k.child, &k.needle, 1, || level(11).exists());
     assert!(
         !level(13).exists(),
         "the kill came too late to test a resume"
     );
-    let o = distributed(2, d.path(), &args_abs);
+    let o = k.again(2, &[]);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("| 0 | | kept (checksum OK)"), "{text}");
-    assert!(files(&dir, ".adjt") == files(&one.path().join("t"), ".adjt"));
-    assert!(files(&dir, ".tmp").is_empty(), "stale temporary files left");
+    assert!(files(&k.path, ".adjt") == files(&k.one.path().join("t"), ".adjt"));
+    assert!(
+        files(&k.path, ".tmp").is_empty(),
+        "stale temporary files left"
+    );
 }
 
 fn openings_args(extra: &[&'static str]) -> Vec<&'static str> {
@@ -226,28 +262,15 @@ fn distributed_openings_write_the_files_of_one_process_for_1_2_and_3_processes()
 
 #[test]
 fn distributed_openings_with_a_killed_rank_resume_to_identical_files() {
-    let args = openings_args(&["--depth", "7"]);
-    let one = tempfile::tempdir().unwrap();
-    alone(one.path(), &args);
-    let d = tempfile::tempdir().unwrap();
-    let out = d.path().join("o");
-    let needle = out.to_string_lossy().into_owned();
-    let mut abs = args.clone();
-    abs[10] = &needle;
-    let mut child = mpirun(3, d.path(), &abs)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut k = killable(3, &openings_args(&["--depth", "7"]), 10);
+    let out = k.path.clone();
     let size = |r: usize| {
         std::fs::metadata(out.join(format!("checkpoint.rank-{r}.bin"))).map_or(0, |m| m.len())
     };
     // Killed once rank 2 has recorded a few results.
-    kill_rank_when(&mut child, &needle, 2, || size(2) > 400);
+    kill_rank_when(&mut k.child, &k.needle, 2, || size(2) > 400);
     assert!(!out.join("summary.md").exists());
-    let mut resumed = abs.clone();
-    resumed.push("--resume");
-    let o = distributed(3, d.path(), &resumed);
+    let o = k.again(3, &["--resume"]);
     let text = String::from_utf8_lossy(&o.stdout);
     let line = text
         .lines()
@@ -265,10 +288,8 @@ fn distributed_openings_with_a_killed_rank_resume_to_identical_files() {
         .parse()
         .unwrap();
     assert!(now < all, "the resumed run redid everything: {line}");
-    assert!(
-        normalised(d.path(), &needle) == outputs(one.path()),
-        "outputs differ"
-    );
+    let got = normalised(k.dir.path(), &k.needle);
+    assert!(got == outputs(k.one.path()), "outputs differ");
 }
 
 /// A resumed run's outputs with its summary's command line as the one
