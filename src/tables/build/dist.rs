@@ -3,7 +3,8 @@
 //!
 //! Rank `r` owns the contiguous slice [`share`]`(size, r, P)` of a level's
 //! rank range and holds the cells of that slice only. Every rank maps the
-//! lower levels from the shared directory and runs, on its slice:
+//! lower levels from the shared directory (mapped, not copied: the ranks of
+//! a node share them in the page cache) and runs, on its slice:
 //!
 //! 1. the **forward pass** ([`super::level::forward_cells`], the one-process
 //!    builder's, on the rank's threads);
@@ -42,7 +43,7 @@ use std::time::Instant;
 use super::events::{cells, l_event, settle, w_event, Cell, Ev, L, W};
 use super::frontier::{for_each_board, pack, unpack, DIRTY_CHUNK};
 use super::level::{forward_cells, mask_has, scan_cell, value_masks, LevelBounds, Words};
-use super::{check_size, existing, in_memory, plan, BuildEvent, Existing, PEND_W};
+use super::{check_size, existing, plan, BuildEvent, Existing, PEND_W};
 use crate::distributed::{owner, process_cpu_secs, share, Comm};
 use crate::game::{Game, Position};
 use crate::index::rank;
@@ -145,10 +146,8 @@ pub fn build_tables_distributed<G: Game>(
         } else {
             Some(build_level_distributed::<G>(comm, dir, rule, n, &set, bar)?)
         };
-        set.push(in_memory(
-            Table::open(&path, G::ID, rule, n, G::PITS)?,
-            &path,
-        )?);
+        // Mapped, not copied: the ranks of a node share one page cache.
+        set.push(Table::open(&path, G::ID, rule, n, G::PITS)?);
         if comm.rank() == 0 {
             let ev = BuildEvent {
                 level: n,
