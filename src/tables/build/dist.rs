@@ -131,14 +131,13 @@ pub fn build_tables_distributed<G: Game>(
     let mut set = TableSet::empty(G::ID, rule);
     for n in 0..=max {
         let path = format::level_path(dir, G::ID, rule, n);
-        let mut decision = Vec::new();
-        let mut replaced = None;
+        let (mut decision, mut kept, mut replaced) = (Vec::new(), None, None);
         if comm.rank() == 0 {
-            let e = existing::<G>(&path, rule, n)?;
-            decision.push(matches!(e, Existing::Kept(_)) as u8);
-            if let Existing::Build(r) = e {
-                replaced = r;
+            match existing::<G>(&path, rule, n)? {
+                Existing::Kept(t) => kept = Some(t),
+                Existing::Build(r) => replaced = r,
             }
+            decision.push(kept.is_some() as u8);
         }
         comm.broadcast(&mut decision);
         let report = if decision[0] == 1 {
@@ -147,7 +146,10 @@ pub fn build_tables_distributed<G: Game>(
             Some(build_level_distributed::<G>(comm, dir, rule, n, &set, bar)?)
         };
         // Mapped, not copied: the ranks of a node share one page cache.
-        set.push(Table::open(&path, G::ID, rule, n, G::PITS)?);
+        set.push(match kept {
+            Some(t) => t,
+            None => Table::open(&path, G::ID, rule, n, G::PITS)?,
+        });
         if comm.rank() == 0 {
             let ev = BuildEvent {
                 level: n,
@@ -191,17 +193,8 @@ fn build_level_distributed<G: Game>(
     drop(bounds);
     let report = part.finish_report(t0);
     let tc = Instant::now();
-    let all = comm.gather(&mine);
+    let write_secs = gather_and_write::<G>(comm, dir, rule, n, mine)?;
     let reports = comm.gather(&serde_json::to_vec(&report).expect("a report serialises"));
-    let mut write_secs = 0.0;
-    if comm.rank() == 0 {
-        let all = all.concat();
-        let tw = Instant::now();
-        format::write_level_with(dir, G::ID, rule, n, size as usize, &|i| {
-            (all[2 * i], all[2 * i + 1])
-        })?;
-        write_secs = tw.elapsed().as_secs_f64();
-    }
     comm.barrier();
     let mut ranks: Vec<RankReport> = reports
         .iter()
@@ -220,6 +213,29 @@ fn build_level_distributed<G: Game>(
         write_secs,
         ranks,
     })
+}
+
+/// Gathers every rank's bound bytes (`lo`, `hi` per position of its slice)
+/// at rank 0, which writes level `n`'s file. Returns rank 0's seconds
+/// writing (0 elsewhere).
+fn gather_and_write<G: Game>(
+    comm: &dyn Comm,
+    dir: &Path,
+    rule: LoopRule,
+    n: u32,
+    mine: Vec<u8>,
+) -> Result<f64, TableError> {
+    let all = comm.gather(&mine);
+    drop(mine);
+    if comm.rank() != 0 {
+        return Ok(0.0);
+    }
+    let all = all.concat();
+    let tw = Instant::now();
+    format::write_level_with(dir, G::ID, rule, n, all.len() / 2, &|i| {
+        (all[2 * i], all[2 * i + 1])
+    })?;
+    Ok(tw.elapsed().as_secs_f64())
 }
 
 /// One rank's part of a level under construction: where its slice starts,
