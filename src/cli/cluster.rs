@@ -39,15 +39,6 @@ pub fn on_every_rank(
     }
 }
 
-/// Rank 0's progress bar; the other ranks report nothing.
-fn progress(comm: &MpiComm) -> Box<dyn Progress> {
-    if comm.rank() == 0 {
-        Box::new(Bar(bar(0, "positions")))
-    } else {
-        Box::new(NoProgress)
-    }
-}
-
 /// `tables build` over the ranks of `comm` (checked like the one-process
 /// build before anything is built).
 pub fn build_tables<G: Game>(a: &BuildArgs, comm: &MpiComm) -> Result<(), CliError> {
@@ -65,7 +56,12 @@ pub fn build_tables<G: Game>(a: &BuildArgs, comm: &MpiComm) -> Result<(), CliErr
             a.dir.dir.display()
         ))?;
     }
-    let pb = progress(comm);
+    // Rank 0's progress bar; the other ranks report nothing.
+    let pb = root.then(|| Bar(bar(0, "positions")));
+    let progress: &dyn Progress = match &pb {
+        Some(b) => b,
+        None => &NoProgress,
+    };
     let t0 = std::time::Instant::now();
     let mut printed = Ok(());
     let r = build_tables_distributed::<G>(
@@ -73,14 +69,16 @@ pub fn build_tables<G: Game>(a: &BuildArgs, comm: &MpiComm) -> Result<(), CliErr
         &a.dir.dir,
         a.rule.rule(),
         a.max_seeds,
-        &*pb,
+        progress,
         |ev, rep| {
-            if printed.is_ok() {
-                printed = out::print(level_rows(ev, rep));
+            if let (Ok(()), Some(b)) = (&printed, &pb) {
+                printed = b.0.suspend(|| out::print(level_rows(ev, rep)));
             }
         },
     );
-    drop(pb);
+    if let Some(b) = pb {
+        b.0.finish_and_clear();
+    }
     r?;
     printed?;
     if root {

@@ -33,8 +33,11 @@ pub trait Comm: Sync {
     fn rank(&self) -> usize;
     /// Number of processes.
     fn size(&self) -> usize;
-    /// Sends `bytes` to rank `to` with `tag` (buffered: never waits for the
-    /// receiver).
+    /// Sends `bytes` to rank `to` with `tag`. Small messages never wait
+    /// for the receiver; large ones may (MPI's standard mode), so the
+    /// default collectives below, which send before they receive, are for
+    /// implementations whose sends never wait ([`LocalComm`]); the MPI one
+    /// uses MPI's collectives.
     fn send_tagged(&self, to: usize, tag: u32, bytes: &[u8]);
     /// Receives the next message with `tag` from rank `from` (messages of
     /// one sender and tag arrive in order).
