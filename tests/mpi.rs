@@ -264,7 +264,7 @@ fn distributed_openings_write_the_files_of_one_process_for_1_2_and_3_processes()
 
 #[test]
 fn distributed_openings_with_a_killed_rank_resume_to_identical_files() {
-    let mut k = killable(3, &openings_args(&["--depth", "6"]), 12);
+    let mut k = killable(3, &openings_args(&["--depth", "7"]), 12);
     let out = k.path.clone();
     let size = |r: usize| {
         std::fs::metadata(out.join(format!("checkpoint.rank-{r}.bin"))).map_or(0, |m| m.len())
