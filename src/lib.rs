@@ -23,6 +23,8 @@
 //! - [`records`]: the small binary records of the openings checkpoint;
 //! - [`fsutil`]: atomic writes, stale temporary files, regular-file opens;
 //! - [`progress`]: the progress callback long jobs report to;
+//! - [`distributed`]: the message-passing interface of distributed runs
+//!   (MPI with the feature `mpi`);
 //! - [`report`]: what each command answers (JSON and text), for the command
 //!   line and the web server alike;
 //! - `server` (feature `server`, on by default): the web analysis board
@@ -62,6 +64,7 @@
 pub mod adjiboto;
 pub mod adjito;
 pub mod display;
+pub mod distributed;
 pub mod driver;
 pub mod game;
 pub mod index;

@@ -9,6 +9,7 @@
 //! - `openings`: `openings`;
 //! - `tables`: `tables build | probe | verify | stats`;
 //! - `batch`: `--positions-file`, answered line by line;
+//! - `cluster` (feature `mpi`): `tables build` and `openings` under mpirun;
 //! - `setup`: threads, endgame tables for a search, the memory plan;
 //! - `out`: standard output (a closed pipe stops quietly) and standard error;
 //! - `error`: the one error type and the exit code;
@@ -22,6 +23,8 @@ mod analyse;
 mod args;
 mod basic;
 mod batch;
+#[cfg(feature = "mpi")]
+mod cluster;
 mod error;
 mod openings;
 mod out;

@@ -4,12 +4,16 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use indicatif::ProgressBar;
 
+use adji::distributed::Comm;
 use adji::engine::{Engine, EngineOptions};
 use adji::eval::Model;
 use adji::game::{Game, Position, State};
 use adji::notation::{parse_state, Stores};
-use adji::openings::{max_nodes_for, run, Budget, Config, LeafResult, WorkerError};
+use adji::openings::{
+    max_nodes_for, run, run_distributed, Budget, Config, LeafResult, WorkerError,
+};
 use adji::search::{Limits, Options, Searcher};
 use adji::tables::TableSet;
 use adji::tt::AtomicTable;
@@ -106,7 +110,13 @@ pub struct OpeningsArgs {
 /// `openings`.
 pub fn openings(a: &OpeningsArgs) -> Result<(), CliError> {
     let threads = set_threads(a.compute.threads)?;
-    dispatch!(a.game, run_openings(a, threads))
+    #[cfg(feature = "mpi")]
+    if let Some(comm) = crate::cluster::world() {
+        return crate::cluster::on_every_rank(&comm, |c| {
+            dispatch!(a.game, run_openings(a, threads, Some(c)))
+        });
+    }
+    dispatch!(a.game, run_openings(a, threads, None))
 }
 
 /// The command line, for the summary (arguments with spaces quoted).
@@ -206,7 +216,13 @@ fn analyse<G: Game>(
     }
 }
 
-fn run_openings<G: Game>(a: &OpeningsArgs, threads: usize) -> Result<(), CliError> {
+/// `openings`, over the ranks of `comm` when given (rank 0 prints).
+fn run_openings<G: Game>(
+    a: &OpeningsArgs,
+    threads: usize,
+    comm: Option<&dyn Comm>,
+) -> Result<(), CliError> {
+    let root_rank = comm.map_or(true, |c| c.rank() == 0);
     let root = parse_state::<G>(&a.position, Stores::Required)?;
     let rule = a.rule.rule();
     let tables = search_tables::<G>(&a.tables, rule)?;
@@ -216,13 +232,15 @@ fn run_openings<G: Game>(a: &OpeningsArgs, threads: usize) -> Result<(), CliErro
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("results/openings-{}-{}", G::ID.name(), a.plies)));
     let budget = a.budget.budget();
-    out::note(format_args!(
-        "{}: {} plies, budget {}, {threads} positions at a time, {plan}; output in {}",
-        G::ID,
-        a.plies,
-        budget.describe(),
-        out_dir.display()
-    ));
+    if root_rank {
+        out::note(format_args!(
+            "{}: {} plies, budget {}, {threads} positions at a time, {plan}; output in {}",
+            G::ID,
+            a.plies,
+            budget.describe(),
+            out_dir.display()
+        ));
+    }
     // Fail here, not in a worker, if one table cannot be had.
     drop(plan.table()?);
     // The opening tree may use what the plan leaves of the budget.
@@ -240,10 +258,19 @@ fn run_openings<G: Game>(a: &OpeningsArgs, threads: usize) -> Result<(), CliErro
     let analyse = |tt: &mut AtomicTable, pos: &Position| {
         analyse::<G>(tt, pos, tables.as_ref(), opts, budget, &model)
     };
-    let pb = Bar(bar(0, "positions"));
-    let r = run::<G, _>(&cfg, &out_dir, a.resume, init, analyse, &pb);
+    let pb = Bar(if root_rank {
+        bar(0, "positions")
+    } else {
+        ProgressBar::hidden()
+    });
+    let r = match comm {
+        None => run::<G, _>(&cfg, &out_dir, a.resume, init, analyse, &pb).map(Some),
+        Some(c) => run_distributed::<G, _>(c, &cfg, &out_dir, a.resume, init, analyse, &pb),
+    };
     pb.0.finish_and_clear();
-    let r = r?;
+    let Some(r) = r? else {
+        return Ok(());
+    };
     if r.dropped_bytes > 0 {
         out::warn(format_args!("dropped a bad checkpoint tail of {} bytes (half-written or corrupt); those positions were analysed again", r.dropped_bytes));
     }

@@ -126,6 +126,13 @@ pub fn tables(t: &TablesCommand) -> Result<(), CliError> {
     match t {
         TablesCommand::Build(a) => {
             set_threads(a.threads)?;
+            #[cfg(feature = "mpi")]
+            if let Some(comm) = crate::cluster::world() {
+                use crate::cluster::build_tables as build_distributed;
+                return crate::cluster::on_every_rank(&comm, |c| {
+                    dispatch!(a.game, build_distributed(a, c))
+                });
+            }
             dispatch!(a.game, build(a))
         }
         TablesCommand::Probe(a) => dispatch!(a.set.game, probe(a)),
@@ -183,8 +190,8 @@ fn print_plan<G: Game>(a: &BuildArgs, p: &[LevelPlan], per: f64) -> Result<(), C
     )
 }
 
-/// `tables build`.
-fn build<G: Game>(a: &BuildArgs) -> Result<(), CliError> {
+/// Refuses a `--max-seeds` above the largest level this tool builds.
+pub fn check_max_seeds<G: Game>(a: &BuildArgs) -> Result<(), CliError> {
     if a.max_seeds > max_level::<G>() {
         return Err(CliError::Input(format!(
             "--max-seeds {} is above the largest level this tool builds ({})",
@@ -192,6 +199,12 @@ fn build<G: Game>(a: &BuildArgs) -> Result<(), CliError> {
             max_level::<G>()
         )));
     }
+    Ok(())
+}
+
+/// `tables build`.
+fn build<G: Game>(a: &BuildArgs) -> Result<(), CliError> {
+    check_max_seeds::<G>(a)?;
     let mut p = plan::<G>(a.max_seeds)?;
     let per = project::<G>(&mut p);
     print_plan::<G>(a, &p, per)?;

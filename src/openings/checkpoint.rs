@@ -2,7 +2,7 @@
 //! the conversion between results and [`ResultRecord`]s, and opening it
 //! fresh or for resuming. The file format itself is [`crate::records`]'s.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::game::{Game, Move, Packed, Position};
 use crate::notation::format_state;
@@ -31,16 +31,62 @@ pub(super) fn open<G: Game>(
     out: &Path,
     resume: bool,
 ) -> Result<Loaded, OpeningsError> {
-    let path = out.join(FILE);
+    open_at::<G>(cfg, &out.join(FILE), resume)
+}
+
+/// Opens the checkpoint at `path`: resumed when asked and present, else new.
+fn open_at<G: Game>(cfg: &Config, path: &Path, resume: bool) -> Result<Loaded, OpeningsError> {
     let h = header::<G>(cfg);
     if resume && path.exists() {
-        return Ok(Checkpoint::resume(&path, &h)?);
+        return Ok(Checkpoint::resume(path, &h)?);
     }
     Ok(Loaded {
-        checkpoint: Checkpoint::create(&path, &h)?,
+        checkpoint: Checkpoint::create(path, &h)?,
         records: Vec::new(),
         dropped_bytes: 0,
     })
+}
+
+/// Prefix and suffix of the checkpoint file of each rank of a distributed run.
+const RANK_FILE: (&str, &str) = ("checkpoint.rank-", ".bin");
+
+/// Opens the checkpoint of rank `rank` of a distributed run in `out`, as
+/// [`open`] does the one-process checkpoint.
+pub(super) fn open_rank<G: Game>(
+    cfg: &Config,
+    out: &Path,
+    resume: bool,
+    rank: usize,
+) -> Result<Loaded, OpeningsError> {
+    let name = format!("{}{rank}{}", RANK_FILE.0, RANK_FILE.1);
+    open_at::<G>(cfg, &out.join(name), resume)
+}
+
+/// The rank checkpoints present in `out`.
+pub(super) fn rank_files(out: &Path) -> Result<Vec<PathBuf>, OpeningsError> {
+    let io = |e| OpeningsError::Io(out.to_path_buf(), e);
+    let mut v = Vec::new();
+    for e in std::fs::read_dir(out).map_err(io)? {
+        let e = e.map_err(io)?;
+        let name = e.file_name().to_string_lossy().into_owned();
+        let rank = name
+            .strip_prefix(RANK_FILE.0)
+            .and_then(|x| x.strip_suffix(RANK_FILE.1));
+        if rank.is_some_and(|r| r.parse::<usize>().is_ok()) {
+            v.push(e.path());
+        }
+    }
+    v.sort();
+    Ok(v)
+}
+
+/// The records of the checkpoint at `path` (a bad tail is cut off, as on
+/// resume), checked against the run's settings.
+pub(super) fn records<G: Game>(
+    cfg: &Config,
+    path: &Path,
+) -> Result<Vec<ResultRecord>, OpeningsError> {
+    Ok(Checkpoint::resume(path, &header::<G>(cfg))?.records)
 }
 
 /// The record of `p`'s analysis.

@@ -44,7 +44,7 @@ mod tree;
 
 pub use backup::backup;
 pub use backup::line_score;
-pub use run::{run, Budget, Config, Report, WorkerError};
+pub use run::{run, run_distributed, Budget, Config, Report, WorkerError};
 pub use tree::{bytes_per_node, enumerate, max_nodes_for, Edge, Node, Tree};
 
 /// The engine's estimate of a position the budget left unresolved: never a

@@ -10,9 +10,10 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use crate::distributed::Comm;
 use crate::game::{Game, Position, State};
-use crate::progress::Progress;
-use crate::records::{Checkpoint, Loaded};
+use crate::progress::{NoProgress, Progress};
+use crate::records::{Checkpoint, Loaded, ResultRecord};
 use crate::value::LoopRule;
 
 use super::checkpoint::{self, from_record, to_record};
@@ -141,18 +142,14 @@ pub fn run<G: Game, S: Send>(
 fn finish<G: Game, S: Send>(
     cfg: &Config,
     out: &Path,
-    mut tree: Tree,
+    tree: Tree,
     loaded: Loaded,
     workers: &Workers<S, impl Init<S>, impl Analyse<S>>,
     progress: &dyn Progress,
     t0: Instant,
 ) -> Result<Report, OpeningsError> {
     let mut results = vec![None; tree.unique.len()];
-    for (pos, r) in loaded.records.iter().map(from_record) {
-        if let Some(u) = tree.unique_index(&pos) {
-            results[u] = Some(r);
-        }
-    }
+    fill(&tree, &mut results, &loaded.records);
     let run = Analysis {
         cfg,
         unique: &tree.unique,
@@ -160,6 +157,28 @@ fn finish<G: Game, S: Send>(
         progress,
     };
     let analysed_now = run.missing(&mut results, workers)?;
+    conclude::<G>(
+        cfg,
+        out,
+        tree,
+        results,
+        analysed_now,
+        loaded.dropped_bytes,
+        t0,
+    )
+}
+
+/// Backs the results up the tree and writes the outputs, when every unique
+/// position has one.
+fn conclude<G: Game>(
+    cfg: &Config,
+    out: &Path,
+    mut tree: Tree,
+    results: Vec<Option<LeafResult>>,
+    analysed_now: usize,
+    dropped_bytes: u64,
+    t0: Instant,
+) -> Result<Report, OpeningsError> {
     let Some(results) = results.into_iter().collect::<Option<Vec<_>>>() else {
         return Err(OpeningsError::Interrupted(analysed_now));
     };
@@ -169,9 +188,170 @@ fn finish<G: Game, S: Send>(
     Ok(Report {
         tree,
         analysed_now,
-        dropped_bytes: loaded.dropped_bytes,
+        dropped_bytes,
         files,
     })
+}
+
+/// Fills in `results` from `records`.
+fn fill(tree: &Tree, results: &mut [Option<LeafResult>], records: &[ResultRecord]) {
+    for (pos, r) in records.iter().map(from_record) {
+        if let Some(u) = tree.unique_index(&pos) {
+            results[u] = Some(r);
+        }
+    }
+}
+
+/// Runs the analysis over the ranks of `comm` (every rank calls it with the
+/// same arguments). Rank 0 reads every rank checkpoint in `out`
+/// (`checkpoint.rank-R.bin`, removed first unless `resume`) and deals the
+/// unique positions they lack, one at a time, to the ranks that ask for
+/// work; ranks 1.. analyse them one at a time with one state each and
+/// record every result durably in their own checkpoint. Alone (one rank),
+/// rank 0 analyses everything itself as [`run`] does, into its rank
+/// checkpoint. At the end rank 0 reads every rank checkpoint again, backs
+/// the results up and writes the outputs, which depend only on the results:
+/// the same files as [`run`]'s (with timings off). A run killed on any rank
+/// and restarted with `resume` analyses only what no checkpoint holds.
+/// Returns the report at rank 0, `None` elsewhere.
+///
+/// # Errors
+/// As [`run`]. An error on one rank leaves the others waiting: stop the
+/// whole run ([`Comm::abort`]).
+pub fn run_distributed<G: Game, S: Send>(
+    comm: &dyn Comm,
+    cfg: &Config,
+    out: &Path,
+    resume: bool,
+    init: impl Fn() -> Result<S, WorkerError> + Sync,
+    analyse: impl Fn(&mut S, &Position) -> LeafResult + Sync,
+    progress: &dyn Progress,
+) -> Result<Option<Report>, OpeningsError> {
+    let t0 = Instant::now();
+    let tree = enumerate::<G>(cfg.root, cfg.plies, cfg.max_nodes)?;
+    let (rank, size) = (comm.rank(), comm.size());
+    if rank == 0 {
+        prepare_out(out, resume)?;
+    }
+    comm.barrier();
+    let loaded = (size == 1 || rank > 0)
+        .then(|| checkpoint::open_rank::<G>(cfg, out, resume, rank))
+        .transpose()?;
+    let mut dropped = [loaded.as_ref().map_or(0, |l| l.dropped_bytes)];
+    // Also the point after which every rank checkpoint is open and clean.
+    comm.all_sum(&mut dropped);
+    let mut results = vec![None; tree.unique.len()];
+    if rank == 0 {
+        fill_from_ranks::<G>(cfg, out, &tree, &mut results)?;
+    }
+    let workers = Workers::new(init, analyse);
+    let run = |checkpoint, progress| Analysis {
+        cfg,
+        unique: &tree.unique,
+        checkpoint,
+        progress,
+    };
+    let analysed_now = match &loaded {
+        Some(l) if size == 1 => run(&l.checkpoint, progress).missing(&mut results, &workers)?,
+        Some(l) => work(comm, &run(&l.checkpoint, &NoProgress), &workers)?,
+        None => deal(comm, cfg, &results, progress),
+    };
+    comm.barrier();
+    if rank != 0 {
+        return Ok(None);
+    }
+    fill_from_ranks::<G>(cfg, out, &tree, &mut results)?;
+    conclude::<G>(cfg, out, tree, results, analysed_now, dropped[0], t0).map(Some)
+}
+
+/// Makes `out`, removes stale temporary files and, unless resuming, the
+/// rank checkpoints of an earlier run.
+fn prepare_out(out: &Path, resume: bool) -> Result<(), OpeningsError> {
+    let io = |p: &Path| {
+        let p = p.to_path_buf();
+        move |e| OpeningsError::Io(p, e)
+    };
+    std::fs::create_dir_all(out).map_err(io(out))?;
+    crate::fsutil::remove_stale_temps(out).map_err(io(out))?;
+    if !resume {
+        for p in checkpoint::rank_files(out)? {
+            std::fs::remove_file(&p).map_err(io(&p))?;
+        }
+    }
+    Ok(())
+}
+
+/// Fills in `results` from every rank checkpoint in `out`.
+fn fill_from_ranks<G: Game>(
+    cfg: &Config,
+    out: &Path,
+    tree: &Tree,
+    results: &mut [Option<LeafResult>],
+) -> Result<(), OpeningsError> {
+    for p in checkpoint::rank_files(out)? {
+        fill(tree, results, &checkpoint::records::<G>(cfg, &p)?);
+    }
+    Ok(())
+}
+
+/// The message "no position": a worker's first request, or rank 0's "stop".
+const NO_POSITION: u64 = u64::MAX;
+
+/// Rank 0's queue: deals the positions without a result (at most
+/// `stop_after`) to whichever rank asks, until every other rank was told to
+/// stop. Returns how many were analysed.
+fn deal(
+    comm: &dyn Comm,
+    cfg: &Config,
+    results: &[Option<LeafResult>],
+    progress: &dyn Progress,
+) -> usize {
+    let mut todo: std::collections::VecDeque<usize> = (0..results.len())
+        .filter(|&u| results[u].is_none())
+        .collect();
+    progress.start("positions", results.len() as u64);
+    progress.inc((results.len() - todo.len()) as u64);
+    todo.truncate(cfg.stop_after.unwrap_or(usize::MAX));
+    let (mut active, mut done) = (comm.size() - 1, 0);
+    while active > 0 {
+        let (from, msg) = comm.recv_any();
+        if word(&msg) != NO_POSITION {
+            done += 1;
+            progress.inc(1);
+        }
+        let next = todo.pop_front().map_or(NO_POSITION, |u| u as u64);
+        active -= (next == NO_POSITION) as usize;
+        comm.send(from, &next.to_le_bytes());
+    }
+    done
+}
+
+/// A worker rank: asks rank 0 for a position (telling it the last one
+/// done), analyses and records it, until told to stop. Returns how many
+/// it analysed.
+fn work<S: Send>(
+    comm: &dyn Comm,
+    run: &Analysis,
+    workers: &Workers<S, impl Init<S>, impl Analyse<S>>,
+) -> Result<usize, OpeningsError> {
+    let (mut last, mut n) = (NO_POSITION, 0);
+    loop {
+        comm.send(0, &last.to_le_bytes());
+        let u = word(&comm.recv(0));
+        if u == NO_POSITION {
+            return Ok(n);
+        }
+        run.one(u as usize, workers)?;
+        (last, n) = (u, n + 1);
+    }
+}
+
+/// The `u64` of a message.
+fn word(b: &[u8]) -> u64 {
+    crate::distributed::bytes_to_words(b)
+        .first()
+        .copied()
+        .unwrap_or(NO_POSITION)
 }
 
 /// Makes a worker's state.
@@ -285,7 +465,7 @@ impl Analysis<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::progress::NoProgress;
+    use crate::distributed::LocalComm;
     use crate::records::testing::Full;
     use crate::value::Range;
     use crate::Adjito;
@@ -356,5 +536,68 @@ mod tests {
         );
         let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert!(left.is_empty(), "no output may be written: {left:?}");
+    }
+
+    /// A result that depends on the position only (its first pit).
+    fn by_position(pos: &Position) -> LeafResult {
+        let r = Range::point(pos.pits[0] as i32 - 4);
+        LeafResult {
+            value: r,
+            lo: r,
+            hi: r,
+            best: None,
+            nodes: 1 + pos.pits[1] as u64,
+            ms: 0,
+            estimate: None,
+        }
+    }
+
+    fn outputs(dir: &Path) -> Vec<(String, Vec<u8>)> {
+        ["lines.csv", "tree.json", "tree.svg", "summary.md"]
+            .iter()
+            .map(|f| (f.to_string(), std::fs::read(dir.join(f)).unwrap()))
+            .collect()
+    }
+
+    /// Runs `cfg` over `p` ranks into `out`; rank 0's result.
+    fn distributed(p: usize, cfg: &Config, out: &Path, resume: bool) -> Result<Report, String> {
+        let mut r = LocalComm::run(p, |c| {
+            run_distributed::<Adjito, ()>(
+                c,
+                cfg,
+                out,
+                resume,
+                || Ok(()),
+                |_, pos| by_position(pos),
+                &NoProgress,
+            )
+            .map_err(|e| e.to_string())
+        });
+        r.swap_remove(0).map(|x| x.expect("rank 0 reports"))
+    }
+
+    #[test]
+    fn distributed_runs_write_the_files_of_one_process_and_resume() {
+        let one = tempfile::tempdir().unwrap();
+        let a = |_: &mut (), p: &Position| by_position(p);
+        run::<Adjito, ()>(&cfg(), one.path(), false, || Ok(()), a, &NoProgress).unwrap();
+        let want = outputs(one.path());
+        for p in 1..=3 {
+            let d = tempfile::tempdir().unwrap();
+            let r = distributed(p, &cfg(), d.path(), false).unwrap();
+            assert_eq!(r.analysed_now, r.tree.unique.len());
+            assert_eq!(outputs(d.path()), want, "P = {p}");
+            // Interrupted after 5, then resumed with another P: only the rest.
+            let d = tempfile::tempdir().unwrap();
+            let stop = Config {
+                stop_after: Some(5),
+                ..cfg()
+            };
+            let e = distributed(p, &stop, d.path(), false).unwrap_err();
+            assert!(e.contains("stopped after 5"), "{e}");
+            let r = distributed(4 - p, &cfg(), d.path(), true).unwrap();
+            assert_eq!(r.analysed_now, r.tree.unique.len() - 5, "P = {p}");
+            assert_eq!(outputs(d.path()), want, "P = {p}, resumed");
+        }
     }
 }

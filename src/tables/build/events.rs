@@ -246,7 +246,7 @@ impl<'p, 's, 'a, G: Game> Worker<'p, 's, 'a, G> {
 /// Acyclic pass: the predecessor's `E_lo` rises to `−hi`, its `E_hi` to
 /// `−lo`, its counter falls; the event taking it to 0 settles it.
 #[inline]
-fn settle(cell: &Cell, e: Ev) -> Option<(usize, i8, i8)> {
+pub(super) fn settle(cell: &Cell, e: Ev) -> Option<(usize, i8, i8)> {
     cell.a.fetch_max(e.hi.wrapping_neg(), Relaxed);
     cell.c.fetch_max(e.lo.wrapping_neg(), Relaxed);
     // AcqRel: the event taking the counter to 0 sees every raise.
@@ -262,7 +262,7 @@ fn settle(cell: &Cell, e: Ev) -> Option<(usize, i8, i8)> {
 /// A child entered W at `t`: the counter falls; reaching 0 with
 /// `E_hi ≤ −t` puts the predecessor in L.
 #[inline]
-fn w_event(cell: &Cell, t: i32) -> Option<(usize, i8, i8)> {
+pub(super) fn w_event(cell: &Cell, t: i32) -> Option<(usize, i8, i8)> {
     let prev = cell.b.fetch_sub(1, Relaxed);
     debug_assert!(prev & CNT > 0);
     if prev & CNT != 1 || prev & IN_L != 0 {
@@ -274,6 +274,6 @@ fn w_event(cell: &Cell, t: i32) -> Option<(usize, i8, i8)> {
 
 /// A child entered L at `t`: the predecessor enters W.
 #[inline]
-fn l_event(cell: &Cell, t: i32) -> Option<(usize, i8, i8)> {
+pub(super) fn l_event(cell: &Cell, t: i32) -> Option<(usize, i8, i8)> {
     (cell.b.load(Relaxed) & IN_W == 0 && cell.w_trans(t)).then_some((W, 0, 0))
 }

@@ -26,9 +26,9 @@ const SLICE: usize = 1 << 10;
 
 /// Which exit values occur among the unsettled positions of a chunk, as
 /// bit sets indexed by `value + n` (for `E_lo` and for `E_hi`).
-type ValueMask = [u64; 4];
+pub(super) type ValueMask = [u64; 4];
 
-fn mask_has(m: &ValueMask, v: i32, n: i32) -> bool {
+pub(super) fn mask_has(m: &ValueMask, v: i32, n: i32) -> bool {
     let k = v + n;
     (0..256).contains(&k) && m[k as usize / 64] >> (k % 64) & 1 != 0
 }
@@ -42,7 +42,8 @@ pub(super) struct Words {
 }
 
 impl Words {
-    fn zeroed(len: usize) -> std::io::Result<Words> {
+    /// `len` zeroed words.
+    pub(super) fn zeroed(len: usize) -> std::io::Result<Words> {
         let map = memmap2::MmapMut::map_anon((4 * len).max(4))?;
         #[cfg(target_os = "linux")]
         let _ = map.advise(memmap2::Advice::HugePage);
@@ -72,6 +73,20 @@ pub(super) struct LevelBounds {
 }
 
 impl LevelBounds {
+    /// The bounds of the cells `words` after the sweep: positions never in
+    /// W get `lo = −∞`, never in L `hi = +∞`.
+    pub(super) fn finish(mut words: Words) -> LevelBounds {
+        words.par_chunks_mut(DIRTY_CHUNK).for_each(|words| {
+            for w in words {
+                let (a, b, c) = cell_fields(*w);
+                let lo = if b & IN_W != 0 { a } else { NEG_INF_BYTE };
+                let hi = if b & IN_L != 0 { c } else { POS_INF_BYTE };
+                *w = cell_word(lo, 0, hi);
+            }
+        });
+        LevelBounds { words }
+    }
+
     /// Number of positions.
     pub(super) fn len(&self) -> usize {
         self.words.len()
@@ -133,36 +148,15 @@ impl<'a, G: Game> LevelBuild<'a, G> {
     /// E`) and marked pending for the acyclic pass.
     pub(super) fn forward(&mut self, bar: &dyn Progress, settle: bool) {
         bar.message(&format!("level {}: forward pass", self.n));
-        let (n, lower) = (self.n, self.lower);
-        let dirty = &self.dirty[W];
-        self.words
-            .par_chunks_mut(DIRTY_CHUNK)
-            .enumerate()
-            .for_each(|(ci, words)| {
-                let start = (ci * DIRTY_CHUNK) as u64;
-                let mut it = boards(start..start + words.len() as u64, n as usize, G::PITS);
-                let mut batch = [[0u8; MAX_PITS]; FWD_BATCH];
-                let (mut caps, mut exits) = (Vec::new(), Vec::new());
-                for ws in words.chunks_mut(FWD_BATCH) {
-                    for slot in batch.iter_mut().take(ws.len()) {
-                        *slot = it.next().expect("chunk within the level").1;
-                    }
-                    exits_batch::<G>(&batch[..ws.len()], lower, &mut caps, &mut exits);
-                    for (w, &(e, cnt)) in ws.iter_mut().zip(&exits) {
-                        let e = if e == i32::MIN { NONE } else { e as i8 };
-                        let b = if cnt == 0 && settle {
-                            IN_W | IN_L | PEND_W
-                        } else {
-                            cnt
-                        };
-                        *w = cell_word(e, b, e);
-                    }
-                }
-                if words.iter().any(|&w| cell_fields(w).1 & PEND_W != 0) {
-                    dirty[ci].store(true, Relaxed);
-                }
-                bar.inc(words.len() as u64);
-            });
+        forward_cells::<G>(
+            &mut self.words,
+            0,
+            self.n,
+            self.lower,
+            settle,
+            &self.dirty[W],
+            bar,
+        );
     }
 
     /// Acyclic pass (Kahn's algorithm), from the positions the forward pass
@@ -188,40 +182,11 @@ impl<'a, G: Game> LevelBuild<'a, G> {
         }
     }
 
-    /// The value masks of every chunk and the number of settled positions.
-    fn masks(&self) -> (Vec<ValueMask>, Vec<ValueMask>, u64) {
-        let n = self.n as i32;
-        let per_chunk: Vec<(ValueMask, ValueMask, u64)> = self
-            .words
-            .par_chunks(DIRTY_CHUNK)
-            .map(|words| {
-                let (mut ml, mut mh, mut settled) = ([0u64; 4], [0u64; 4], 0);
-                for &w in words {
-                    let (a, b, c) = cell_fields(w);
-                    if b & (IN_W | IN_L) == IN_W | IN_L {
-                        settled += 1;
-                        continue;
-                    }
-                    for (m, v) in [(&mut ml, a), (&mut mh, c)] {
-                        if v != NONE {
-                            let i = (v as i32 + n) as usize;
-                            m[i / 64] |= 1 << (i % 64);
-                        }
-                    }
-                }
-                (ml, mh, settled)
-            })
-            .collect();
-        let settled = per_chunk.iter().map(|x| x.2).sum();
-        let (ml, mh) = per_chunk.into_iter().map(|(l, h, _)| (l, h)).unzip();
-        (ml, mh, settled)
-    }
-
     /// Threshold sweep `t = n … −n` over the positions the acyclic pass
     /// left (see the module comment of [`super`]).
     pub(super) fn sweep(&mut self, bar: &dyn Progress) {
         let (n, cap) = (self.n, self.cap);
-        let (mask_lo, mask_hi, settled) = self.masks();
+        let (mask_lo, mask_hi, settled) = value_masks(&self.words, n);
         self.report.kahn_settled = settled;
         let any = |m: &[ValueMask]| {
             m.iter()
@@ -251,17 +216,96 @@ impl<'a, G: Game> LevelBuild<'a, G> {
     }
 
     /// Finish: positions never in W get `lo = −∞`, never in L `hi = +∞`.
-    pub(super) fn finish(mut self) -> (LevelBounds, LevelReport) {
-        self.words.par_chunks_mut(DIRTY_CHUNK).for_each(|words| {
-            for w in words {
-                let (a, b, c) = cell_fields(*w);
-                let lo = if b & IN_W != 0 { a } else { NEG_INF_BYTE };
-                let hi = if b & IN_L != 0 { c } else { POS_INF_BYTE };
-                *w = cell_word(lo, 0, hi);
-            }
-        });
-        (LevelBounds { words: self.words }, self.report)
+    pub(super) fn finish(self) -> (LevelBounds, LevelReport) {
+        (LevelBounds::finish(self.words), self.report)
     }
+}
+
+/// The forward pass over `words`, the cells of ranks `start..start +
+/// words.len()` of level `n`: `E` into `a` and `c`, the quiet-move count
+/// into `b`; with `settle`, a position without quiet moves is settled (`lo
+/// = hi = E`), marked pending and its chunk (of `dirty`, counted from
+/// `start`) marked dirty.
+pub(super) fn forward_cells<G: Game>(
+    words: &mut [u32],
+    start: u64,
+    n: u32,
+    lower: &TableSet,
+    settle: bool,
+    dirty: &[AtomicBool],
+    bar: &dyn Progress,
+) {
+    words
+        .par_chunks_mut(DIRTY_CHUNK)
+        .enumerate()
+        .for_each(|(ci, words)| {
+            let first = start + (ci * DIRTY_CHUNK) as u64;
+            let mut it = boards(first..first + words.len() as u64, n as usize, G::PITS);
+            let mut batch = [[0u8; MAX_PITS]; FWD_BATCH];
+            let (mut caps, mut exits) = (Vec::new(), Vec::new());
+            for ws in words.chunks_mut(FWD_BATCH) {
+                for slot in batch.iter_mut().take(ws.len()) {
+                    *slot = it.next().expect("chunk within the level").1;
+                }
+                exits_batch::<G>(&batch[..ws.len()], lower, &mut caps, &mut exits);
+                for (w, &(e, cnt)) in ws.iter_mut().zip(&exits) {
+                    let e = if e == i32::MIN { NONE } else { e as i8 };
+                    let b = if cnt == 0 && settle {
+                        IN_W | IN_L | PEND_W
+                    } else {
+                        cnt
+                    };
+                    *w = cell_word(e, b, e);
+                }
+            }
+            if words.iter().any(|&w| cell_fields(w).1 & PEND_W != 0) {
+                dirty[ci].store(true, Relaxed);
+            }
+            bar.inc(words.len() as u64);
+        });
+}
+
+/// The value masks of every chunk of `words` (cells of level `n`) and the
+/// number of settled positions.
+pub(super) fn value_masks(words: &[u32], n: u32) -> (Vec<ValueMask>, Vec<ValueMask>, u64) {
+    let n = n as i32;
+    let per_chunk: Vec<(ValueMask, ValueMask, u64)> = words
+        .par_chunks(DIRTY_CHUNK)
+        .map(|words| {
+            let (mut ml, mut mh, mut settled) = ([0u64; 4], [0u64; 4], 0);
+            for &w in words {
+                let (a, b, c) = cell_fields(w);
+                if b & (IN_W | IN_L) == IN_W | IN_L {
+                    settled += 1;
+                    continue;
+                }
+                for (m, v) in [(&mut ml, a), (&mut mh, c)] {
+                    if v != NONE {
+                        let i = (v as i32 + n) as usize;
+                        m[i / 64] |= 1 << (i % 64);
+                    }
+                }
+            }
+            (ml, mh, settled)
+        })
+        .collect();
+    let settled = per_chunk.iter().map(|x| x.2).sum();
+    let (ml, mh) = per_chunk.into_iter().map(|(l, h, _)| (l, h)).unzip();
+    (ml, mh, settled)
+}
+
+/// The scan at threshold `t` of one cell: an unsettled position with
+/// `E_lo = t` enters W, one with `E_hi = −t` and no quiet move left outside
+/// W enters L. Returns whether it entered W and whether it entered L.
+#[inline]
+pub(super) fn scan_cell(cell: &Cell, t: i32) -> (bool, bool) {
+    let f = cell.b.load(Relaxed);
+    if f & (IN_W | IN_L) == IN_W | IN_L {
+        return (false, false);
+    }
+    let w = f & IN_W == 0 && cell.a.load(Relaxed) as i32 == t && cell.w_trans(t);
+    let l = f & (IN_L | CNT) == 0 && cell.c.load(Relaxed) as i32 == -t && cell.l_trans(t);
+    (w, l)
 }
 
 /// A worker with producers into `sinks`, and what it pushed when done.
@@ -387,16 +431,12 @@ fn scan<G: Game>(
         .map(|ci| {
             let (mut ranks, mut kinds) = (Vec::new(), Vec::new());
             for i in ci * DIRTY_CHUNK..((ci + 1) * DIRTY_CHUNK).min(cells.len()) {
-                let cell = &cells[i];
-                let f = cell.b.load(Relaxed);
-                if f & (IN_W | IN_L) == IN_W | IN_L {
-                    continue;
-                }
-                if f & IN_W == 0 && cell.a.load(Relaxed) as i32 == t && cell.w_trans(t) {
+                let (w, l) = scan_cell(&cells[i], t);
+                if w {
                     ranks.push(i as u32);
                     kinds.push(W as u8);
                 }
-                if f & (IN_L | CNT) == 0 && cell.c.load(Relaxed) as i32 == -t && cell.l_trans(t) {
+                if l {
                     ranks.push(i as u32);
                     kinds.push(L as u8);
                 }

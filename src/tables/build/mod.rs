@@ -57,6 +57,7 @@
 //! The lower levels are copied into anonymous memory on huge pages for
 //! the forward pass's random lookups.
 
+pub mod dist;
 mod events;
 mod frontier;
 mod level;
@@ -421,8 +422,8 @@ pub fn build_tables_within<G: Game>(
     let mut set = TableSet::empty(G::ID, rule);
     for n in 0..=max {
         let path = format::level_path(dir, G::ID, rule, n);
-        let replaced = match Table::open(&path, G::ID, rule, n, G::PITS) {
-            Ok(t) => {
+        let replaced = match existing::<G>(&path, rule, n)? {
+            Existing::Kept(t) => {
                 set.push(in_memory(t, &path)?);
                 on_level(&BuildEvent {
                     level: n,
@@ -432,15 +433,7 @@ pub fn build_tables_within<G: Game>(
                 });
                 continue;
             }
-            Err(TableError::Missing { .. }) => None,
-            Err(
-                e @ (TableError::WrongRule { .. }
-                | TableError::WrongGame { .. }
-                | TableError::NotRegular { .. }
-                | TableError::Io { .. }),
-            ) => return Err(e),
-            // Truncated, corrupt or of an old format: rebuild it.
-            Err(e) => Some(e.to_string()),
+            Existing::Build(replaced) => replaced,
         };
         let config = BuildConfig::for_size(check_size::<G>(n)? as usize);
         let (bounds, report) = build_level_bounds::<G>(n, &set, bar, &config)?;
@@ -458,4 +451,32 @@ pub fn build_tables_within<G: Game>(
         });
     }
     Ok(set)
+}
+
+/// What a resumed build finds for a level.
+enum Existing {
+    /// A file that opens and checks: kept.
+    Kept(Table),
+    /// Nothing (`None`), or a file to replace and why.
+    Build(Option<String>),
+}
+
+/// Opens the file of level `n` at `path` for a resumed build.
+///
+/// # Errors
+/// A file of the other loop rule or game, something other than a regular
+/// file, or an I/O error: these stop a build rather than being replaced.
+fn existing<G: Game>(path: &Path, rule: LoopRule, n: u32) -> Result<Existing, TableError> {
+    match Table::open(path, G::ID, rule, n, G::PITS) {
+        Ok(t) => Ok(Existing::Kept(t)),
+        Err(TableError::Missing { .. }) => Ok(Existing::Build(None)),
+        Err(
+            e @ (TableError::WrongRule { .. }
+            | TableError::WrongGame { .. }
+            | TableError::NotRegular { .. }
+            | TableError::Io { .. }),
+        ) => Err(e),
+        // Truncated, corrupt or of an old format: rebuild it.
+        Err(e) => Ok(Existing::Build(Some(e.to_string()))),
+    }
 }

@@ -1,0 +1,615 @@
+//! The distributed builder: the passes of [`super`] over `P` processes
+//! that talk through a [`Comm`] (MPI under `mpirun`).
+//!
+//! Rank `r` owns the contiguous slice [`share`]`(size, r, P)` of a level's
+//! rank range and holds the cells of that slice only. Every rank maps the
+//! lower levels from the shared directory (mapped, not copied: the ranks of
+//! a node share them in the page cache) and runs, on its slice:
+//!
+//! 1. the **forward pass** ([`super::level::forward_cells`], the one-process
+//!    builder's, on the rank's threads);
+//! 2. the **acyclic pass**: settled positions update their quiet
+//!    predecessors with the builder's own event functions; an update of a
+//!    predecessor in another rank's slice is appended to that rank's buffer
+//!    (6 bytes: rank `u32`, then `lo`, `hi` of the event). When a rank has
+//!    nothing left to do locally, all ranks exchange their buffers in one
+//!    all-to-all and apply what they received; rounds go on until a sum
+//!    over all ranks says nobody sent anything;
+//! 3. the **threshold sweep**, threshold by threshold over the thresholds
+//!    some rank's unsettled positions hold (a sum of the value masks over
+//!    all ranks): the scan of the rank's slice, then W and L events as in
+//!    the acyclic pass, with the same exchange rounds (6 bytes per update:
+//!    rank, kind, 0);
+//! 4. the **finish**: every rank's bound bytes are gathered at rank 0, which
+//!    writes the file (header, checksum, exceptions) as the one-process
+//!    builder does, then every rank opens it for the next level.
+//!
+//! Values depend only on the game (the module comment of [`super`]), so the
+//! files are byte-identical to a one-process build whatever `P` and the
+//! order of events. Rank 0 decides per level, as the one-process builder,
+//! whether an existing file is kept (it opens and checks) or built, and
+//! tells the others: a killed run restarted with the same command resumes
+//! at the first level without a good file.
+//!
+//! Within a rank the acyclic pass and the sweep run on one thread (launch
+//! one rank per core); the forward pass uses the rank's thread pool. An
+//! error on any rank leaves the others waiting in a collective: the caller
+//! stops the whole run ([`Comm::abort`]).
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::Instant;
+
+use super::events::{cells, l_event, settle, w_event, Cell, Ev, L, W};
+use super::frontier::{for_each_board, pack, unpack, DIRTY_CHUNK};
+use super::level::{forward_cells, mask_has, scan_cell, value_masks, LevelBounds, Words};
+use super::{check_size, existing, plan, BuildEvent, Existing, PEND_W};
+use crate::distributed::{owner, process_cpu_secs, share, Comm};
+use crate::game::{Game, Position};
+use crate::index::rank;
+use crate::progress::Progress;
+use crate::tables::{format, prefetch, Table, TableError, TableSet};
+use crate::value::LoopRule;
+
+/// Events handled together (their predecessors' cells are prefetched first).
+const BATCH: usize = 32;
+
+/// Bytes of one update record sent to another rank.
+pub const RECORD_BYTES: usize = 6;
+
+/// One rank's measurements of one level.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct RankReport {
+    /// The rank.
+    pub rank: usize,
+    /// Positions of its slice.
+    pub positions: u64,
+    /// Seconds in the forward pass (no communication).
+    pub forward_secs: f64,
+    /// Seconds in the acyclic pass, exchanges included.
+    pub kahn_secs: f64,
+    /// Seconds in the sweep, exchanges included.
+    pub sweep_secs: f64,
+    /// Seconds of computation: the level's time less the time in
+    /// collectives (exchanges, sums, gather — waiting for slower ranks
+    /// included there).
+    pub compute_secs: f64,
+    /// Seconds in collectives.
+    pub comm_secs: f64,
+    /// CPU seconds of the computation: the process's CPU time (all its
+    /// threads, [`process_cpu_secs`]) over the level less that spent in
+    /// collectives. On a shared or oversubscribed machine this, not
+    /// `compute_secs`, is the work done.
+    pub compute_cpu_secs: f64,
+    /// Bytes sent to other ranks in exchanges (update records only).
+    pub bytes_sent: u64,
+    /// Update records sent to other ranks.
+    pub records_sent: u64,
+    /// Exchange rounds (all-to-alls) of the level.
+    pub rounds: u32,
+    /// Positions settled by the forward and acyclic passes in the slice.
+    pub kahn_settled: u64,
+}
+
+/// The measurements of one distributed level (at rank 0).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct DistLevelReport {
+    /// Level.
+    pub level: u32,
+    /// Positions.
+    pub positions: u64,
+    /// Seconds from the start of the level to its file written and opened.
+    pub total_secs: f64,
+    /// Seconds rank 0 spent writing the file.
+    pub write_secs: f64,
+    /// Every rank's measurements, by rank.
+    pub ranks: Vec<RankReport>,
+}
+
+/// Builds (or resumes) levels `0..=max` in the shared directory `dir` with
+/// every rank of `comm` (all ranks call it with the same arguments). Rank
+/// 0 removes stale temporary files, decides per level whether the file
+/// there is kept, and writes the files; `on_level` is called at rank 0 only,
+/// after each level, with the event and, for a built level, its
+/// measurements.
+///
+/// # Errors
+/// As [`super::build_tables`]. An error leaves the other ranks waiting:
+/// stop the run with [`Comm::abort`].
+pub fn build_tables_distributed<G: Game>(
+    comm: &dyn Comm,
+    dir: &Path,
+    rule: LoopRule,
+    max: u32,
+    bar: &dyn Progress,
+    mut on_level: impl FnMut(&BuildEvent, Option<&DistLevelReport>),
+) -> Result<TableSet, TableError> {
+    plan::<G>(max)?;
+    if comm.rank() == 0 {
+        format::remove_stale_temps(dir)?;
+    }
+    let mut set = TableSet::empty(G::ID, rule);
+    for n in 0..=max {
+        let path = format::level_path(dir, G::ID, rule, n);
+        let (mut decision, mut kept, mut replaced) = (Vec::new(), None, None);
+        if comm.rank() == 0 {
+            match existing::<G>(&path, rule, n)? {
+                Existing::Kept(t) => kept = Some(t),
+                Existing::Build(r) => replaced = r,
+            }
+            decision.push(kept.is_some() as u8);
+        }
+        comm.broadcast(&mut decision);
+        let report = if decision[0] == 1 {
+            None
+        } else {
+            Some(build_level_distributed::<G>(comm, dir, rule, n, &set, bar)?)
+        };
+        // Mapped, not copied: the ranks of a node share one page cache.
+        set.push(match kept {
+            Some(t) => t,
+            None => Table::open(&path, G::ID, rule, n, G::PITS)?,
+        });
+        if comm.rank() == 0 {
+            let ev = BuildEvent {
+                level: n,
+                skipped: report.is_none(),
+                replaced,
+                report: None,
+            };
+            on_level(&ev, report.as_ref());
+        }
+    }
+    Ok(set)
+}
+
+/// Builds level `n` over all ranks; rank 0 writes its file. Returns the
+/// measurements (complete at rank 0; elsewhere this rank's only).
+fn build_level_distributed<G: Game>(
+    comm: &dyn Comm,
+    dir: &Path,
+    rule: LoopRule,
+    n: u32,
+    lower: &TableSet,
+    bar: &dyn Progress,
+) -> Result<DistLevelReport, TableError> {
+    let t0 = Instant::now();
+    let size = check_size::<G>(n)?;
+    let slice = share(size, comm.rank(), comm.size());
+    let mut words =
+        Words::zeroed((slice.end - slice.start) as usize).map_err(|e| TableError::Io {
+            path: dir.to_path_buf(),
+            source: e,
+        })?;
+    let mut part = Part::<G>::new(comm, n, size, slice.start);
+    bar.start(&format!("level {n}"), words.len() as u64);
+    part.forward(&mut words, lower, bar);
+    part.kahn(cells(&mut words));
+    part.sweep(&mut words);
+    let bounds = LevelBounds::finish(words);
+    let mine: Vec<u8> = (0..bounds.len())
+        .flat_map(|i| <[u8; 2]>::from(bounds.bounds(i)))
+        .collect();
+    drop(bounds);
+    let report = part.finish_report(t0);
+    let tc = Instant::now();
+    let write_secs = gather_and_write::<G>(comm, dir, rule, n, mine)?;
+    let reports = comm.gather(&serde_json::to_vec(&report).expect("a report serialises"));
+    comm.barrier();
+    let mut ranks: Vec<RankReport> = reports
+        .iter()
+        .map(|b| serde_json::from_slice(b).expect("a report of this build"))
+        .collect();
+    if ranks.is_empty() {
+        ranks.push(report);
+    }
+    if let Some(r0) = ranks.first_mut() {
+        r0.comm_secs += tc.elapsed().as_secs_f64() - write_secs;
+    }
+    Ok(DistLevelReport {
+        level: n,
+        positions: size,
+        total_secs: t0.elapsed().as_secs_f64(),
+        write_secs,
+        ranks,
+    })
+}
+
+/// Gathers every rank's bound bytes (`lo`, `hi` per position of its slice)
+/// at rank 0, which writes level `n`'s file. Returns rank 0's seconds
+/// writing (0 elsewhere).
+fn gather_and_write<G: Game>(
+    comm: &dyn Comm,
+    dir: &Path,
+    rule: LoopRule,
+    n: u32,
+    mine: Vec<u8>,
+) -> Result<f64, TableError> {
+    let all = comm.gather(&mine);
+    drop(mine);
+    if comm.rank() != 0 {
+        return Ok(0.0);
+    }
+    let all = all.concat();
+    let tw = Instant::now();
+    format::write_level_with(dir, G::ID, rule, n, all.len() / 2, &|i| {
+        (all[2 * i], all[2 * i + 1])
+    })?;
+    Ok(tw.elapsed().as_secs_f64())
+}
+
+/// One rank's part of a level under construction: where its slice starts,
+/// its buffers to the other ranks, its measurements.
+struct Part<'c, G: Game> {
+    comm: &'c dyn Comm,
+    n: u32,
+    size: u64,
+    start: u64,
+    end: u64,
+    out: Vec<Vec<u8>>,
+    report: RankReport,
+    /// CPU seconds at the start of the level, and spent in collectives.
+    cpu: (f64, f64),
+    game: std::marker::PhantomData<G>,
+}
+
+impl<'c, G: Game> Part<'c, G> {
+    fn new(comm: &'c dyn Comm, n: u32, size: u64, start: u64) -> Self {
+        let s = share(size, comm.rank(), comm.size());
+        Part {
+            comm,
+            n,
+            size,
+            start,
+            end: s.end,
+            out: vec![Vec::new(); comm.size()],
+            report: RankReport {
+                rank: comm.rank(),
+                positions: s.end - s.start,
+                ..Default::default()
+            },
+            cpu: (process_cpu_secs(), 0.0),
+            game: std::marker::PhantomData,
+        }
+    }
+
+    /// The forward pass over the slice.
+    fn forward(&mut self, words: &mut Words, lower: &TableSet, bar: &dyn Progress) {
+        let t = Instant::now();
+        let dirty: Vec<_> = (0..words.len().div_ceil(DIRTY_CHUNK))
+            .map(|_| AtomicBool::new(false))
+            .collect();
+        forward_cells::<G>(words, self.start, self.n, lower, true, &dirty, bar);
+        self.report.forward_secs = t.elapsed().as_secs_f64();
+    }
+
+    /// The cell of global rank `r` when it is in the slice.
+    #[inline]
+    fn local<'w>(&self, cells: &'w [Cell], r: u64) -> Option<&'w Cell> {
+        (self.start..self.end)
+            .contains(&r)
+            .then(|| &cells[(r - self.start) as usize])
+    }
+
+    /// Appends an update of rank `r` (another rank's) to its owner's buffer.
+    fn send(&mut self, r: u64, x: i8, y: i8) {
+        let d = owner(r, self.size, self.comm.size());
+        let b = &mut self.out[d];
+        b.extend_from_slice(&(r as u32).to_le_bytes());
+        b.extend_from_slice(&[x as u8, y as u8]);
+        self.report.records_sent += 1;
+        self.report.bytes_sent += RECORD_BYTES as u64;
+    }
+
+    /// One exchange round: `None` when no rank had anything to send, else
+    /// the records received, as (global rank, x, y).
+    fn exchange(&mut self) -> Option<Vec<(u64, i8, i8)>> {
+        let (t, c) = (Instant::now(), process_cpu_secs());
+        let mut sent = [self.out.iter().map(|b| b.len() as u64).sum::<u64>()];
+        self.comm.all_sum(&mut sent);
+        let got = (sent[0] > 0).then(|| {
+            self.report.rounds += 1;
+            let recv = self.comm.all_to_all(&self.out);
+            self.out.iter_mut().for_each(Vec::clear);
+            recv.iter()
+                .flat_map(|b| b.chunks_exact(RECORD_BYTES))
+                .map(|c| {
+                    let r = u32::from_le_bytes([c[0], c[1], c[2], c[3]]) as u64;
+                    (r, c[4] as i8, c[5] as i8)
+                })
+                .collect()
+        });
+        self.collective_took(t, c);
+        got
+    }
+
+    /// Counts a collective that started at `t` with `c` CPU seconds used.
+    fn collective_took(&mut self, t: Instant, c: f64) {
+        self.report.comm_secs += t.elapsed().as_secs_f64();
+        self.cpu.1 += process_cpu_secs() - c;
+    }
+
+    /// The packed boards of global `ranks` (ascending), each with `f`'s
+    /// event fields.
+    fn events(&self, ranks: &[(u32, u8, i8, i8)]) -> Vec<Ev> {
+        let rs: Vec<u32> = ranks.iter().map(|x| x.0).collect();
+        let mut evs = Vec::with_capacity(rs.len());
+        for_each_board::<G>(&rs, self.n, |_, b| {
+            let (_, kind, lo, hi) = ranks[evs.len()];
+            evs.push(Ev {
+                board: pack::<G>(b),
+                kind,
+                lo,
+                hi,
+            })
+        });
+        evs
+    }
+
+    /// Calls `f(rank, packed board)` for each quiet predecessor of `e`.
+    fn preds(e: &Ev, mut f: impl FnMut(u64, u64)) {
+        let pos = Position {
+            pits: unpack::<G>(e.board),
+            side: 0,
+            opening: 0,
+        };
+        G::for_each_quiet_predecessor(&pos, |q| f(rank(&q.pits, G::PITS), pack::<G>(&q.pits)));
+    }
+
+    /// Processes `stack` and every local event it leads to; `apply` is the
+    /// update of a predecessor's cell by an event. Remote predecessors get
+    /// a record (`x`, `y` from `remote(event)`). Events are taken in
+    /// batches whose local predecessors' cells are prefetched before any
+    /// is updated, as in the one-process builder.
+    fn drain(
+        &mut self,
+        cells: &[Cell],
+        stack: &mut Vec<Ev>,
+        apply: impl Fn(&Cell, &Ev) -> Option<(usize, i8, i8)>,
+        remote: impl Fn(&Ev) -> (i8, i8),
+    ) {
+        let (mut batch, mut ps) = (Vec::with_capacity(BATCH), Vec::new());
+        while !stack.is_empty() {
+            batch.clear();
+            batch.extend(stack.drain(stack.len().saturating_sub(BATCH)..));
+            ps.clear();
+            for (k, e) in batch.iter().enumerate() {
+                Self::preds(e, |r, b| {
+                    if let Some(cell) = self.local(cells, r) {
+                        prefetch(cell);
+                    }
+                    ps.push((r, b, k));
+                });
+            }
+            for &(r, b, k) in &ps {
+                let e = &batch[k];
+                match self.local(cells, r) {
+                    Some(cell) => stack.extend(apply(cell, e).map(|(kind, lo, hi)| Ev {
+                        board: b,
+                        kind: kind as u8,
+                        lo,
+                        hi,
+                    })),
+                    None => {
+                        let (x, y) = remote(e);
+                        self.send(r, x, y);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Exchange rounds until no rank sends anything: the local events of
+    /// `stack` first, then those the received records lead to (`recv` turns
+    /// a record into the event of its position, if any).
+    fn rounds(
+        &mut self,
+        cells: &[Cell],
+        mut stack: Vec<Ev>,
+        apply: impl Fn(&Cell, &Ev) -> Option<(usize, i8, i8)> + Copy,
+        remote: impl Fn(&Ev) -> (i8, i8) + Copy,
+        recv: impl Fn(&Cell, i8, i8) -> Option<(usize, i8, i8)>,
+    ) {
+        loop {
+            self.drain(cells, &mut stack, apply, remote);
+            let Some(mut got) = self.exchange() else {
+                return;
+            };
+            got.sort_unstable_by_key(|x| x.0);
+            let new: Vec<(u32, u8, i8, i8)> = got
+                .into_iter()
+                .filter_map(|(r, x, y)| {
+                    let cell = self.local(cells, r).expect("a record for this slice");
+                    recv(cell, x, y).map(|(k, lo, hi)| (r as u32, k as u8, lo, hi))
+                })
+                .collect();
+            stack = self.events(&new);
+        }
+    }
+
+    /// The acyclic pass, from the positions the forward pass settled.
+    fn kahn(&mut self, cells: &[Cell]) {
+        let t = Instant::now();
+        let seeds: Vec<(u32, u8, i8, i8)> = (0..cells.len())
+            .filter(|&i| cells[i].b.load(Relaxed) & PEND_W != 0)
+            .map(|i| {
+                let c = &cells[i];
+                c.b.fetch_and(!PEND_W, Relaxed);
+                let r = (self.start + i as u64) as u32;
+                (r, W as u8, c.a.load(Relaxed), c.c.load(Relaxed))
+            })
+            .collect();
+        let stack = self.events(&seeds);
+        self.rounds(
+            cells,
+            stack,
+            |cell, e| settle(cell, *e),
+            |e| (e.lo, e.hi),
+            |cell, lo, hi| {
+                settle(
+                    cell,
+                    Ev {
+                        board: 0,
+                        kind: W as u8,
+                        lo,
+                        hi,
+                    },
+                )
+            },
+        );
+        self.report.kahn_secs = t.elapsed().as_secs_f64();
+    }
+
+    /// The thresholds any rank needs: the sums over all ranks of the value
+    /// masks of their unsettled positions, as one count per bit.
+    fn global_masks(&mut self, any: (&[u64; 4], &[u64; 4])) -> (Vec<u64>, Vec<u64>) {
+        let mut v: Vec<u64> = [any.0, any.1]
+            .iter()
+            .flat_map(|m| (0..256).map(move |k| m[k / 64] >> (k % 64) & 1))
+            .collect();
+        let (t, c) = (Instant::now(), process_cpu_secs());
+        self.comm.all_sum(&mut v);
+        self.collective_took(t, c);
+        let hi = v.split_off(256);
+        (v, hi)
+    }
+
+    /// The threshold sweep over the slice.
+    fn sweep(&mut self, words: &mut Words) {
+        let t0 = Instant::now();
+        let n = self.n as i32;
+        let (mask_lo, mask_hi, settled) = value_masks(words, self.n);
+        self.report.kahn_settled = settled;
+        let or = |m: &[[u64; 4]]| {
+            m.iter()
+                .fold([0u64; 4], |x, y| std::array::from_fn(|i| x[i] | y[i]))
+        };
+        let (glo, ghi) = self.global_masks((&or(&mask_lo), &or(&mask_hi)));
+        let cells = cells(words);
+        for t in (-n..=n).rev() {
+            let has = |g: &[u64], v: i32| (0..256).contains(&(v + n)) && g[(v + n) as usize] > 0;
+            if !has(&glo, t) && !has(&ghi, -t) {
+                continue;
+            }
+            let mut seeds = Vec::new();
+            for ci in 0..mask_lo.len() {
+                if !mask_has(&mask_lo[ci], t, n) && !mask_has(&mask_hi[ci], -t, n) {
+                    continue;
+                }
+                for i in ci * DIRTY_CHUNK..((ci + 1) * DIRTY_CHUNK).min(cells.len()) {
+                    let (w, l) = scan_cell(&cells[i], t);
+                    let r = (self.start + i as u64) as u32;
+                    seeds.extend(w.then_some((r, W as u8, 0, 0)));
+                    seeds.extend(l.then_some((r, L as u8, 0, 0)));
+                }
+            }
+            let stack = self.events(&seeds);
+            self.rounds(
+                cells,
+                stack,
+                move |cell, e| threshold_event(cell, e.kind, t),
+                |e| (e.kind as i8, 0),
+                move |cell, kind, _| threshold_event(cell, kind as u8, t),
+            );
+        }
+        self.report.sweep_secs = t0.elapsed().as_secs_f64();
+    }
+
+    /// The rank's report, with its computation time (the level's time so
+    /// far less the time in collectives).
+    fn finish_report(mut self, t0: Instant) -> RankReport {
+        self.report.compute_secs = t0.elapsed().as_secs_f64() - self.report.comm_secs;
+        self.report.compute_cpu_secs = process_cpu_secs() - self.cpu.0 - self.cpu.1;
+        self.report
+    }
+}
+
+/// A child of kind `kind` (W or L) entered its set at threshold `t`: the
+/// builder's [`w_event`] or [`l_event`] on the predecessor's cell.
+#[inline]
+fn threshold_event(cell: &Cell, kind: u8, t: i32) -> Option<(usize, i8, i8)> {
+    if kind as usize == W {
+        w_event(cell, t)
+    } else {
+        l_event(cell, t)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::distributed::LocalComm;
+    use crate::progress::NoProgress;
+    use crate::{AdjiBoto, Adjito};
+
+    /// The files of a build of levels `0..=max` in `dir`, by name.
+    fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+        let mut v: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                (
+                    e.file_name().to_string_lossy().into_owned(),
+                    std::fs::read(e.path()).unwrap(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    }
+
+    fn same_as_one_process<G: Game>(max: u32, rule: LoopRule) {
+        let one = tempfile::tempdir().unwrap();
+        super::super::build_tables::<G>(one.path(), rule, max, &NoProgress, |_| {}).unwrap();
+        let want = files(one.path());
+        for p in 1..=3 {
+            let d = tempfile::tempdir().unwrap();
+            let reports = LocalComm::run(p, |c| {
+                let mut built = Vec::new();
+                build_tables_distributed::<G>(c, d.path(), rule, max, &NoProgress, |_, r| {
+                    built.extend(r.cloned())
+                })
+                .unwrap();
+                built
+            });
+            assert_eq!(files(d.path()), want, "{} P={p} {rule:?}", G::ID);
+            let top = reports[0].last().expect("rank 0 reports each level");
+            assert_eq!(top.ranks.len(), p);
+            let sent: u64 = top.ranks.iter().map(|r| r.bytes_sent).sum();
+            assert_eq!(sent > 0, p > 1, "updates cross slices only with P > 1");
+        }
+    }
+
+    #[test]
+    fn distributed_builds_are_byte_identical_to_one_process() {
+        for rule in [LoopRule::Start, LoopRule::Even] {
+            same_as_one_process::<Adjito>(9, rule);
+            same_as_one_process::<AdjiBoto>(11, rule);
+        }
+    }
+
+    #[test]
+    fn a_resumed_distributed_build_keeps_the_finished_levels() {
+        let d = tempfile::tempdir().unwrap();
+        let rule = LoopRule::Start;
+        LocalComm::run(2, |c| {
+            build_tables_distributed::<Adjito>(c, d.path(), rule, 5, &NoProgress, |_, _| {})
+                .unwrap();
+        });
+        let path5 = format::level_path(d.path(), Adjito::ID, rule, 5);
+        std::fs::write(&path5, b"ADJITBL\0 cut short").unwrap();
+        let kept = LocalComm::run(2, |c| {
+            let mut kept = Vec::new();
+            build_tables_distributed::<Adjito>(c, d.path(), rule, 7, &NoProgress, |e, _| {
+                kept.push((e.level, e.skipped, e.replaced.is_some()))
+            })
+            .unwrap();
+            kept
+        });
+        let want: Vec<_> = (0..=7).map(|n| (n, n < 5, n == 5)).collect();
+        assert_eq!(kept[0], want);
+        let one = tempfile::tempdir().unwrap();
+        super::super::build_tables::<Adjito>(one.path(), rule, 7, &NoProgress, |_| {}).unwrap();
+        assert_eq!(files(d.path()), files(one.path()));
+    }
+}

@@ -1,0 +1,308 @@
+//! Distributed runs under `mpirun` (feature `mpi`; needs Open MPI's
+//! `mpirun` on the PATH): table builds and opening analyses over 1, 2 and 3
+//! processes on this machine write the same files as one process, and a run
+//! whose rank is killed resumes to the same files.
+//!
+//! Run with `cargo test --release --features mpi --test mpi`.
+#![cfg(feature = "mpi")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const ADJI: &str = env!("CARGO_BIN_EXE_adji");
+
+/// `adji args` in `cwd`, alone (no MPI launcher).
+fn alone(cwd: &Path, args: &[&str]) -> Output {
+    let o = Command::new(ADJI)
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "adji {args:?}: {o:?}");
+    o
+}
+
+/// The `mpirun` command for `p` processes of `adji args` in `cwd`.
+fn mpirun(p: usize, cwd: &Path, args: &[&str]) -> Command {
+    let mut c = Command::new("mpirun");
+    c.args([
+        "--oversubscribe",
+        "--allow-run-as-root",
+        "-np",
+        &p.to_string(),
+        ADJI,
+    ])
+    .args(args)
+    .current_dir(cwd);
+    c
+}
+
+/// `mpirun -np p adji args` in `cwd`, which must succeed.
+fn distributed(p: usize, cwd: &Path, args: &[&str]) -> Output {
+    let o = mpirun(p, cwd, args).output().unwrap();
+    assert!(o.status.success(), "mpirun -np {p} adji {args:?}: {o:?}");
+    o
+}
+
+/// The files of `dir` ending in `ext`, by name, with their bytes.
+fn files(dir: &Path, ext: &str) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(ext))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+fn build_args<'a>(game: &'a str, max: &'a str, rule: &'a str) -> Vec<&'a str> {
+    vec![
+        "tables",
+        "build",
+        "--game",
+        game,
+        "--max-seeds",
+        max,
+        "--loop",
+        rule,
+        "--dir",
+        "t",
+        "--threads",
+        "1",
+    ]
+}
+
+#[test]
+fn distributed_table_builds_are_byte_identical_for_1_2_and_3_processes() {
+    for (game, max) in [("adjito", "8"), ("adjiboto", "10")] {
+        for rule in ["start", "even"] {
+            let args = build_args(game, max, rule);
+            let one = tempfile::tempdir().unwrap();
+            alone(one.path(), &args);
+            let want = files(&one.path().join("t"), ".adjt");
+            assert_eq!(want.len(), max.parse::<usize>().unwrap() + 1);
+            for p in 1..=3 {
+                let d = tempfile::tempdir().unwrap();
+                let o = distributed(p, d.path(), &args);
+                let text = String::from_utf8_lossy(&o.stdout);
+                assert!(
+                    text.contains(&format!("Distributed build over {p} processes")),
+                    "{text}"
+                );
+                let got = files(&d.path().join("t"), ".adjt");
+                assert!(got == want, "{game} --loop {rule}, P = {p}: files differ");
+                // Per level, one row per rank with its bytes sent.
+                let rows = text
+                    .lines()
+                    .filter(|l| l.starts_with(&format!("| {max} |")));
+                assert_eq!(rows.count(), p, "{text}");
+            }
+        }
+    }
+}
+
+/// The ids of the processes whose command line holds `needle` and whose
+/// environment says they are MPI rank `rank`.
+fn ranks_with(needle: &str, rank: usize) -> Vec<u32> {
+    let want = format!("OMPI_COMM_WORLD_RANK={rank}");
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            let read = |f: &str| std::fs::read(format!("/proc/{pid}/{f}")).unwrap_or_default();
+            let cmd = String::from_utf8_lossy(&read("cmdline")).replace('\0', " ");
+            let env = read("environ");
+            cmd.contains(needle)
+                && cmd.starts_with(ADJI)
+                && env.split(|&b| b == 0).any(|v| v == want.as_bytes())
+        })
+        .collect()
+}
+
+/// Waits (at most a minute) until `ready()`, then kills rank `rank` of
+/// the run (found by `needle` in its command line) and waits for `child`
+/// (`mpirun`) to end, which it must do with a failure.
+fn kill_rank_when(child: &mut Child, needle: &str, rank: usize, ready: impl Fn() -> bool) {
+    let t = Instant::now();
+    while !ready() {
+        assert!(t.elapsed() < Duration::from_secs(60), "never ready");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "finished before the kill"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pids = ranks_with(needle, rank);
+    assert_eq!(pids.len(), 1, "rank {rank} of {needle}: {pids:?}");
+    let k = Command::new("kill")
+        .args(["-KILL", &pids[0].to_string()])
+        .status()
+        .unwrap();
+    assert!(k.success());
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "mpirun must report the killed rank");
+}
+
+/// A run to be killed: `adji args` done alone in `one`, and `mpirun -np p
+/// adji args` started in `dir` with `args[at]` (a relative output path)
+/// replaced by the absolute `path`, by which its processes are found.
+struct Killable {
+    one: tempfile::TempDir,
+    dir: tempfile::TempDir,
+    path: PathBuf,
+    needle: String,
+    child: Child,
+    args: Vec<String>,
+}
+
+fn killable(p: usize, args: &[&str], at: usize) -> Killable {
+    let one = tempfile::tempdir().unwrap();
+    alone(one.path(), args);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(args[at]);
+    let needle = path.to_string_lossy().into_owned();
+    let mut abs: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    abs[at] = needle.clone();
+    let refs: Vec<&str> = abs.iter().map(String::as_str).collect();
+    let child = mpirun(p, dir.path(), &refs)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    Killable {
+        one,
+        dir,
+        path,
+        needle,
+        child,
+        args: abs,
+    }
+}
+
+impl Killable {
+    /// The same command again (with `extra`), which must succeed.
+    fn again(&self, p: usize, extra: &[&str]) -> Output {
+        let mut a: Vec<&str> = self.args.iter().map(String::as_str).collect();
+        a.extend_from_slice(extra);
+        distributed(p, self.dir.path(), &a)
+    }
+}
+
+#[test]
+fn a_table_build_with_a_killed_rank_resumes_to_identical_files() {
+    let mut k = killable(2, &build_args("adjito", "13", "start"), 9);
+    let level = |n: u32| k.path.join(format!("adjito-start-{n:03}.adjt"));
+    kill_rank_when(&mut k.child, &k.needle, 1, || level(11).exists());
+    assert!(
+        !level(13).exists(),
+        "the kill came too late to test a resume"
+    );
+    let o = k.again(2, &[]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("| 0 | | kept (checksum OK)"), "{text}");
+    assert!(files(&k.path, ".adjt") == files(&k.one.path().join("t"), ".adjt"));
+    assert!(
+        files(&k.path, ".tmp").is_empty(),
+        "stale temporary files left"
+    );
+}
+
+fn openings_args(extra: &[&'static str]) -> Vec<&'static str> {
+    let mut v = vec![
+        "openings",
+        "--game",
+        "adjito",
+        "--plies",
+        "3",
+        "--no-tables",
+        "--no-timings",
+        "--threads",
+        "1",
+        "--hash",
+        "1",
+        "--out",
+        "o",
+    ];
+    v.extend_from_slice(extra);
+    v
+}
+
+const OUTPUTS: [&str; 4] = ["lines.csv", "tree.json", "tree.svg", "summary.md"];
+
+fn outputs(dir: &Path) -> Vec<Vec<u8>> {
+    OUTPUTS
+        .iter()
+        .map(|f| std::fs::read(dir.join("o").join(f)).unwrap())
+        .collect()
+}
+
+#[test]
+fn distributed_openings_write_the_files_of_one_process_for_1_2_and_3_processes() {
+    let args = openings_args(&["--depth", "4"]);
+    let one = tempfile::tempdir().unwrap();
+    alone(one.path(), &args);
+    let want = outputs(one.path());
+    for p in 1..=3 {
+        let d = tempfile::tempdir().unwrap();
+        let o = distributed(p, d.path(), &args);
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(text.matches("unique positions").count(), 1, "{text}");
+        assert!(outputs(d.path()) == want, "P = {p}: outputs differ");
+        let ranks: Vec<PathBuf> = std::fs::read_dir(d.path().join("o"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.to_string_lossy().contains("checkpoint.rank-"))
+            .collect();
+        assert_eq!(ranks.len(), if p == 1 { 1 } else { p - 1 }, "{ranks:?}");
+    }
+}
+
+#[test]
+fn distributed_openings_with_a_killed_rank_resume_to_identical_files() {
+    let mut k = killable(3, &openings_args(&["--depth", "7"]), 12);
+    let out = k.path.clone();
+    let size = |r: usize| {
+        std::fs::metadata(out.join(format!("checkpoint.rank-{r}.bin"))).map_or(0, |m| m.len())
+    };
+    // Killed once rank 2 has recorded a few results.
+    kill_rank_when(&mut k.child, &k.needle, 2, || size(2) > 400);
+    assert!(!out.join("summary.md").exists());
+    let o = k.again(3, &["--resume"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.contains("unique positions"))
+        .unwrap();
+    assert!(!line.contains("(0 analysed now)"), "{line}");
+    let all: usize = line.split(' ').nth(2).unwrap().parse().unwrap();
+    let now: usize = line
+        .split('(')
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(now < all, "the resumed run redid everything: {line}");
+    let got = normalised(k.dir.path(), &k.needle);
+    assert!(got == outputs(k.one.path()), "outputs differ");
+}
+
+/// A resumed run's outputs with its summary's command line as the one
+/// process's (`--out o`, no `--resume`): the killed run used an absolute
+/// `--out` so that its processes could be found.
+fn normalised(dir: &Path, out: &str) -> Vec<Vec<u8>> {
+    let mut v = outputs(dir);
+    let s = String::from_utf8(v[3].clone()).unwrap();
+    let s = s
+        .replace(&format!("--out {out}"), "--out o")
+        .replace(" --resume", "");
+    v[3] = s.into_bytes();
+    v
+}
