@@ -302,3 +302,27 @@ fn bench_fingerprint_matches_the_recorded_one() {
         "the count must be deterministic"
     );
 }
+
+/// The search runs on stacks of its own, so a caller's small stack cannot
+/// overflow however deep the search's paths go. It used to recurse on the
+/// caller's thread: this solve overflowed a 64 KiB stack.
+#[test]
+fn search_does_not_need_the_callers_stack() {
+    let solve = || {
+        let tt = AtomicTable::new(4);
+        let s = Searcher::<Adjito, _>::new(None, &tt, opts(LoopRule::Start, false)).unwrap();
+        let st = adji::notation::parse_state::<Adjito>(
+            "2,0,3,1,2,0/1,3,0,2,1,3 A 10-20",
+            adji::notation::Stores::Required,
+        )
+        .unwrap();
+        s.analyse(&st.pos).value
+    };
+    let small = std::thread::Builder::new()
+        .stack_size(64 << 10)
+        .spawn(solve)
+        .unwrap();
+    let v = small.join().unwrap();
+    assert!(v.exact());
+    assert_eq!(v, solve());
+}
