@@ -20,8 +20,6 @@ pub(super) struct Ctx {
     /// Set when several threads run the same job: the first to finish
     /// raises it, and the others stop.
     pub done: Option<Arc<AtomicBool>>,
-    /// Non-zero for Lazy-SMP threads: perturbs the order of quiet moves.
-    pub perturb: u64,
     /// Defer moves other threads are searching (ABDADA).
     pub defer: bool,
     /// Keys of the positions on the path from the root.
@@ -46,7 +44,6 @@ impl Ctx {
     pub fn new(shared: &Shared) -> Self {
         Ctx {
             done: None,
-            perturb: 0,
             defer: false,
             stack: Vec::with_capacity(256),
             filter: Box::new([0; FILTER]),

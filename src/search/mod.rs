@@ -97,7 +97,7 @@ pub struct Options {
     /// Run each exact solve on as many threads as rayon's current pool has.
     pub parallel: bool,
     /// With several threads, defer moves another thread is searching
-    /// (ABDADA); off: perturbed move orders (Lazy SMP).
+    /// (ABDADA); off, to measure: the threads share the table only.
     pub abdada: bool,
     /// Longest principal variation to extract.
     pub pv_max: usize,

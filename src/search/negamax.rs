@@ -206,7 +206,6 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
         let order = Order {
             on: self.opts.ordering,
             hint,
-            perturb: ctx.perturb,
             tables: self.tables,
         };
         let sorter = MoveSorter::new::<G>(&node.pos, moves, &order);
