@@ -4,7 +4,9 @@
 //! generation of one shared transposition table per position, and a node
 //! cap per position. Run:
 //! `cargo run --release --example suite -- [--tables DIR] [--threads N]
-//! [--hash MIB] [--cap NODES] [--off etc,tables,tt,ordering] [--game adjito|adjiboto]`.
+//! [--hash MIB] [--cap NODES] [--off etc,tables,tt,ordering,abdada]
+//! [--game adjito|adjiboto] [--pick I,J,..]` (`--pick`: positions by index,
+//! Adjito's 0–6 then Adji-Boto's 7–11).
 use adji::game::Game;
 use adji::notation::{parse_state, Stores};
 use adji::search::{Limits, Options, Searcher};
@@ -31,6 +33,9 @@ const ADJIBOTO: &[&str] = &[
 ];
 
 struct Config {
+    /// Positions to run, by index into the Adjito list then the Adji-Boto
+    /// one (all when `None`).
+    pick: Option<Vec<usize>>,
     tables: String,
     threads: usize,
     hash: usize,
@@ -38,7 +43,7 @@ struct Config {
 }
 
 /// Solves `list`; prints one line per position; returns (nodes, seconds, exact).
-fn run<G: Game>(list: &[&str], c: &Config) -> (u64, f64, usize) {
+fn run<G: Game>(list: &[&str], first: usize, c: &Config) -> (u64, f64, usize) {
     let t = TableSet::open_available::<G>(std::path::Path::new(&c.tables), LoopRule::Start)
         .expect("tables");
     let tt = AtomicTable::new(c.hash);
@@ -47,7 +52,10 @@ fn run<G: Game>(list: &[&str], c: &Config) -> (u64, f64, usize) {
         .build()
         .unwrap();
     let (mut nodes, mut secs, mut exact) = (0, 0.0, 0);
-    for p in list {
+    for (i, p) in list.iter().enumerate() {
+        if c.pick.as_ref().is_some_and(|v| !v.contains(&(first + i))) {
+            continue;
+        }
         tt.new_generation();
         let st = parse_state::<G>(p, Stores::Required).unwrap();
         let s = Searcher::<G, _>::new(Some(&t), &tt, c.opts).unwrap();
@@ -88,6 +96,7 @@ fn main() {
             "tables" => opts.use_tables = false,
             "tt" => opts.use_tt = false,
             "ordering" => opts.ordering = false,
+            "abdada" => opts.abdada = false,
             "" => {}
             _ => panic!("unknown technique {f}"),
         }
@@ -95,6 +104,7 @@ fn main() {
     let threads = arg("--threads").map_or(1, |v| v.parse().unwrap());
     opts.parallel = threads > 1;
     let c = Config {
+        pick: arg("--pick").map(|v| v.split(',').map(|i| i.parse().unwrap()).collect()),
         tables: arg("--tables").unwrap_or("tables".into()),
         threads,
         hash: arg("--hash").map_or(256, |v| v.parse().unwrap()),
@@ -108,9 +118,9 @@ fn main() {
             continue;
         }
         let (n, s, e) = if name == "adjito" {
-            run::<Adjito>(r, &c)
+            run::<Adjito>(r, 0, &c)
         } else {
-            run::<AdjiBoto>(r, &c)
+            run::<AdjiBoto>(r, ADJITO.len(), &c)
         };
         total = (total.0 + n, total.1 + s, total.2 + e);
     }

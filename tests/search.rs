@@ -177,16 +177,18 @@ fn adjiboto_random_positions_levels_7_to_16() {
     random_positions_agree::<AdjiBoto>(29, 600, 7, 16);
 }
 
+/// The analysis of an Adjito state given in notation, without tables, on one thread.
+fn analyse_adjito(state: &str) -> adji::search::Analysis {
+    let tt = AtomicTable::new(4);
+    let s = Searcher::<Adjito, _>::new(None, &tt, opts(LoopRule::Start, false)).unwrap();
+    let st =
+        adji::notation::parse_state::<Adjito>(state, adji::notation::Stores::Required).unwrap();
+    s.analyse(&st.pos)
+}
+
 #[test]
 fn solve_on_finished_game_reports_the_split() {
-    let tt = AtomicTable::new(1);
-    let s = Searcher::<Adjito, _>::new(None, &tt, opts(LoopRule::Start, false)).unwrap();
-    let st = adji::notation::parse_state::<Adjito>(
-        "1,0,0,0,0,0/0,0,0,0,0,0 B 24-23",
-        adji::notation::Stores::Required,
-    )
-    .unwrap();
-    let a = s.analyse(&st.pos);
+    let a = analyse_adjito("1,0,0,0,0,0/0,0,0,0,0,0 B 24-23");
     assert_eq!((a.value.lower, a.value.upper), (-1, -1));
     assert!(a.moves.is_empty());
     assert_eq!(a.pv_end, adji::search::PvEnd::GameOver);
@@ -301,4 +303,19 @@ fn bench_fingerprint_matches_the_recorded_one() {
         r.nodes,
         "the count must be deterministic"
     );
+}
+
+/// The search runs on stacks of its own, so a caller's small stack cannot
+/// overflow however deep the search's paths go. It used to recurse on the
+/// caller's thread: this solve overflowed a 64 KiB stack.
+#[test]
+fn search_does_not_need_the_callers_stack() {
+    let solve = || analyse_adjito("2,0,3,1,2,0/1,3,0,2,1,3 A 10-20").value;
+    let small = std::thread::Builder::new()
+        .stack_size(64 << 10)
+        .spawn(solve)
+        .unwrap();
+    let v = small.join().unwrap();
+    assert!(v.exact());
+    assert_eq!(v, solve());
 }

@@ -1,9 +1,6 @@
 //! Exact values of stretch starts: null-window bisection over the possible
-//! values, and single null-window tests, each run by Lazy SMP when the pool
-//! has more than one thread.
-
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::Arc;
+//! values, and single null-window tests, each run on the search's threads
+//! (see `parallel.rs`).
 
 use crate::game::{Game, Position};
 use crate::tt::{Kind, TransTable};
@@ -23,37 +20,6 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
             Kind::Free => unreachable!("Free is not a start kind"),
         };
         Node::start(*pos, w, kind)
-    }
-
-    /// Runs `job` on this thread and returns its result. When the pool has
-    /// more threads (and `parallel` is on), helpers run the same job with
-    /// perturbed move orders meanwhile (Lazy SMP), filling the shared
-    /// table, until this thread is done.
-    fn lazy_smp<R: Send>(&self, job: impl Fn(&mut Ctx) -> R + Sync) -> R {
-        let run = |ctx: &mut Ctx| {
-            let r = job(ctx);
-            let _: Result<(), Abort> = self.shared.flush(ctx);
-            r
-        };
-        let threads = rayon::current_num_threads();
-        if !self.opts.parallel || threads == 1 {
-            return run(&mut Ctx::new(&self.shared));
-        }
-        let done = Arc::new(AtomicBool::new(false));
-        rayon::scope(|sc| {
-            for h in 1..threads {
-                let mut ctx = Ctx::new(&self.shared);
-                ctx.helper = Some(done.clone());
-                ctx.perturb = h as u64;
-                let run = &run;
-                sc.spawn(move |_| {
-                    run(&mut ctx);
-                });
-            }
-            let r = run(&mut Ctx::new(&self.shared));
-            done.store(true, Relaxed);
-            r
-        })
     }
 
     /// Bounds of a stretch start's value under `kind` (Rule, Lo or Hi),
@@ -76,7 +42,7 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
             cands.push(node.w);
             cands.sort_unstable();
         }
-        self.lazy_smp(|ctx| self.bisect(&node, &cands, ctx))
+        self.run_threads(|ctx| self.bisect(&node, &cands, ctx))
     }
 
     /// Whether a stretch start's value under `kind` is at most `x`: one
@@ -86,7 +52,7 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
     /// [`Abort`] when a limit stopped the test.
     pub(super) fn at_most(&self, pos: &Position, kind: Kind, x: i32) -> Result<bool, Abort> {
         let node = self.start_node(pos, kind);
-        let (v, _) = self.lazy_smp(|ctx| self.negamax(ctx, &node, x, x + 1))?;
+        let (v, _) = self.run_threads(|ctx| self.negamax(ctx, &node, x, x + 1))?;
         Ok(v <= x)
     }
 

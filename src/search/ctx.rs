@@ -17,10 +17,11 @@ const FLUSH_MAX: u64 = 1024;
 
 /// One thread's state.
 pub(super) struct Ctx {
-    /// Set for Lazy-SMP helpers: the main thread raises it when it is done.
-    pub helper: Option<Arc<AtomicBool>>,
-    /// Non-zero for helpers: perturbs the order of quiet moves.
-    pub perturb: u64,
+    /// Set when several threads run the same job: the first to finish
+    /// raises it, and the others stop.
+    pub done: Option<Arc<AtomicBool>>,
+    /// Defer moves other threads are searching (ABDADA).
+    pub defer: bool,
     /// Keys of the positions on the path from the root.
     stack: Vec<u64>,
     /// Counting filter over the keys on `stack`: a zero slot proves a key
@@ -42,8 +43,8 @@ impl Ctx {
     /// A fresh state for a search under `shared`'s limits.
     pub fn new(shared: &Shared) -> Self {
         Ctx {
-            helper: None,
-            perturb: 0,
+            done: None,
+            defer: false,
             stack: Vec::with_capacity(256),
             filter: Box::new([0; FILTER]),
             base: 0,
@@ -81,6 +82,12 @@ impl Ctx {
             }
         }
         self.base = saved;
+    }
+
+    /// Plies from the job's root to the current node.
+    #[inline]
+    pub fn ply(&self) -> usize {
+        self.stack.len()
     }
 
     /// Whether `key` is on the path of the current stretch.
@@ -142,8 +149,8 @@ impl Shared {
     /// Adds `ctx`'s counters to the shared ones and checks the limits.
     ///
     /// # Errors
-    /// [`Abort`] when the search must stop (a limit, or a helper whose main
-    /// thread is done).
+    /// [`Abort`] when the search must stop (a limit, or another thread
+    /// finished the same job).
     pub fn flush(&self, ctx: &mut Ctx) -> Result<(), Abort> {
         let d = ctx.nodes - ctx.flushed;
         ctx.flushed = ctx.nodes;
@@ -153,7 +160,7 @@ impl Shared {
         self.hits.fetch_add(std::mem::take(&mut ctx.hits), Relaxed);
         self.table_hits
             .fetch_add(std::mem::take(&mut ctx.table_hits), Relaxed);
-        if ctx.helper.as_ref().is_some_and(|h| h.load(Relaxed)) || self.stopped() {
+        if ctx.done.as_ref().is_some_and(|h| h.load(Relaxed)) || self.stopped() {
             return Err(Abort);
         }
         let over_nodes = self.node_limit.is_some_and(|n| total >= n);

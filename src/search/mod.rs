@@ -1,5 +1,5 @@
 //! Exact search: fail-soft alpha-beta (negamax) with null-window bisection,
-//! a shared transposition table, endgame-table probes and Lazy SMP.
+//! a shared transposition table, endgame-table probes and ABDADA threads.
 //!
 //! # What is computed (the README's rules: values and the loop rule)
 //!
@@ -27,7 +27,8 @@
 //! depth-limited engines).
 //!
 //! One concern per file: `negamax` (the node search, its table cuts and
-//! store), `bisect` (exact values of stretch starts, Lazy SMP), `ordering`
+//! store), `bisect` (exact values of stretch starts), `parallel` (the
+//! threads of a solve, ABDADA, and their stacks), `ordering`
 //! (the move sorter), `ctx` (a thread's path and counters, the shared
 //! counters and the stop rule), `pv` (principal variation), `depth`
 //! (depth-limited bounds) and `analysis` (the result types).
@@ -61,6 +62,7 @@ mod ctx;
 mod depth;
 mod negamax;
 mod ordering;
+mod parallel;
 mod pv;
 
 pub use analysis::{Analysis, MoveResult, PvEnd, Stats};
@@ -92,8 +94,11 @@ pub struct Options {
     pub etc: bool,
     /// Probe endgame tables at stretch starts.
     pub use_tables: bool,
-    /// Use rayon's pool for Lazy SMP helpers inside each exact solve.
+    /// Run each exact solve on as many threads as rayon's current pool has.
     pub parallel: bool,
+    /// With several threads, defer moves another thread is searching
+    /// (ABDADA); off, to measure: the threads share the table only.
+    pub abdada: bool,
     /// Longest principal variation to extract.
     pub pv_max: usize,
 }
@@ -108,6 +113,7 @@ impl Default for Options {
             etc: true,
             use_tables: true,
             parallel: true,
+            abdada: true,
             pv_max: 24,
         }
     }
@@ -144,6 +150,8 @@ pub struct Searcher<'a, G: Game, T: TransTable> {
     tt: &'a T,
     opts: Options,
     shared: Shared,
+    /// Children being searched, shared by the threads (made on first use).
+    busy: std::sync::OnceLock<parallel::Busy>,
     _g: std::marker::PhantomData<G>,
 }
 
@@ -176,6 +184,7 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
             tt,
             opts,
             shared: Shared::new(opts.limits),
+            busy: std::sync::OnceLock::new(),
             _g: Default::default(),
         })
     }
@@ -247,6 +256,10 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
     }
 
     fn analyse_with(&self, pos: &Position, depth: Option<u32>) -> Analysis {
+        parallel::on_search_stack(|| self.analyse_here(pos, depth))
+    }
+
+    fn analyse_here(&self, pos: &Position, depth: Option<u32>) -> Analysis {
         let t0 = Instant::now();
         let w = self.opts.rule.w::<G>(pos);
         if G::legal_moves(pos).is_empty() {

@@ -18,6 +18,7 @@ use crate::value::{capture_value, Range, NEG_INF, POS_INF};
 
 use super::ctx::Ctx;
 use super::ordering::{Child, MoveSorter, Order};
+use super::parallel::{Busy, DEFER_PLY, MAX_PLY};
 use super::{Abort, Searcher};
 
 /// A position to search, with its place in the stretch.
@@ -102,6 +103,11 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
         beta: i32,
     ) -> Result<(i32, bool), Abort> {
         self.shared.count(ctx)?;
+        if ctx.ply() >= MAX_PLY {
+            // Deeper would risk the stack: stop as a limit does.
+            self.shared.request_stop();
+            return Err(Abort);
+        }
         // One packing per node: the table key clears the side, the path key keeps it.
         let board = node.pos.pack_board();
         let path = board.with_side(node.pos.side).key();
@@ -200,7 +206,6 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
         let order = Order {
             on: self.opts.ordering,
             hint,
-            perturb: ctx.perturb,
             tables: self.tables,
         };
         let sorter = MoveSorter::new::<G>(&node.pos, moves, &order);
@@ -218,21 +223,66 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
                 return Ok(found);
             }
         }
+        let busy = self
+            .busy
+            .get()
+            .filter(|_| ctx.defer && ctx.ply() < DEFER_PLY);
         let mut a = alpha;
-        for c in sorter.children() {
-            let (score, rep) = self.move_score(ctx, node, c, a, beta)?;
-            found.rep |= rep;
-            if score > found.best {
-                found.best = score;
-                found.best_mv = c.mv.0;
+        let (mut deferred, mut n_deferred) = ([0; 6], 0);
+        let children = sorter.children();
+        for (i, c) in children.iter().enumerate() {
+            // ABDADA: a child another thread is searching waits (never the
+            // first one searched, so that every thread starts somewhere).
+            if let Some(b) = busy.filter(|_| i > sorter.exact()) {
+                if b.is_busy(c.pos.key()) {
+                    deferred[n_deferred] = i;
+                    n_deferred += 1;
+                    continue;
+                }
             }
-            a = a.max(score);
-            if a >= beta {
+            if self.try_move(ctx, node, c, busy, (&mut found, &mut a), beta)? {
+                found.spent = ctx.nodes - nodes_before;
+                return Ok(found);
+            }
+        }
+        for &i in &deferred[..n_deferred] {
+            if self.try_move(ctx, node, &children[i], None, (&mut found, &mut a), beta)? {
                 break;
             }
         }
         found.spent = ctx.nodes - nodes_before;
         Ok(found)
+    }
+
+    /// Searches move `c` in the window `(a, beta)`, marked busy in `busy`
+    /// meanwhile, and folds its score into `found` and `a`. Returns whether
+    /// it reached `beta`.
+    fn try_move(
+        &self,
+        ctx: &mut Ctx,
+        node: &Node,
+        c: &Child,
+        busy: Option<&Busy>,
+        (found, a): (&mut Found, &mut i32),
+        beta: i32,
+    ) -> Result<bool, Abort> {
+        let key = busy.filter(|_| c.exact.is_none()).map(|b| {
+            let k = c.pos.key();
+            b.enter(k);
+            (b, k)
+        });
+        let r = self.move_score(ctx, node, c, *a, beta);
+        if let Some((b, k)) = key {
+            b.leave(k);
+        }
+        let (score, rep) = r?;
+        found.rep |= rep;
+        if score > found.best {
+            found.best = score;
+            found.best_mv = c.mv.0;
+        }
+        *a = (*a).max(score);
+        Ok(*a >= beta)
     }
 
     /// The fail-soft score of move `c` of `node` in the window `(a, beta)`,

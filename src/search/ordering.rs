@@ -3,7 +3,7 @@
 //! size, then quiet moves: those whose sowing reaches the opponent's row
 //! first, then by pit (see [`quiet_key`]).
 
-use crate::game::{mix64, Game, GameId, Move, MoveList, Position};
+use crate::game::{Game, GameId, Move, MoveList, Position};
 use crate::index::rank;
 use crate::tables::TableSet;
 use crate::value::capture_value;
@@ -28,8 +28,6 @@ pub(super) struct Order<'t> {
     pub on: bool,
     /// The best move of an earlier search, or `NO_MOVE`.
     pub hint: u8,
-    /// Non-zero for Lazy-SMP helpers: breaks near-ties their own way.
-    pub perturb: u64,
     /// Tables that value captures into covered levels.
     pub tables: Option<&'t TableSet>,
 }
@@ -115,12 +113,7 @@ fn sort_key<G: Game>(order: &Order, pos: &Position, c: &Child) -> i32 {
     } else if c.captured > 0 {
         1000 + c.captured as i32
     } else {
-        let noise = if order.perturb == 0 {
-            0
-        } else {
-            (mix64(order.perturb ^ c.pos.key()) & 31) as i32
-        };
-        quiet_key::<G>(pos, &c.pos, c.mv) + noise
+        quiet_key::<G>(pos, &c.pos, c.mv)
     }
 }
 
