@@ -6,6 +6,22 @@ fn adji() -> Command {
     Command::cargo_bin("adji").unwrap()
 }
 
+/// `adji tables build --game GAME --max-seeds SEEDS --dir D`, which must succeed.
+fn build_tables(game: &str, seeds: u32, d: &str) {
+    let seeds = seeds.to_string();
+    let args = [
+        "tables",
+        "build",
+        "--game",
+        game,
+        "--max-seeds",
+        &seeds,
+        "--dir",
+        d,
+    ];
+    adji().args(args).assert().success();
+}
+
 fn fails_with(args: &[&str], needle: &str) {
     let out = adji().args(args).output().unwrap();
     assert!(!out.status.success(), "{args:?} should fail");
@@ -177,32 +193,8 @@ fn bad_input_gives_one_clear_error() {
 fn tables_build_probe_verify_stats_end_to_end() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
-    adji()
-        .args([
-            "tables",
-            "build",
-            "--game",
-            "adjito",
-            "--max-seeds",
-            "8",
-            "--dir",
-            d,
-        ])
-        .assert()
-        .success();
-    adji()
-        .args([
-            "tables",
-            "build",
-            "--game",
-            "adjiboto",
-            "--max-seeds",
-            "8",
-            "--dir",
-            d,
-        ])
-        .assert()
-        .success();
+    build_tables("adjito", 8, d);
+    build_tables("adjiboto", 8, d);
     // Resume: nothing to do.
     let out = adji()
         .args([
@@ -564,17 +556,7 @@ fn analyse_never_reports_an_estimate_as_a_value() {
 fn trust_tables_skips_the_payload_checksum() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
-    let build = [
-        "tables",
-        "build",
-        "--game",
-        "adjito",
-        "--max-seeds",
-        "8",
-        "--dir",
-        d,
-    ];
-    adji().args(build).assert().success();
+    build_tables("adjito", 8, d);
     let p = dir.path().join("adjito-start-008.adjt");
     let mut b = std::fs::read(&p).unwrap();
     b[64 + 1000] ^= 0x02;
