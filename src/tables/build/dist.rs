@@ -230,10 +230,15 @@ fn gather_and_write<G: Game>(
     if comm.rank() != 0 {
         return Ok(0.0);
     }
-    let all = all.concat();
+    // Read in place from the ranks' parts (no concatenated copy): position
+    // `i` is in the part of its owner, at its offset in that slice.
+    let len = all.iter().map(|a| a.len() / 2).sum::<usize>() as u64;
+    let p = all.len();
     let tw = Instant::now();
-    format::write_level_with(dir, G::ID, rule, n, all.len() / 2, &|i| {
-        (all[2 * i], all[2 * i + 1])
+    format::write_level_with(dir, G::ID, rule, n, len as usize, &|i| {
+        let r = owner(i as u64, len, p);
+        let at = 2 * (i as u64 - share(len, r, p).start) as usize;
+        (all[r][at], all[r][at + 1])
     })?;
     Ok(tw.elapsed().as_secs_f64())
 }
