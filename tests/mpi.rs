@@ -99,7 +99,7 @@ fn distributed_table_builds_are_byte_identical_for_1_2_and_3_processes() {
                 // Per level, one row per rank with its bytes sent.
                 let rows = text
                     .lines()
-                    .filter(|l| l.starts_with(&format!("| {max} |")));
+                    .filter(|l| l.starts_with(&format!("| {max} |")) && l.contains("| built |"));
                 assert_eq!(rows.count(), p, "{text}");
             }
         }
@@ -305,4 +305,27 @@ fn normalised(dir: &Path, out: &str) -> Vec<Vec<u8>> {
         .replace(" --resume", "");
     v[3] = s.into_bytes();
     v
+}
+
+/// A distributed build prints its plan and refuses, on every rank and
+/// before anything is allocated or written, a level over `--memory`.
+#[test]
+fn a_distributed_build_over_its_memory_budget_is_refused_before_building() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut args = build_args("adjito", "20", "start");
+    args.extend(["--memory", "200M"]);
+    let o = mpirun(2, dir.path(), &args).output().unwrap();
+    assert!(!o.status.success(), "{o:?}");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert!(stdout.contains("Plan:"), "{stdout}");
+    assert!(stderr.contains("--memory"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let t = dir.path().join("t");
+    assert!(
+        !t.exists() || files(&t, ".adjt").is_empty(),
+        "nothing may be built"
+    );
 }

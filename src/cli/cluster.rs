@@ -7,7 +7,8 @@ use adji::distributed::mpi::{launched_by_mpirun, MpiComm};
 use adji::distributed::Comm;
 use adji::game::Game;
 use adji::progress::{NoProgress, Progress};
-use adji::tables::build::dist::{build_tables_distributed, DistLevelReport};
+use adji::tables::build::dist::{build_tables_distributed, worst_rank_plan, DistLevelReport};
+use adji::tables::build::project;
 use adji::tables::build::BuildEvent;
 
 use crate::error::CliError;
@@ -44,6 +45,22 @@ pub fn on_every_rank(
 pub fn build_tables<G: Game>(a: &BuildArgs, comm: &MpiComm) -> Result<(), CliError> {
     crate::tables::check_max_seeds::<G>(a)?;
     let root = comm.rank() == 0;
+    // The largest peak of any rank decides. Rank 0 prints the plan and
+    // checks it first; the others wait for its word, so that the plan is
+    // printed before any rank refuses and stops the job, before allocating.
+    let mut p = worst_rank_plan::<G>(a.max_seeds, comm.size())?;
+    let verdict = if root {
+        let per = project::<G>(&mut p);
+        crate::tables::print_plan::<G>(a, &p, per)
+    } else {
+        Ok(())
+    };
+    let mut refused = vec![verdict.is_err() as u8];
+    comm.broadcast(&mut refused);
+    verdict?;
+    if refused[0] == 1 {
+        crate::tables::check_plan(a, &p)?;
+    }
     if root {
         out::print(format_args!(
             "Distributed build over {} processes: {} tables, levels 0..={}, loop rule `{}`, in {}\n\n\

@@ -151,7 +151,7 @@ fn max_level<G: Game>() -> u32 {
 }
 
 /// Prints the plan of a build and refuses it when over the memory budget.
-fn print_plan<G: Game>(a: &BuildArgs, p: &[LevelPlan], per: f64) -> Result<(), CliError> {
+pub fn print_plan<G: Game>(a: &BuildArgs, p: &[LevelPlan], per: f64) -> Result<(), CliError> {
     let mut t = format!(
         "Plan: {} tables, levels 0..={}, loop rule `{}`, in {}\n",
         G::ID,
@@ -183,6 +183,11 @@ fn print_plan<G: Game>(a: &BuildArgs, p: &[LevelPlan], per: f64) -> Result<(), C
         per * 1e9
     );
     out::print(t)?;
+    check_plan(a, p)
+}
+
+/// Refuses a plan whose peak is over `--memory`, before anything is allocated.
+pub fn check_plan(a: &BuildArgs, p: &[LevelPlan]) -> Result<(), CliError> {
     MemoryBudget::of(a.memory).check(
         plan_peak(p),
         "the largest level with its frontiers and the lower levels mapped".into(),

@@ -43,7 +43,10 @@ use std::time::Instant;
 use super::events::{cells, l_event, settle, w_event, Cell, Ev, L, W};
 use super::frontier::{for_each_board, pack, unpack, DIRTY_CHUNK};
 use super::level::{forward_cells, mask_has, scan_cell, value_masks, LevelBounds, Words};
-use super::{check_size, existing, plan, BuildEvent, Existing, PEND_W};
+use super::{
+    check_size, existing, plan, BuildEvent, Existing, LevelPlan, CELL_BYTES, FRONTIER_BYTES,
+    OVERHEAD_BYTES, PEND_W,
+};
 use crate::distributed::{owner, process_cpu_secs, share, Comm};
 use crate::game::{Game, Position};
 use crate::index::rank;
@@ -104,6 +107,44 @@ pub struct DistLevelReport {
     pub write_secs: f64,
     /// Every rank's measurements, by rank.
     pub ranks: Vec<RankReport>,
+}
+
+/// The plan of rank `r` of `p` in a distributed build up to `max`: per
+/// level, the cells and frontiers of its slice plus its bound bytes for the
+/// gather (and at rank 0 every other rank's, received for the write), the
+/// lower levels mapped and the fixed overhead. An estimate like [`plan`]'s:
+/// the exchange buffers of a round are not counted.
+///
+/// # Errors
+/// A level too large for this tool (as [`plan`]).
+pub fn rank_plan<G: Game>(max: u32, r: usize, p: usize) -> Result<Vec<LevelPlan>, TableError> {
+    let mut levels = plan::<G>(max)?;
+    for l in &mut levels {
+        let slice = share(l.positions, r, p);
+        let mine = slice.end - slice.start;
+        let cells = ((CELL_BYTES + FRONTIER_BYTES) * mine as f64) as u64;
+        let gathered = if r == 0 { 2 * l.positions } else { 2 * mine };
+        l.work_bytes = cells + gathered;
+        l.peak_bytes = l.work_bytes + l.lower_bytes + OVERHEAD_BYTES;
+    }
+    Ok(levels)
+}
+
+/// Per level, the plan of the rank with the largest peak ([`rank_plan`]):
+/// what every rank checks against its budget, so that all refuse together.
+///
+/// # Errors
+/// As [`rank_plan`].
+pub fn worst_rank_plan<G: Game>(max: u32, p: usize) -> Result<Vec<LevelPlan>, TableError> {
+    let mut worst = rank_plan::<G>(max, 0, p)?;
+    for r in 1..p {
+        for (w, l) in worst.iter_mut().zip(rank_plan::<G>(max, r, p)?) {
+            if l.peak_bytes > w.peak_bytes {
+                *w = l;
+            }
+        }
+    }
+    Ok(worst)
 }
 
 /// Builds (or resumes) levels `0..=max` in the shared directory `dir` with
@@ -542,6 +583,33 @@ fn threshold_event(cell: &Cell, kind: u8, t: i32) -> Option<(usize, i8, i8)> {
 
 #[cfg(test)]
 mod tests {
+    /// Per-rank plans: the slices' cells add up to the one-process level's,
+    /// rank 0 holds the whole gathered level, and the worst plan is each
+    /// level's largest peak over the ranks.
+    #[test]
+    fn rank_plans_split_the_level_and_the_worst_is_the_largest() {
+        let one = plan::<crate::Adjito>(16).unwrap();
+        for p in 1..=3 {
+            let plans: Vec<_> = (0..p)
+                .map(|r| rank_plan::<crate::Adjito>(16, r, p).unwrap())
+                .collect();
+            let worst = worst_rank_plan::<crate::Adjito>(16, p).unwrap();
+            for (n, l) in one.iter().enumerate() {
+                let gathered: u64 = (1..p)
+                    .map(|r| 2 * share(l.positions, r, p).count() as u64)
+                    .sum::<u64>()
+                    + 2 * l.positions;
+                let cells = plans.iter().map(|pl| pl[n].work_bytes).sum::<u64>() - gathered;
+                assert!(
+                    cells.abs_diff(l.work_bytes) <= p as u64,
+                    "level {n}, {p} ranks"
+                );
+                let peak = plans.iter().map(|pl| pl[n].peak_bytes).max();
+                assert_eq!(Some(worst[n].peak_bytes), peak);
+            }
+        }
+    }
+
     use super::*;
     use crate::distributed::LocalComm;
     use crate::progress::NoProgress;
