@@ -284,7 +284,7 @@ fn eval_train_takes_an_exclusion_list() {
 }
 
 /// `match --a-eval/--b-eval`: each engine gets its own evaluation; a model
-/// file that is not there is named.
+/// file that is not there is named, with its option.
 #[test]
 fn match_takes_an_evaluation_per_engine() {
     let args = [
@@ -310,7 +310,7 @@ fn match_takes_an_evaluation_per_engine() {
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        !o.status.success() && err.contains("no-such-model.json"),
+        !o.status.success() && err.contains("--b-eval no-such-model.json"),
         "{err}"
     );
 }

@@ -60,14 +60,20 @@ impl EvalArg {
     fn model<G: Game>(&self) -> Result<Model, CliError> {
         match &self.eval {
             None => Ok(Model::default_for::<G>()),
-            Some(p) if p.as_os_str() == "baseline" => Ok(Model::baseline::<G>()),
-            Some(p) => {
-                let text = std::fs::read_to_string(p).map_err(CliError::file(p))?;
-                Model::from_json::<G>(&text)
-                    .map_err(|e| CliError::Input(format!("--eval {}: {e}", p.display())))
-            }
+            Some(p) => load_model::<G>("--eval", p),
         }
     }
+}
+
+/// The model named by option `opt`: `baseline`, or a model file (an
+/// unreadable or malformed file is refused naming the option).
+fn load_model<G: Game>(opt: &str, p: &std::path::Path) -> Result<Model, CliError> {
+    if p.as_os_str() == "baseline" {
+        return Ok(Model::baseline::<G>());
+    }
+    let bad = |e: &dyn std::fmt::Display| CliError::Input(format!("{opt} {}: {e}", p.display()));
+    let text = std::fs::read_to_string(p).map_err(|e| bad(&e))?;
+    Model::from_json::<G>(&text).map_err(|e| bad(&e))
 }
 
 /// `analyse`.
@@ -149,14 +155,11 @@ pub fn matches(a: &MatchArgs) -> Result<(), CliError> {
 }
 
 fn run_match<G: Game>(a: &MatchArgs) -> Result<(), CliError> {
-    let of = |e: &Option<PathBuf>| match e {
-        Some(p) => EvalArg {
-            eval: Some(p.clone()),
-        }
-        .model::<G>(),
+    let of = |opt, e: &Option<PathBuf>| match e {
+        Some(p) => load_model::<G>(opt, p),
         None => a.eval.model::<G>(),
     };
-    let models = [of(&a.a_eval)?, of(&a.b_eval)?];
+    let models = [of("--a-eval", &a.a_eval)?, of("--b-eval", &a.b_eval)?];
     let tables = search_tables::<G>(&a.tables, a.rule.rule())?;
     let cfg = MatchConfig {
         budgets: [budget(a.a_time, a.a_nodes), budget(a.b_time, a.b_nodes)],
