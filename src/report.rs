@@ -1067,12 +1067,13 @@ impl fmt::Display for crate::eval::Model {
         let t = &self.trained;
         writeln!(
             f,
-            "{}: trained on {} positions of levels {}..={} (seed {}), validated on {}: \
+            "{}: trained on {} positions of levels {}..={} ({} draw, seed {}), validated on {}: \
              mean |error| {:.3} (baseline split {:.3}), RMSE {:.3} (baseline {:.3})",
             self.game,
             t.train_positions,
             t.levels.0,
             t.levels.1,
+            t.sampling.name(),
             t.seed,
             t.validation_positions,
             t.validation_mae,

@@ -4,7 +4,7 @@
 //! exclusion list and an evaluation per match engine.
 
 use adji::engine::{Engine, EngineOptions};
-use adji::eval::train::{exclusion_keys, train, TrainConfig, TrainError};
+use adji::eval::train::{exclusion_keys, train, Sampling, TrainConfig, TrainError};
 use adji::eval::Model;
 use adji::game::{mix64, Game, Position};
 use adji::index::{level_size, unrank};
@@ -132,6 +132,42 @@ fn training_is_deterministic_and_beats_the_split() {
     assert!(Model::from_json::<AdjiBoto>(&text).is_err());
 }
 
+/// Playout sampling: deterministic for a seed, recorded in the model, and
+/// it draws other positions than the uniform draw (Adji-Boto, whose
+/// playouts leave the opening at 100 seeds and come down to levels 8..=12).
+#[test]
+fn playout_training_is_deterministic_and_differs_from_uniform() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = tables::<AdjiBoto>(dir.path(), LoopRule::Start, 12);
+    let cfg = TrainConfig {
+        min_level: 8,
+        max_level: 12,
+        per_level: 2_000,
+        seed: 5,
+        sampling: Sampling::Playouts,
+        ..TrainConfig::default()
+    };
+    let a = train::<AdjiBoto>(&set, &cfg).unwrap();
+    assert_eq!(a, train::<AdjiBoto>(&set, &cfg).unwrap());
+    assert_eq!(a.trained.sampling, Sampling::Playouts);
+    assert!(a.trained.train_positions + a.trained.validation_positions > 9_000);
+    let u = train::<AdjiBoto>(
+        &set,
+        &TrainConfig {
+            sampling: Sampling::Uniform,
+            ..cfg
+        },
+    )
+    .unwrap();
+    assert_eq!(u.trained.sampling, Sampling::Uniform);
+    assert_ne!(a.weights, u.weights);
+    // A model file from before `sampling` existed reads as uniform.
+    let mut v = serde_json::to_value(&a).unwrap();
+    v["trained"].as_object_mut().unwrap().remove("sampling");
+    let old = Model::from_json::<AdjiBoto>(&v.to_string()).unwrap();
+    assert_eq!(old.trained.sampling, Sampling::Uniform);
+}
+
 /// Positions on the exclusion list are neither fitted nor held out, however
 /// they are written (mover, stores, a tab and more), and the draw stays
 /// deterministic; the held-out errors per band add up to the whole.
@@ -239,6 +275,7 @@ fn quality_data_values_lie_in_proven_bounds() {
     quality_data_bounds::<Adjito>("tests/data/quality-adjito.tsv");
     quality_data_bounds::<AdjiBoto>("tests/data/quality-adjiboto.tsv");
     quality_data_bounds::<AdjiBoto>("tests/data/quality-adjiboto-2.tsv");
+    quality_data_bounds::<AdjiBoto>("tests/data/quality-adjiboto-3.tsv");
 }
 
 fn adji() -> assert_cmd::Command {

@@ -8,7 +8,7 @@ use std::time::Duration;
 use clap::Args;
 
 use adji::engine::{Engine, EngineOptions};
-use adji::eval::train::{exclusion_keys, train as fit, TrainConfig};
+use adji::eval::train::{exclusion_keys, train as fit, Sampling, TrainConfig};
 use adji::eval::Model;
 use adji::game::Game;
 use adji::notation::{parse_state, Stores};
@@ -197,6 +197,11 @@ pub struct TrainArgs {
     /// Seed of the draw (training is deterministic for a fixed seed).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Which positions of a level are drawn: `uniform` (every position
+    /// equally likely) or `playouts` (where random games from the start
+    /// reach the level, as a search meets them).
+    #[arg(long, value_enum, default_value_t = SampleArg::Uniform)]
+    pub sample: SampleArg,
     /// Positions never to train or validate on, one per line (text after a
     /// tab is ignored, so a quality-set file can be given as it is). Repeatable.
     #[arg(long, value_name = "FILE")]
@@ -204,6 +209,24 @@ pub struct TrainArgs {
     /// Output model file (JSON).
     #[arg(long)]
     pub out: PathBuf,
+}
+
+/// `eval train --sample`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SampleArg {
+    /// Every position of a level equally likely.
+    Uniform,
+    /// Positions random games from the start reach.
+    Playouts,
+}
+
+impl SampleArg {
+    fn sampling(self) -> Sampling {
+        match self {
+            SampleArg::Uniform => Sampling::Uniform,
+            SampleArg::Playouts => Sampling::Playouts,
+        }
+    }
 }
 
 /// The keys of the positions in the `--exclude` files.
@@ -244,6 +267,7 @@ fn train<G: Game>(a: &TrainArgs) -> Result<(), CliError> {
         max_level: a.max_level.unwrap_or(set.covered() - 1),
         per_level: a.per_level,
         seed: a.seed,
+        sampling: a.sample.sampling(),
         exclude: exclusions::<G>(&a.exclude)?,
         ..TrainConfig::default()
     };

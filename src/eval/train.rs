@@ -1,6 +1,8 @@
 //! Fitting a [`Model`] on exact table values: sampling positions of the
-//! covered levels, a held-out validation share, and a ridge least-squares
-//! fit solved with `nalgebra` (a Cholesky solve of the normal equations).
+//! covered levels (uniformly over each level, or where random playouts from
+//! the start reach it: [`Sampling`]), a held-out validation share, and a
+//! ridge least-squares fit solved with `nalgebra` (a Cholesky solve of the
+//! normal equations).
 //!
 //! Training is deterministic: positions are drawn from a seeded generator,
 //! partial sums are formed per fixed chunk and added in order, so the same
@@ -13,7 +15,7 @@ use rayon::prelude::*;
 use std::collections::HashSet;
 
 use super::{baseline, correction, feature_names, features, Model, NUM_FEATURES};
-use crate::game::{mix64, Game, Position, MAX_PITS};
+use crate::game::{mix64, Game, Position, State, MAX_PITS};
 use crate::index::{level_size, unrank};
 use crate::notation::{parse_state, Stores};
 use crate::tables::TableSet;
@@ -29,6 +31,8 @@ pub struct TrainConfig {
     pub per_level: u64,
     /// Seed of the draw.
     pub seed: u64,
+    /// Which positions of a level are drawn.
+    pub sampling: Sampling,
     /// Every `holdout`-th drawn position is kept for validation.
     pub holdout: u64,
     /// Ridge penalty, per training position.
@@ -46,12 +50,44 @@ impl Default for TrainConfig {
             max_level: 16,
             per_level: 200_000,
             seed: 1,
+            sampling: Sampling::Uniform,
             holdout: 10,
             ridge: 1e-6,
             exclude: HashSet::new(),
         }
     }
 }
+
+/// Which positions of a level training draws.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Sampling {
+    /// Every position of the level equally likely (the level's ranks drawn
+    /// uniformly).
+    #[default]
+    Uniform,
+    /// Positions as games reach them: each draw plays uniformly random
+    /// legal moves from the start until the board holds at most the level's
+    /// seeds, and keeps the position if it holds exactly that many (else it
+    /// plays again, [`PLAYOUT_TRIES`] times at most). These are the
+    /// positions a search meets, with even rows rather than the piles that
+    /// dominate a uniform draw.
+    Playouts,
+}
+
+impl Sampling {
+    /// The name used on the command line and in model files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Sampling::Uniform => "uniform",
+            Sampling::Playouts => "playouts",
+        }
+    }
+}
+
+/// Playouts tried per draw under [`Sampling::Playouts`] before the draw is
+/// given up (a capture can jump past a level).
+pub const PLAYOUT_TRIES: u64 = 64;
 
 /// How a model was trained, and how it did on the held-out positions.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -64,6 +100,10 @@ pub struct TrainInfo {
     pub per_level: u64,
     /// Seed of the draw.
     pub seed: u64,
+    /// Which positions were drawn (files written before playouts existed
+    /// drew uniformly).
+    #[serde(default)]
+    pub sampling: Sampling,
     /// Positions fitted.
     pub train_positions: u64,
     /// Positions held out.
@@ -108,6 +148,7 @@ impl TrainInfo {
             levels: (0, 0),
             per_level: 0,
             seed: 0,
+            sampling: Sampling::Uniform,
             train_positions: 0,
             validation_positions: 0,
             validation_mae: f64::NAN,
@@ -176,12 +217,7 @@ pub fn exclusion_keys<G: Game>(text: &str) -> Result<HashSet<u64>, TrainError> {
 /// The key of the main-phase position with relative board `pits`, as
 /// [`draw`] makes it.
 fn main_key(pits: [u8; MAX_PITS]) -> u64 {
-    Position {
-        pits,
-        side: 0,
-        opening: 0,
-    }
-    .key()
+    main_position(pits).key()
 }
 
 /// One drawn position with its exact value and whether it is held out.
@@ -204,45 +240,96 @@ fn draw<G: Game>(set: &TableSet, cfg: &TrainConfig) -> Result<(Vec<Sample>, u64)
             covered: set.covered(),
         });
     }
-    let mut picks = Vec::new();
-    for n in cfg.min_level..=cfg.max_level {
-        let size = level_size(n as usize, G::PITS);
-        let m = cfg.per_level.min(size);
-        for i in 0..m {
-            let r = if size <= cfg.per_level {
-                i
-            } else {
-                mix64(cfg.seed ^ mix64(((n as u64) << 40) | i)) % size
-            };
-            picks.push((n, r));
-        }
-    }
+    let picks = match cfg.sampling {
+        Sampling::Uniform => uniform_picks::<G>(cfg),
+        Sampling::Playouts => playout_picks::<G>(cfg),
+    };
     let holdout = cfg.holdout.max(2);
     let drawn: Vec<Option<Sample>> = picks
         .par_iter()
         .enumerate()
-        .filter_map(|(k, &(n, r))| {
-            let pos = Position {
-                pits: unrank(r, n as usize, G::PITS),
-                side: 0,
-                opening: 0,
-            };
-            if G::legal_moves(&pos).is_empty() {
+        .filter_map(|(k, pos)| {
+            if G::legal_moves(pos).is_empty() {
                 return None; // game over: exact, never estimated
             }
             if cfg.exclude.contains(&main_key(pos.pits)) {
                 return Some(None);
             }
             Some(Some(Sample {
-                x: features::<G>(&pos),
-                y: set.value::<G>(&pos)? as f64,
-                base: baseline::<G>(&pos),
+                x: features::<G>(pos),
+                y: set.value::<G>(pos)? as f64,
+                base: baseline::<G>(pos),
                 validation: k as u64 % holdout == 0,
             }))
         })
         .collect();
     let excluded = drawn.iter().filter(|s| s.is_none()).count() as u64;
     Ok((drawn.into_iter().flatten().collect(), excluded))
+}
+
+/// The main-phase position (mover to move) with relative board `pits`.
+fn main_position(pits: [u8; MAX_PITS]) -> Position {
+    Position {
+        pits,
+        side: 0,
+        opening: 0,
+    }
+}
+
+/// `per_level` ranks of each level drawn uniformly (every rank of a smaller
+/// level), as positions.
+fn uniform_picks<G: Game>(cfg: &TrainConfig) -> Vec<Position> {
+    let mut picks = Vec::new();
+    for n in cfg.min_level..=cfg.max_level {
+        let size = level_size(n as usize, G::PITS);
+        for i in 0..cfg.per_level.min(size) {
+            let r = if size <= cfg.per_level {
+                i
+            } else {
+                mix64(cfg.seed ^ mix64(((n as u64) << 40) | i)) % size
+            };
+            picks.push(main_position(unrank(r, n as usize, G::PITS)));
+        }
+    }
+    picks
+}
+
+/// `per_level` positions of each level reached by random playouts
+/// ([`Sampling::Playouts`]), in parallel and in a fixed order.
+fn playout_picks<G: Game>(cfg: &TrainConfig) -> Vec<Position> {
+    let draws: Vec<(u32, u64)> = (cfg.min_level..=cfg.max_level)
+        .flat_map(|n| (0..cfg.per_level).map(move |i| (n, i)))
+        .collect();
+    draws
+        .par_iter()
+        .filter_map(|&(n, i)| {
+            (0..PLAYOUT_TRIES).find_map(|t| {
+                let seed = mix64(cfg.seed ^ mix64(((n as u64) << 40) | i) ^ mix64(t + 1));
+                playout::<G>(n, seed).map(|pos| main_position(pos.pits))
+            })
+        })
+        .collect()
+}
+
+/// Plays uniformly random legal moves (generator seeded by `seed`) from the
+/// start until the board holds at most `level` seeds outside the opening;
+/// the position if it holds exactly `level`.
+fn playout<G: Game>(level: u32, mut seed: u64) -> Option<Position> {
+    let mut st = State {
+        pos: G::start(),
+        stores: [0, 0],
+    };
+    while st.pos.level() > level || st.pos.in_opening() {
+        let moves = G::legal_moves(&st.pos);
+        if moves.is_empty() {
+            return None;
+        }
+        seed = mix64(seed.wrapping_add(0x9E37_79B9_7F4A_7C15));
+        st = st
+            .play::<G>(moves.get((seed % moves.len() as u64) as usize))
+            .0;
+    }
+    (st.pos.level() == level).then_some(st.pos)
 }
 
 /// Fits a model for game `G` on the tables' exact values.
@@ -266,6 +353,7 @@ pub fn train<G: Game>(set: &TableSet, cfg: &TrainConfig) -> Result<Model, TrainE
         levels: (cfg.min_level, cfg.max_level),
         per_level: cfg.per_level,
         seed: cfg.seed,
+        sampling: cfg.sampling,
         train_positions: train.len() as u64,
         validation_positions: valid.len() as u64,
         validation_mae,
