@@ -4,9 +4,11 @@
 //! `cargo run --release --example sample_positions -- GAME SEED PER_LEVEL LEVEL...`
 //! prints one position per line in the project's notation.
 
-use adji::game::{mix64, Game, State};
+use adji::eval::train::random_playout;
+use adji::game::{mix64, Game};
 use adji::notation::format_state;
 use adji::{AdjiBoto, Adjito};
+use std::io::Write;
 
 fn sample<G: Game>(seed: u64, per_level: usize, levels: &[u32]) {
     let mut s = seed;
@@ -14,22 +16,15 @@ fn sample<G: Game>(seed: u64, per_level: usize, levels: &[u32]) {
         s = mix64(s.wrapping_add(0x9E37_79B9_7F4A_7C15));
         s
     };
+    let mut out = std::io::stdout().lock();
     for &level in levels {
         let mut found = 0;
         while found < per_level {
-            let mut st = State {
-                pos: G::start(),
-                stores: [0, 0],
-            };
-            while st.pos.level() > level || st.pos.in_opening() {
-                let ml = G::legal_moves(&st.pos);
-                if ml.is_empty() {
-                    break;
-                }
-                st = st.play::<G>(ml.get((next() % ml.len() as u64) as usize)).0;
-            }
+            let st = random_playout::<G>(level, &mut next);
             if st.pos.level() == level && !G::legal_moves(&st.pos).is_empty() {
-                println!("{}", format_state::<G>(&st));
+                if writeln!(out, "{}", format_state::<G>(&st)).is_err() {
+                    return; // a closed pipe: stop quietly
+                }
                 found += 1;
             }
         }

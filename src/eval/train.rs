@@ -315,6 +315,19 @@ fn playout_picks<G: Game>(cfg: &TrainConfig) -> Vec<Position> {
 /// start until the board holds at most `level` seeds outside the opening;
 /// the position if it holds exactly `level`.
 fn playout<G: Game>(level: u32, mut seed: u64) -> Option<Position> {
+    let mut next = || {
+        seed = mix64(seed.wrapping_add(0x9E37_79B9_7F4A_7C15));
+        seed
+    };
+    let st = random_playout::<G>(level, &mut next);
+    (st.pos.level() == level).then_some(st.pos)
+}
+
+/// Plays uniformly random legal moves from the start, each picked by one
+/// call of `next`, until the board holds at most `level` seeds outside the
+/// opening or the game is over; the state reached (it holds fewer seeds
+/// when a capture jumped past `level`).
+pub fn random_playout<G: Game>(level: u32, next: &mut impl FnMut() -> u64) -> State {
     let mut st = State {
         pos: G::start(),
         stores: [0, 0],
@@ -322,14 +335,13 @@ fn playout<G: Game>(level: u32, mut seed: u64) -> Option<Position> {
     while st.pos.level() > level || st.pos.in_opening() {
         let moves = G::legal_moves(&st.pos);
         if moves.is_empty() {
-            return None;
+            break;
         }
-        seed = mix64(seed.wrapping_add(0x9E37_79B9_7F4A_7C15));
         st = st
-            .play::<G>(moves.get((seed % moves.len() as u64) as usize))
+            .play::<G>(moves.get((next() % moves.len() as u64) as usize))
             .0;
     }
-    (st.pos.level() == level).then_some(st.pos)
+    st
 }
 
 /// Fits a model for game `G` on the tables' exact values.
