@@ -323,6 +323,10 @@ fn a_distributed_build_over_its_memory_budget_is_refused_before_building() {
     assert!(stdout.contains("Plan:"), "{stdout}");
     assert!(stderr.contains("--memory"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
+    // Every rank refuses alike, so rank 0 alone reports it, without MPI's
+    // abort.
+    assert_eq!(stderr.matches("--memory allows").count(), 1, "{stderr}");
+    assert!(!stderr.contains("MPI_ABORT"), "{stderr}");
     let t = dir.path().join("t");
     assert!(
         !t.exists() || files(&t, ".adjt").is_empty(),

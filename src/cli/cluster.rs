@@ -25,13 +25,17 @@ pub fn world() -> Option<MpiComm> {
     }
 }
 
-/// Runs `f` on this rank. An error is printed with the rank and, when
-/// other ranks run, stops them all (they would wait for this one forever).
+/// Runs `f` on this rank. An error that every rank meets alike
+/// ([`CliError::OnEveryRank`]) is reported once, by rank 0; any other error
+/// is printed with the rank and, when other ranks run, stops them all (they
+/// would wait for this one forever).
 pub fn on_every_rank(
     comm: &MpiComm,
     f: impl FnOnce(&MpiComm) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
     match f(comm) {
+        Err(CliError::OnEveryRank(e)) if comm.rank() == 0 => Err(*e),
+        Err(CliError::OnEveryRank(_)) => Err(CliError::ReportedByRankZero),
         Err(e) if comm.size() > 1 && !matches!(e, CliError::Closed) => {
             out::note(format_args!("error (rank {}): {e}", comm.rank()));
             comm.abort(1)
@@ -57,9 +61,10 @@ pub fn build_tables<G: Game>(a: &BuildArgs, comm: &MpiComm) -> Result<(), CliErr
     };
     let mut refused = vec![verdict.is_err() as u8];
     comm.broadcast(&mut refused);
-    verdict?;
+    let agreed = |e: CliError| CliError::OnEveryRank(Box::new(e));
+    verdict.map_err(agreed)?;
     if refused[0] == 1 {
-        crate::tables::check_plan(a, &p)?;
+        crate::tables::check_plan(a, &p).map_err(agreed)?;
     }
     if root {
         out::print(format_args!(

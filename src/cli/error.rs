@@ -77,6 +77,14 @@ pub enum CliError {
     /// Standard output was closed by its reader: stop quietly.
     #[error("standard output closed")]
     Closed,
+    /// An error every rank of a distributed run meets at the same point,
+    /// so that no rank waits for another: rank 0 reports it, the others
+    /// exit with [`CliError::ReportedByRankZero`].
+    #[error("{0}")]
+    OnEveryRank(Box<CliError>),
+    /// Rank 0 reports this run's error: exit with failure, saying nothing.
+    #[error("rank 0 reports the error")]
+    ReportedByRankZero,
 }
 
 impl CliError {
@@ -100,6 +108,7 @@ impl CliError {
 pub fn exit(r: Result<(), CliError>) -> ExitCode {
     match r {
         Ok(()) | Err(CliError::Closed) => ExitCode::SUCCESS,
+        Err(CliError::ReportedByRankZero) => ExitCode::FAILURE,
         Err(e) => {
             crate::out::note(format_args!("error: {e}"));
             ExitCode::FAILURE
