@@ -14,9 +14,17 @@ measure GAME DATA.tsv... TABLES (--time SECONDS | --nodes N) [--eval EVAL ...] [
     exact), positions proven exact; then the same per level band. Several
     data files are measured as one set. `--adji` runs another build (e.g.
     an older commit's, for its shipped weights).
+paired RUN.txt EVAL_A EVAL_B [DATA.tsv]
+    Reads the `--per-position` lines of a `measure` run and compares two of
+    its evaluations position by position (only the positions of DATA.tsv
+    when given): the mean of |error B| - |error A|, its 95 % bootstrap
+    interval (10,000 resamples, fixed seed), on how many positions each is
+    closer, and the two-sided sign test's p.
 """
 import argparse
 import json
+import math
+import random
 import subprocess
 import sys
 
@@ -93,9 +101,35 @@ def measure(a):
                 print(summary(f"{a.game}\t{e}\t{what}\tlevels {lo}-{hi}", band))
 
 
+def paired(run, a, b, data=None):
+    keep = {pos for pos, _, _ in rows([data])} if data else None
+    err = {}
+    for line in open(run):
+        f = line.rstrip("\n").split("\t")
+        if len(f) != 6 or (keep is not None and f[0] not in keep):
+            continue
+        pos, value, ev, _, est, _ = f
+        err.setdefault(pos, {})[ev] = abs(float(est) - int(value))
+    d = [e[b] - e[a] for e in err.values() if a in e and b in e]
+    if not d:
+        sys.exit(f"paired: no position has both {a} and {b} in {run}")
+    n = len(d)
+    rng = random.Random(1)
+    means = sorted(sum(rng.choice(d) for _ in range(n)) / n for _ in range(10000))
+    closer_a = sum(x > 0.005 for x in d)
+    closer_b = sum(x < -0.005 for x in d)
+    k, m = min(closer_a, closer_b), closer_a + closer_b
+    p = min(1.0, 2 * sum(math.comb(m, i) for i in range(k + 1)) / 2 ** m) if m else 1.0
+    print(f"positions {n}\tmean |error {b}| - |error {a}| {sum(d) / n:+.3f}"
+          f"\t95 % bootstrap [{means[250]:+.3f}, {means[9750]:+.3f}]"
+          f"\t{a} closer {closer_a}\t{b} closer {closer_b}\ttied {n - m}\tsign test p {p:.3f}")
+
+
 def main():
     if len(sys.argv) >= 5 and sys.argv[1] == "make":
         return make(*sys.argv[2:5])
+    if len(sys.argv) in (5, 6) and sys.argv[1] == "paired":
+        return paired(*sys.argv[2:])
     p = argparse.ArgumentParser(usage=__doc__)
     p.add_argument("cmd", choices=["measure"])
     p.add_argument("game")
