@@ -4,7 +4,7 @@
 //! generation of one shared transposition table per position, and a node
 //! cap per position. Run:
 //! `cargo run --release --example suite -- [--tables DIR] [--threads N]
-//! [--hash MIB] [--cap NODES] [--off etc,tables,tt,ordering,abdada]
+//! [--hash MIB] [--cap NODES] [--off etc,tables,exit,tt,ordering,abdada]
 //! [--game adjito|adjiboto] [--pick I,J,..]` (`--pick`: positions by index,
 //! Adjito's 0–6 then Adji-Boto's 7–11).
 use adji::game::Game;
@@ -94,6 +94,7 @@ fn main() {
         match f {
             "etc" => opts.etc = false,
             "tables" => opts.use_tables = false,
+            "exit" => opts.exit_prune = false,
             "tt" => opts.use_tt = false,
             "ordering" => opts.ordering = false,
             "abdada" => opts.abdada = false,

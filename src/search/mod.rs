@@ -95,6 +95,10 @@ pub struct Options {
     pub etc: bool,
     /// Probe endgame tables at stretch starts.
     pub use_tables: bool,
+    /// Table-based move pruning: a quiet move whose child has a capture
+    /// the endgame tables value at `v` or more is worth at most `−v`, and
+    /// is not searched when that fails low.
+    pub exit_prune: bool,
     /// Run each exact solve on as many threads as rayon's current pool has.
     pub parallel: bool,
     /// With several threads, defer moves another thread is searching
@@ -113,6 +117,7 @@ impl Default for Options {
             ordering: true,
             etc: true,
             use_tables: true,
+            exit_prune: true,
             parallel: true,
             abdada: true,
             pv_max: 24,
