@@ -91,12 +91,7 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
     fn bisect(&self, node: &Node, mut r: Range, cands: &[i32], ctx: &mut Ctx) -> (Range, bool) {
         let (mut rep_any, mut lower_proved, mut upper_proved) = (false, false, false);
         while r.lower < r.upper && !self.shared.stopped() {
-            let inside: Vec<i32> = cands
-                .iter()
-                .copied()
-                .filter(|&v| v > r.lower && v <= r.upper)
-                .collect();
-            let t = inside[(inside.len() - 1) / 2];
+            let t = next_test(cands, r);
             let res = self.negamax(ctx, node, t - 1, t);
             let Ok((v, rep)) = res else {
                 break;
@@ -121,4 +116,17 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
         }
         (r, !rep_any && lower_proved && upper_proved && r.exact())
     }
+}
+
+/// The next candidate to test in a bisection within `r` (`r.lower <
+/// r.upper`, both candidates): the middle of those above `r.lower`, so that
+/// a test `≥ t` that succeeds raises `lower` to `t` and one that fails
+/// lowers `upper` below it.
+pub(super) fn next_test(cands: &[i32], r: Range) -> i32 {
+    let inside: Vec<i32> = cands
+        .iter()
+        .copied()
+        .filter(|&v| v > r.lower && v <= r.upper)
+        .collect();
+    inside[(inside.len() - 1) / 2]
 }

@@ -24,10 +24,14 @@
 //! (`−n..=n` for `n` seeds on the board, plus `w` when it is ±∞); the
 //! transposition table keeps the bounds between tests, so each test also
 //! orders the next one's moves (the part iterative deepening plays in
-//! depth-limited engines).
+//! depth-limited engines). An analysis solves the root's value before its
+//! moves' values, each under growing node budgets, so that a limit leaves
+//! the value exact when only some move's value is hard (`root.rs`).
 //!
-//! One concern per file: `negamax` (the node search, its table cuts and
-//! store), `bisect` (exact values of stretch starts), `parallel` (the
+//! One concern per file: `negamax` (the node search, its table cuts, the
+//! table-based move pruning and the store), `bisect` (exact values of
+//! stretch starts), `root` (an analysis's root value and move values under
+//! budgets), `parallel` (the
 //! threads of a solve, ABDADA, and their stacks), `ordering`
 //! (the move sorter), `ctx` (a thread's path and counters, the shared
 //! counters and the stop rule), `pv` (principal variation), `depth`

@@ -25,6 +25,7 @@ use crate::tt::{Kind, TransTable, NO_MOVE};
 use crate::value::Range;
 
 use super::analysis::meet;
+use super::bisect::next_test;
 use super::ordering::{MoveSorter, Order};
 use super::{Abort, MoveResult, Searcher};
 
@@ -127,12 +128,7 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
         };
         let sorter = MoveSorter::new::<G>(pos, &moves, &order);
         while r.lower < r.upper && !self.shared.stopped() {
-            let inside: Vec<i32> = cands
-                .iter()
-                .copied()
-                .filter(|&v| v > r.lower && v <= r.upper)
-                .collect();
-            let t = inside[(inside.len() - 1) / 2];
+            let t = next_test(cands, r);
             let mut hit = false;
             for c in sorter.children() {
                 if self.shared.stopped() {
