@@ -6,7 +6,7 @@ mod common;
 use adji::game::{Game, Position};
 use adji::index::{level_size, unrank};
 use adji::progress::NoProgress;
-use adji::search::{Limits, Options, Searcher};
+use adji::search::{Limits, Options, PvEnd, Searcher};
 use adji::tables::build::build_tables;
 use adji::tables::{move_values, TableSet};
 use adji::tt::AtomicTable;
@@ -123,6 +123,10 @@ fn limited_bounds_contain_exact<G: Game>(rule: LoopRule, seed: u64) {
             open_moves += !r.exact() as u32;
         }
         exact_values += a.value.exact() as u32;
+        // A line cut short by the limit says so, not "length cap".
+        if a.pv_end == PvEnd::Length {
+            assert_eq!(a.pv.len(), 4, "{what}: {:?}", a.pv);
+        }
     }
     // The limits left some bounds open and some values exact, or the
     // test says nothing.

@@ -53,8 +53,13 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
             {
                 return (pv, PvEnd::TableHit);
             }
-            if pv.len() >= self.opts.pv_max || self.shared.stopped() {
+            if pv.len() >= self.opts.pv_max {
                 return (pv, PvEnd::Length);
+            }
+            if self.shared.stopped() {
+                // A limit ended the line: the root's value can now be
+                // exact while the search was stopped.
+                return (pv, PvEnd::Unresolved);
             }
             next = match self.table_moves(&pos, w) {
                 Some(m) => m.iter().find(|m| m.value.lower == v).map(|m| m.mv),
