@@ -1,7 +1,10 @@
 //! Deepest positions solved exactly within 60 s (2 threads, tables from
 //! `tables/`). Positions come from fixed-seed random playouts from the start,
 //! stopped at the first position with the wanted number of seeds on the
-//! board (main phase for Adji-Boto). Run:
+//! board (main phase for Adji-Boto). The analysis solves the position's
+//! value first, then its moves' values: a row gives the time until the
+//! value was exact, how many moves were exact when the search stopped, and
+//! the whole analysis's time. Run:
 //! `cargo bench --bench deepest` (writes Markdown to stdout).
 
 use std::time::Duration;
@@ -57,7 +60,9 @@ fn run<G: Game>(levels: &[u32], per_level: u64) {
         G::ID.name(),
         tables.covered() as i64 - 1
     );
-    println!("| level | position | result | seconds | nodes |\n|---:|---|---|---:|---:|");
+    println!(
+        "| level | position | result | seconds to the value | moves exact | seconds in all | nodes |\n|---:|---|---|---:|---:|---:|---:|"
+    );
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
         .build()
@@ -85,9 +90,12 @@ fn run<G: Game>(levels: &[u32], per_level: u64) {
             } else {
                 format!("bounds [{:+}, {:+}]", a.value.lower, a.value.upper)
             };
+            let exact_moves = a.moves.iter().filter(|m| m.value.exact()).count();
             println!(
-                "| {level} | `{}` | {res} | {:.1} | {} |",
+                "| {level} | `{}` | {res} | {:.1} | {exact_moves}/{} | {:.1} | {} |",
                 format_state::<G>(&st),
+                a.value_ms as f64 / 1000.0,
+                a.moves.len(),
                 a.stats.time_ms as f64 / 1000.0,
                 a.stats.nodes
             );

@@ -4,7 +4,7 @@
 //! generation of one shared transposition table per position, and a node
 //! cap per position. Run:
 //! `cargo run --release --example suite -- [--tables DIR] [--threads N]
-//! [--hash MIB] [--cap NODES] [--off etc,tables,tt,ordering,abdada]
+//! [--hash MIB] [--cap NODES] [--off etc,tables,exit,tt,ordering,abdada]
 //! [--game adjito|adjiboto] [--pick I,J,..]` (`--pick`: positions by index,
 //! Adjito's 0–6 then Adji-Boto's 7–11).
 use adji::game::Game;
@@ -42,7 +42,8 @@ struct Config {
     opts: Options,
 }
 
-/// Solves `list`; prints one line per position; returns (nodes, seconds, exact).
+/// Solves `list`; prints one line per position (the analysis solves the
+/// value first, then every move); returns (nodes, seconds, exact).
 fn run<G: Game>(list: &[&str], first: usize, c: &Config) -> (u64, f64, usize) {
     let t = TableSet::open_available::<G>(std::path::Path::new(&c.tables), LoopRule::Start)
         .expect("tables");
@@ -61,11 +62,12 @@ fn run<G: Game>(list: &[&str], first: usize, c: &Config) -> (u64, f64, usize) {
         let s = Searcher::<G, _>::new(Some(&t), &tt, c.opts).unwrap();
         let a = pool.install(|| s.analyse(&st.pos));
         println!(
-            "| {} | `{p}` | [{:+}, {:+}] | {} | {:.2} |",
+            "| {} | `{p}` | [{:+}, {:+}] | {} | {:.2} | {:.2} |",
             G::ID,
             a.value.lower,
             a.value.upper,
             a.stats.nodes,
+            a.value_ms as f64 / 1000.0,
             a.stats.time_ms as f64 / 1000.0
         );
         nodes += a.stats.nodes;
@@ -94,6 +96,7 @@ fn main() {
         match f {
             "etc" => opts.etc = false,
             "tables" => opts.use_tables = false,
+            "exit" => opts.exit_prune = false,
             "tt" => opts.use_tt = false,
             "ordering" => opts.ordering = false,
             "abdada" => opts.abdada = false,
@@ -110,7 +113,9 @@ fn main() {
         hash: arg("--hash").map_or(256, |v| v.parse().unwrap()),
         opts,
     };
-    println!("| game | position | value | nodes | seconds |\n|---|---|---|---:|---:|");
+    println!(
+        "| game | position | value | nodes | seconds to the value | seconds |\n|---|---|---|---:|---:|---:|"
+    );
     let game = arg("--game");
     let mut total = (0, 0.0, 0);
     for (name, r) in [("adjito", ADJITO), ("adjiboto", ADJIBOTO)] {
@@ -125,7 +130,7 @@ fn main() {
         total = (total.0 + n, total.1 + s, total.2 + e);
     }
     println!(
-        "| total | | {} exact | {} | {:.2} |",
+        "| total | | {} exact | {} | | {:.2} |",
         total.2, total.0, total.1
     );
 }

@@ -31,6 +31,20 @@ impl MoveResult {
         Self::new(mv, 0, Contribution::quiet(w, lo, hi))
     }
 
+    /// This result, knowing that the move is worth at most `v` (the
+    /// position's value is at most `v`).
+    pub fn at_most(mut self, v: i32) -> Self {
+        self.value = meet(
+            self.value,
+            Range {
+                lower: i32::MIN,
+                upper: v,
+            },
+        );
+        self.part.value = self.value;
+        self
+    }
+
     fn new(mv: Move, captured: u8, part: Contribution) -> Self {
         MoveResult {
             mv,
@@ -46,6 +60,17 @@ impl MoveResult {
             .iter()
             .fold(Contribution::NONE, |acc, m| acc.join(m.part))
     }
+}
+
+/// Both bounds at once: `a` and `b` each contain the same value, so their
+/// intersection does.
+pub(super) fn meet(a: Range, b: Range) -> Range {
+    let r = Range {
+        lower: a.lower.max(b.lower),
+        upper: a.upper.min(b.upper),
+    };
+    debug_assert!(r.lower <= r.upper, "disjoint bounds {a:?} and {b:?}");
+    r
 }
 
 /// Where a principal variation stopped.
@@ -80,6 +105,9 @@ pub struct Analysis {
     pub pv_end: PvEnd,
     /// True if the whole answer came from the endgame tables.
     pub from_tables: bool,
+    /// Milliseconds until `value` was exact (the root's value is solved
+    /// before its moves' values); the whole search's time when it is not.
+    pub value_ms: u64,
     /// Counters.
     pub stats: Stats,
 }

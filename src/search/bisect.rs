@@ -27,7 +27,37 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
     /// every way of scoring repeats: both ends were proved by tests and no
     /// test met a repeat or used a w-dependent cut.
     pub fn solve_start(&self, pos: &Position, kind: Kind) -> (Range, bool) {
+        self.solve_start_within(pos, kind, None)
+    }
+
+    /// [`Searcher::solve_start`], knowing that the value lies in `known`
+    /// (proved earlier, when given): the bisection starts from there.
+    pub(super) fn solve_start_within(
+        &self,
+        pos: &Position,
+        kind: Kind,
+        known: Option<Range>,
+    ) -> (Range, bool) {
         let node = self.start_node(pos, kind);
+        let mut cands = self.candidates(pos, node.w);
+        // Every value is a candidate: known bounds snap onto them.
+        if let Some(k) = known {
+            cands.retain(|&c| c >= k.lower && c <= k.upper);
+        }
+        if cands.is_empty() {
+            debug_assert!(false, "no candidate within {known:?}");
+            return (known.unwrap_or(Range::point(node.w)), false);
+        }
+        let r = Range {
+            lower: cands[0],
+            upper: *cands.last().unwrap(),
+        };
+        self.run_threads(|ctx| self.bisect(&node, r, &cands, ctx))
+    }
+
+    /// The possible values of a stretch start of `pos` whose repeats
+    /// score `w` (which may be ±∞), sorted.
+    pub(super) fn candidates(&self, pos: &Position, w: i32) -> Vec<i32> {
         // Under `start` every finite value is a difference of two parts of
         // the `n` seeds (a split, or a capture's `c − value(child)`), so it
         // has `n`'s parity; under `even`, a repeat scores 0 at any level.
@@ -38,11 +68,11 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
             1
         };
         let mut cands: Vec<i32> = (-n..=n).step_by(step).collect();
-        if !cands.contains(&node.w) {
-            cands.push(node.w);
+        if !cands.contains(&w) {
+            cands.push(w);
             cands.sort_unstable();
         }
-        self.run_threads(|ctx| self.bisect(&node, &cands, ctx))
+        cands
     }
 
     /// Whether a stretch start's value under `kind` is at most `x`: one
@@ -56,21 +86,12 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
         Ok(v <= x)
     }
 
-    /// The null-window bisection of [`Searcher::solve_start`] over the
-    /// candidate values `cands` (sorted).
-    fn bisect(&self, node: &Node, cands: &[i32], ctx: &mut Ctx) -> (Range, bool) {
-        let mut r = Range {
-            lower: cands[0],
-            upper: *cands.last().unwrap(),
-        };
+    /// The null-window bisection of [`Searcher::solve_start`] from the
+    /// bounds `r`, over the candidate values `cands` (sorted, within `r`).
+    fn bisect(&self, node: &Node, mut r: Range, cands: &[i32], ctx: &mut Ctx) -> (Range, bool) {
         let (mut rep_any, mut lower_proved, mut upper_proved) = (false, false, false);
         while r.lower < r.upper && !self.shared.stopped() {
-            let inside: Vec<i32> = cands
-                .iter()
-                .copied()
-                .filter(|&v| v > r.lower && v <= r.upper)
-                .collect();
-            let t = inside[(inside.len() - 1) / 2];
+            let t = next_test(cands, r);
             let res = self.negamax(ctx, node, t - 1, t);
             let Ok((v, rep)) = res else {
                 break;
@@ -95,4 +116,17 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
         }
         (r, !rep_any && lower_proved && upper_proved && r.exact())
     }
+}
+
+/// The next candidate to test in a bisection within `r` (`r.lower <
+/// r.upper`, both candidates): the middle of those above `r.lower`, so that
+/// a test `≥ t` that succeeds raises `lower` to `t` and one that fails
+/// lowers `upper` below it.
+pub(super) fn next_test(cands: &[i32], r: Range) -> i32 {
+    let inside: Vec<i32> = cands
+        .iter()
+        .copied()
+        .filter(|&v| v > r.lower && v <= r.upper)
+        .collect();
+    inside[(inside.len() - 1) / 2]
 }

@@ -105,6 +105,9 @@ pub(super) struct Shared {
     hits: AtomicU64,
     table_hits: AtomicU64,
     node_limit: Option<u64>,
+    /// Shared node count at which the current budgeted job stops (without
+    /// stopping the search): `u64::MAX` when none.
+    budget_end: AtomicU64,
     deadline: Option<Instant>,
     /// When the search was set up.
     pub born: Instant,
@@ -119,6 +122,7 @@ impl Shared {
             hits: AtomicU64::new(0),
             table_hits: AtomicU64::new(0),
             node_limit: limits.nodes,
+            budget_end: AtomicU64::new(u64::MAX),
             deadline: limits.time.map(|d| Instant::now() + d),
             born: Instant::now(),
         }
@@ -169,7 +173,19 @@ impl Shared {
             self.stop.store(true, Relaxed);
             return Err(Abort);
         }
+        // Checked after the limits, so that a budget never hides them.
+        if total >= self.budget_end.load(Relaxed) {
+            return Err(Abort);
+        }
         Ok(())
+    }
+
+    /// Makes the next jobs stop (as a limit stops them, but leaving the
+    /// search free to go on) once about `nodes` more have been searched;
+    /// `None` lifts the budget.
+    pub fn set_budget(&self, nodes: Option<u64>) {
+        let end = nodes.map_or(u64::MAX, |n| self.nodes().saturating_add(n));
+        self.budget_end.store(end, Relaxed);
     }
 
     /// Whether a limit has been reached.

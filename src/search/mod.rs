@@ -24,10 +24,14 @@
 //! (`−n..=n` for `n` seeds on the board, plus `w` when it is ±∞); the
 //! transposition table keeps the bounds between tests, so each test also
 //! orders the next one's moves (the part iterative deepening plays in
-//! depth-limited engines).
+//! depth-limited engines). An analysis solves the root's value before its
+//! moves' values, each under growing node budgets, so that a limit leaves
+//! the value exact when only some move's value is hard (`root.rs`).
 //!
-//! One concern per file: `negamax` (the node search, its table cuts and
-//! store), `bisect` (exact values of stretch starts), `parallel` (the
+//! One concern per file: `negamax` (the node search, its table cuts, the
+//! table-based move pruning and the store), `bisect` (exact values of
+//! stretch starts), `root` (an analysis's root value and move values under
+//! budgets), `parallel` (the
 //! threads of a solve, ABDADA, and their stacks), `ordering`
 //! (the move sorter), `ctx` (a thread's path and counters, the shared
 //! counters and the stop rule), `pv` (principal variation), `depth`
@@ -38,11 +42,11 @@
 //! A result inside a stretch may depend on the path (which positions count
 //! as repeats) and on the stretch's `w`. The table therefore stores only
 //! results that cannot:
-//! - [`Kind::Free`] entries, written only when `rep` is false: no repeat was
+//! - [`Kind::Free`](crate::tt::Kind::Free) entries, written only when `rep` is false: no repeat was
 //!   scored under the node, so the same search from that node as a fresh
 //!   start would give the same bound for *every* `w`; such a bound holds
 //!   for `lo` and `hi` alike, hence for the node's value on any path.
-//! - [`Kind::Rule`], [`Kind::Lo`], [`Kind::Hi`] entries, written only at
+//! - `Kind::Rule`, `Kind::Lo`, `Kind::Hi` entries, written only at
 //!   stretch starts, whose path begins at the node itself; they are read
 //!   only at stretch starts of the same kind.
 //!
@@ -51,10 +55,10 @@
 
 use std::time::{Duration, Instant};
 
-use crate::game::{Game, Move, Position};
+use crate::game::{Game, Position};
 use crate::tables::TableSet;
-use crate::tt::{Kind, TransTable};
-use crate::value::{Contribution, LoopRule, Range};
+use crate::tt::TransTable;
+use crate::value::{Contribution, LoopRule, Range, POS_INF};
 
 mod analysis;
 mod bisect;
@@ -64,6 +68,7 @@ mod negamax;
 mod ordering;
 mod parallel;
 mod pv;
+mod root;
 
 pub use analysis::{Analysis, MoveResult, PvEnd, Stats};
 use ctx::Shared;
@@ -94,6 +99,10 @@ pub struct Options {
     pub etc: bool,
     /// Probe endgame tables at stretch starts.
     pub use_tables: bool,
+    /// Table-based move pruning: a quiet move whose child has a capture
+    /// the endgame tables value at `v` or more is worth at most `−v`, and
+    /// is not searched when that fails low.
+    pub exit_prune: bool,
     /// Run each exact solve on as many threads as rayon's current pool has.
     pub parallel: bool,
     /// With several threads, defer moves another thread is searching
@@ -112,6 +121,7 @@ impl Default for Options {
             ordering: true,
             etc: true,
             use_tables: true,
+            exit_prune: true,
             parallel: true,
             abdada: true,
             pv_max: 24,
@@ -199,28 +209,6 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
         e
     }
 
-    /// Analyses every move of `pos` within a stretch whose repeat score,
-    /// seen by `pos`'s mover, is `w`. Returns the move results (unsorted).
-    fn move_results(&self, pos: &Position, w: i32) -> Vec<MoveResult> {
-        let one = |mv: Move| {
-            let p = G::play_unchecked(pos, mv);
-            if p.captured > 0 {
-                MoveResult::capture(mv, p.captured, self.solve_start(&p.pos, Kind::Rule).0)
-            } else {
-                let (lo, w_free) = self.solve_start(&p.pos, Kind::Lo);
-                let hi = if w_free {
-                    lo
-                } else {
-                    self.solve_start(&p.pos, Kind::Hi).0
-                };
-                MoveResult::quiet(mv, w, lo, hi)
-            }
-        };
-        // Root moves one after another, so that each benefits from the
-        // table entries of the previous ones; threads work inside each solve.
-        G::legal_moves(pos).iter().map(one).collect()
-    }
-
     /// Stops the search as if a limit had been reached: a running
     /// [`Searcher::analyse`] returns soon after with the bounds proved so
     /// far. Callable from another thread (the web server cancels a solve
@@ -272,21 +260,50 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
                 pv: Vec::new(),
                 pv_end: PvEnd::GameOver,
                 from_tables: false,
+                value_ms: 0,
                 stats: self.shared.stats(t0),
             };
         }
-        let (mut moves, from_tables) = match (self.table_moves(pos, w), depth) {
-            (Some(m), _) => (m, true),
-            (None, None) => (self.move_results(pos, w), false),
-            (None, Some(d)) => (self.depth_move_results(pos, w, d), false),
+        // The root's value first, as one bisection over the whole tree: it
+        // is often far cheaper than every move's exact value (a move's value
+        // may need a child's `lo` or `hi`, whose proofs can be much larger),
+        // and it stays exact when a limit stops the moves' solves.
+        let table = self.table_moves(pos, w);
+        let (root, value_ms) = match (&table, depth) {
+            (None, None) => {
+                let root = self.solve_root(pos);
+                (Some(root), t0.elapsed().as_millis() as u64)
+            }
+            _ => (None, 0),
         };
-        let Contribution { value, lo, hi } = MoveResult::join(&moves);
+        let (mut moves, from_tables) = match (table, depth, root) {
+            (Some(m), _, _) => (m, true),
+            (None, Some(d), _) => (self.depth_move_results(pos, w, d), false),
+            (None, None, r) => {
+                let upper = r.map_or(POS_INF, |(r, _)| r.upper);
+                (self.move_results(pos, w, upper), false)
+            }
+        };
+        let Contribution {
+            mut value,
+            mut lo,
+            mut hi,
+        } = MoveResult::join(&moves);
+        if let Some((r, free)) = root {
+            value = analysis::meet(value, r);
+            if free {
+                // The root's bounds hold however repeats score: for lo and hi too.
+                lo = analysis::meet(lo, r);
+                hi = analysis::meet(hi, r);
+            }
+        }
         moves.sort_by_key(|m| std::cmp::Reverse((m.value.lower, m.value.upper)));
         let (pv, pv_end) = if depth.is_none() {
             self.principal_variation(pos, w, &moves, value)
         } else {
             (Vec::new(), PvEnd::Unresolved)
         };
+        let stats = self.shared.stats(t0);
         Analysis {
             value,
             lo,
@@ -295,7 +312,12 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
             pv,
             pv_end,
             from_tables,
-            stats: self.shared.stats(t0),
+            value_ms: if value.exact() && root.is_some() {
+                value_ms.min(stats.time_ms)
+            } else {
+                stats.time_ms
+            },
+            stats,
         }
     }
 

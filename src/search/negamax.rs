@@ -306,6 +306,13 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
             let (v, _) = self.negamax(ctx, &child, lower, upper)?;
             return Ok((capture_value(c.captured, v), false));
         }
+        if self.opts.exit_prune {
+            if let Some(floor) = self.exit_floor(&c.pos).filter(|&f| -f <= a) {
+                if !ctx.repeats(c.pos.key()) {
+                    return Ok((-floor, false));
+                }
+            }
+        }
         let child = Node {
             pos: c.pos,
             w: -node.w,
@@ -313,6 +320,30 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
         };
         let (v, rep) = self.negamax(ctx, &child, -beta, -a)?;
         Ok((-v, rep))
+    }
+
+    /// The best exit the endgame tables value among `pos`'s captures: a
+    /// floor on `pos`'s value on any path and for any `w`, since its mover
+    /// can always take it.
+    fn exit_floor(&self, pos: &Position) -> Option<i32> {
+        let t = self.tables?;
+        let mut exits = [(0u8, Position::default(), 0usize); 6];
+        let mut n = 0;
+        // Play every capture and prefetch its table entry first, so that
+        // the cache misses overlap.
+        for mv in G::legal_moves(pos).iter() {
+            let p = G::play_unchecked(pos, mv);
+            if let (true, Some(level)) = (p.captured > 0, t.level(p.pos.level())) {
+                let idx = crate::index::rank(&p.pos.pits, G::PITS) as usize;
+                level.prefetch(idx);
+                exits[n] = (p.captured, p.pos, idx);
+                n += 1;
+            }
+        }
+        exits[..n]
+            .iter()
+            .filter_map(|&(c, p, _)| t.value::<G>(&p).map(|v| capture_value(c, v)))
+            .max()
     }
 
     /// Enhanced transposition cutoff: a move whose child's table entry

@@ -53,8 +53,13 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
             {
                 return (pv, PvEnd::TableHit);
             }
-            if pv.len() >= self.opts.pv_max || self.shared.stopped() {
+            if pv.len() >= self.opts.pv_max {
                 return (pv, PvEnd::Length);
+            }
+            if self.shared.stopped() {
+                // A limit ended the line: the root's value can now be
+                // exact while the search was stopped.
+                return (pv, PvEnd::Unresolved);
             }
             next = match self.table_moves(&pos, w) {
                 Some(m) => m.iter().find(|m| m.value.lower == v).map(|m| m.mv),
@@ -71,20 +76,29 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
     /// [`Abort`] when a limit stopped a test.
     fn move_reaching(&self, pos: &Position, w: i32, v: i32) -> Result<Option<Move>, Abort> {
         for mv in G::legal_moves(pos).iter() {
-            let p = G::play_unchecked(pos, mv);
-            // A capture is worth `captured − value(child)`; a quiet move
-            // `clamp(w, −hi(c), −lo(c))`, at least `v` exactly when
-            // `lo(c) ≤ −v` (if `w ≥ v`) or `hi(c) ≤ −v` (if not).
-            let reaches = if p.captured > 0 {
-                self.at_most(&p.pos, Kind::Rule, capture_value(p.captured, v))?
-            } else {
-                let kind = if w >= v { Kind::Lo } else { Kind::Hi };
-                self.at_most(&p.pos, kind, -v)?
-            };
-            if reaches {
+            if self.reaches(pos, w, mv, v)? {
                 return Ok(Some(mv));
             }
         }
         Ok(None)
+    }
+
+    /// Whether move `mv` of `pos`, in a stretch whose repeat score is `w`,
+    /// is worth at least `v`: one null-window test of its child as a
+    /// stretch start.
+    ///
+    /// # Errors
+    /// [`Abort`] when a limit stopped the test.
+    pub(super) fn reaches(&self, pos: &Position, w: i32, mv: Move, v: i32) -> Result<bool, Abort> {
+        let p = G::play_unchecked(pos, mv);
+        // A capture is worth `captured − value(child)`; a quiet move
+        // `clamp(w, −hi(c), −lo(c))`, at least `v` exactly when
+        // `lo(c) ≤ −v` (if `w ≥ v`) or `hi(c) ≤ −v` (if not).
+        if p.captured > 0 {
+            self.at_most(&p.pos, Kind::Rule, capture_value(p.captured, v))
+        } else {
+            let kind = if w >= v { Kind::Lo } else { Kind::Hi };
+            self.at_most(&p.pos, kind, -v)
+        }
     }
 }
