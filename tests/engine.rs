@@ -276,6 +276,7 @@ fn quality_data_values_lie_in_proven_bounds() {
     quality_data_bounds::<AdjiBoto>("tests/data/quality-adjiboto.tsv");
     quality_data_bounds::<AdjiBoto>("tests/data/quality-adjiboto-2.tsv");
     quality_data_bounds::<AdjiBoto>("tests/data/quality-adjiboto-3.tsv");
+    quality_data_bounds::<AdjiBoto>("tests/data/quality-adjiboto-4.tsv");
 }
 
 fn adji() -> assert_cmd::Command {
