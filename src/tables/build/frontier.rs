@@ -3,10 +3,11 @@
 //! bits beyond their budget, and the walk from sorted ranks to boards.
 
 use std::sync::atomic::{
-    AtomicBool, AtomicU8, AtomicUsize,
+    AtomicBool, AtomicUsize,
     Ordering::{AcqRel, Relaxed},
 };
 
+use super::events::Cell;
 use crate::game::{Game, MAX_PITS};
 use crate::index::{next_board, unrank, unrank_near};
 
@@ -196,12 +197,12 @@ impl Producer<'_, '_> {
 
     /// Pushes board `x` of rank `i`, or sets the pending bit in its `flag`.
     #[inline]
-    pub(super) fn push(&mut self, out: &mut Vec<u64>, flag: &AtomicU8, i: usize, x: u64) {
+    pub(super) fn push(&mut self, out: &mut Vec<u64>, cell: &Cell, i: usize, x: u64) {
         if self.room() {
             out.push(x);
         } else {
             // Release: whoever takes the bit also sees this producer's writes.
-            flag.fetch_or(self.sink.bit, AcqRel);
+            cell.set_flags(self.sink.bit, AcqRel);
             self.mark(i);
         }
     }

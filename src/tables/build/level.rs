@@ -11,8 +11,9 @@ use super::events::{
     cell_fields, cell_word, cells, event, Cell, Ev, Mode, Worker, L, LOCAL_MAX, W,
 };
 use super::frontier::{for_each_board, pack, rot, unpack, Frontier, Sink, DIRTY_CHUNK};
+use super::quiet::captures;
 use super::{LevelReport, CNT, IN_L, IN_W, NONE, PEND_L, PEND_W};
-use crate::game::{for_each_step, Game, Position, Step, MAX_PITS};
+use crate::game::{Game, Position, MAX_PITS};
 use crate::index::{boards, rank};
 use crate::progress::Progress;
 use crate::tables::TableSet;
@@ -299,13 +300,14 @@ pub(super) fn value_masks(words: &[u32], n: u32) -> (Vec<ValueMask>, Vec<ValueMa
 /// W enters L. Returns whether it entered W and whether it entered L.
 #[inline]
 pub(super) fn scan_cell(cell: &Cell, t: i32) -> (bool, bool) {
-    let f = cell.b.load(Relaxed);
-    if f & (IN_W | IN_L) == IN_W | IN_L {
+    let (a, f, c) = cell_fields(cell.word());
+    // Both tests without branches: most cells match neither.
+    let w = (f & IN_W == 0) & (a as i32 == t);
+    let l = (f & (IN_L | CNT) == 0) & (c as i32 == -t);
+    if !(w | l) {
         return (false, false);
     }
-    let w = f & IN_W == 0 && cell.a.load(Relaxed) as i32 == t && cell.w_trans(t);
-    let l = f & (IN_L | CNT) == 0 && cell.c.load(Relaxed) as i32 == -t && cell.l_trans(t);
-    (w, l)
+    (w && cell.w_trans(t), l && cell.l_trans(t))
 }
 
 /// A worker with producers into `sinks`, and what it pushed when done.
@@ -400,9 +402,7 @@ fn round<G: Game>(
 /// cleared as they are taken.
 fn take_pending(cells: &[Cell], ci: usize, bit: u8) -> Vec<u32> {
     (ci * DIRTY_CHUNK..((ci + 1) * DIRTY_CHUNK).min(cells.len()))
-        .filter(|&i| {
-            cells[i].b.load(Relaxed) & bit != 0 && cells[i].b.fetch_and(!bit, AcqRel) & bit != 0
-        })
+        .filter(|&i| cells[i].flags() & bit != 0 && cells[i].clear_flags(bit, AcqRel) & bit != 0)
         .map(|i| i as u32)
         .collect()
 }
@@ -481,21 +481,31 @@ fn exits_batch<G: Game>(
             side: 0,
             opening: 0,
         };
+        let moves = G::legal_moves(&pos);
         let mut cnt = 0u8;
-        let any = for_each_step::<G>(&pos, |s| match s {
-            Step::Capture {
-                pos: c, captured, ..
-            } => {
-                let level = c.level();
-                let idx = rank(&c.pits, G::PITS) as usize;
-                if let Some(t) = lower.level(level) {
-                    t.prefetch(idx);
-                }
-                caps.push((j, captured, level, idx, c));
+        for mv in moves.iter() {
+            // Only captures are sown: quiet moves are only counted.
+            if mv.is_pass() || !captures::<G>(b, mv.pit()) {
+                cnt += 1;
+                continue;
             }
-            Step::Quiet { .. } => cnt += 1,
-        });
-        out.push((if any { i32::MIN } else { G::split(&pos) }, cnt));
+            let p = G::play_unchecked(&pos, mv);
+            let c = p.pos;
+            let level = c.level();
+            let idx = rank(&c.pits, G::PITS) as usize;
+            if let Some(t) = lower.level(level) {
+                t.prefetch(idx);
+            }
+            caps.push((j, p.captured, level, idx, c));
+        }
+        out.push((
+            if moves.is_empty() {
+                G::split(&pos)
+            } else {
+                i32::MIN
+            },
+            cnt,
+        ));
     }
     for &(j, captured, level, idx, c) in caps.iter() {
         let t = lower

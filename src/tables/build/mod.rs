@@ -61,6 +61,7 @@ pub mod dist;
 mod events;
 mod frontier;
 mod level;
+mod quiet;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
