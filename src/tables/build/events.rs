@@ -13,10 +13,10 @@
 
 use std::sync::atomic::{AtomicU32, Ordering, Ordering::Relaxed};
 
-use super::frontier::{pack, rot, unpack, Producer};
+use super::frontier::{rot, Producer};
+use super::preds::for_each_pred;
 use super::{CNT, IN_L, IN_W, NONE};
-use crate::game::{Game, Position};
-use crate::index::rank;
+use crate::game::Game;
 use crate::tables::prefetch;
 
 /// Events handled together (their predecessors are prefetched as a group).
@@ -173,6 +173,7 @@ struct Pred {
 /// its producers into the round's frontier (one per kind).
 pub(super) struct Worker<'p, 's, 'a, G: Game> {
     cells: &'p [Cell],
+    n: u32,
     mode: Mode,
     stack: Vec<Ev>,
     local_max: usize,
@@ -186,15 +187,18 @@ pub(super) struct Worker<'p, 's, 'a, G: Game> {
 }
 
 impl<'p, 's, 'a, G: Game> Worker<'p, 's, 'a, G> {
-    /// A worker whose local stack holds up to `local_max` events.
+    /// A worker on the cells of level `n` whose local stack holds up to
+    /// `local_max` events.
     pub(super) fn new(
         cells: &'p [Cell],
+        n: u32,
         mode: Mode,
         out: [Producer<'s, 'a>; 2],
         local_max: usize,
     ) -> Self {
         Worker {
             cells,
+            n,
             mode,
             stack: Vec::new(),
             local_max,
@@ -229,17 +233,11 @@ impl<'p, 's, 'a, G: Game> Worker<'p, 's, 'a, G> {
     fn gather(&mut self) {
         self.preds.clear();
         for (k, e) in self.batch.iter().enumerate() {
-            let pos = Position {
-                pits: unpack::<G>(e.board),
-                side: 0,
-                opening: 0,
-            };
-            G::for_each_quiet_predecessor(&pos, |q| {
-                let r = rank(&q.pits, G::PITS) as usize;
-                prefetch(&self.cells[r]);
+            for_each_pred::<G>(e.board, self.n, |r, board| {
+                prefetch(&self.cells[r as usize]);
                 self.preds.push(Pred {
                     rank: r as u32,
-                    board: pack::<G>(&q.pits),
+                    board,
                     ev: k as u8,
                 });
             });

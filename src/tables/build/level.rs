@@ -313,6 +313,7 @@ pub(super) fn scan_cell(cell: &Cell, t: i32) -> (bool, bool) {
 /// A worker with producers into `sinks`, and what it pushed when done.
 fn with_worker<G: Game>(
     cells: &[Cell],
+    n: u32,
     mode: Mode,
     sinks: &[Sink; 2],
     f: impl FnOnce(&mut Worker<G>),
@@ -320,6 +321,7 @@ fn with_worker<G: Game>(
     let local_max = sinks[W].cap().min(LOCAL_MAX);
     let mut w = Worker::<G>::new(
         cells,
+        n,
         mode,
         [sinks[W].producer(), sinks[L].producer()],
         local_max,
@@ -359,7 +361,7 @@ fn round<G: Game>(
         let all = lists.concat();
         drop(lists);
         outs.par_extend(all.par_chunks(SLICE).map(|xs| {
-            with_worker::<G>(cells, mode, &sinks, |w| {
+            with_worker::<G>(cells, n, mode, &sinks, |w| {
                 w.run(xs.iter().map(|&x| {
                     let board = rot::<G>(x);
                     match mode {
@@ -385,7 +387,7 @@ fn round<G: Game>(
                 .filter(|&ci| dirty[k][ci].swap(false, Relaxed))
                 .map(|ci| {
                     let ranks = take_pending(cells, ci, bit);
-                    with_worker::<G>(cells, mode, &sinks, |w| {
+                    with_worker::<G>(cells, n, mode, &sinks, |w| {
                         let mut evs = Vec::with_capacity(ranks.len());
                         for_each_board::<G>(&ranks, n, |r, b| {
                             evs.push(event(cells, r as usize, pack::<G>(b), k))
@@ -441,7 +443,7 @@ fn scan<G: Game>(
                     kinds.push(L as u8);
                 }
             }
-            with_worker::<G>(cells, Mode::Threshold(t), &sinks, |w| {
+            with_worker::<G>(cells, n, Mode::Threshold(t), &sinks, |w| {
                 let mut evs = Vec::with_capacity(ranks.len());
                 for_each_board::<G>(&ranks, n, |_, b| {
                     let kind = kinds[evs.len()];

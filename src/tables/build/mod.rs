@@ -61,6 +61,7 @@ pub mod dist;
 mod events;
 mod frontier;
 mod level;
+mod preds;
 mod quiet;
 
 use std::path::{Path, PathBuf};
