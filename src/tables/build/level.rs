@@ -11,7 +11,8 @@ use super::events::{
     cell_fields, cell_word, cells, event, Cell, Ev, Mode, Worker, L, LOCAL_MAX, W,
 };
 use super::frontier::{for_each_board, pack, rot, unpack, Frontier, Sink, DIRTY_CHUNK};
-use super::quiet::captures;
+use super::preds::rank_packed;
+use super::quiet::capture;
 use super::{LevelReport, CNT, IN_L, IN_W, NONE, PEND_L, PEND_W};
 use crate::game::{Game, Position, MAX_PITS};
 use crate::index::{boards, rank};
@@ -248,7 +249,7 @@ pub(super) fn forward_cells<G: Game>(
                 for slot in batch.iter_mut().take(ws.len()) {
                     *slot = it.next().expect("chunk within the level").1;
                 }
-                exits_batch::<G>(&batch[..ws.len()], lower, &mut caps, &mut exits);
+                exits_batch::<G>(n, &batch[..ws.len()], lower, &mut caps, &mut exits);
                 for (w, &(e, cnt)) in ws.iter_mut().zip(&exits) {
                     let e = if e == i32::MIN { NONE } else { e as i8 };
                     let b = if cnt == 0 && settle {
@@ -462,14 +463,16 @@ fn scan<G: Game>(
 }
 
 /// A capture found in a forward-pass batch: the batch slot, seeds taken,
-/// the child's level and rank, and the child (for its `w`, if needed).
-type Capture = (usize, u8, u32, usize, Position);
+/// the child's level and rank, and the child's packed board (for its `w`,
+/// if needed).
+type Capture = (usize, u8, u32, usize, u64);
 
 /// `(E, quiet-move count)` of each board of `batch` into `out`; `E` is
 /// [`NONE`] when it has no exit. The lower-level entries of all capture
 /// children of the batch are located and prefetched first, then read, so
 /// that their cache misses overlap. `caps` is scratch space.
 fn exits_batch<G: Game>(
+    n: u32,
     batch: &[[u8; MAX_PITS]],
     lower: &TableSet,
     caps: &mut Vec<Capture>,
@@ -483,22 +486,24 @@ fn exits_batch<G: Game>(
             side: 0,
             opening: 0,
         };
+        let x = pack::<G>(b);
         let moves = G::legal_moves(&pos);
         let mut cnt = 0u8;
         for mv in moves.iter() {
             // Only captures are sown: quiet moves are only counted.
-            if mv.is_pass() || !captures::<G>(b, mv.pit()) {
+            let Some((captured, c)) = (!mv.is_pass())
+                .then(|| capture::<G>(x, b, mv.pit()))
+                .flatten()
+            else {
                 cnt += 1;
                 continue;
-            }
-            let p = G::play_unchecked(&pos, mv);
-            let c = p.pos;
-            let level = c.level();
-            let idx = rank(&c.pits, G::PITS) as usize;
+            };
+            let level = n - captured as u32;
+            let idx = rank_packed::<G>(c) as usize;
             if let Some(t) = lower.level(level) {
                 t.prefetch(idx);
             }
-            caps.push((j, p.captured, level, idx, c));
+            caps.push((j, captured, level, idx, c));
         }
         out.push((
             if moves.is_empty() {
@@ -513,7 +518,12 @@ fn exits_batch<G: Game>(
         let t = lower
             .level(level)
             .expect("lower level present (checked by build_level)");
-        let v = t.value_with(idx, || lower.rule.w::<G>(&c));
+        let child = || Position {
+            pits: unpack::<G>(c),
+            side: 0,
+            opening: 0,
+        };
+        let v = t.value_with(idx, || lower.rule.w::<G>(&child()));
         out[j].0 = out[j].0.max(capture_value(captured, v));
     }
 }
