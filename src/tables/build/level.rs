@@ -197,7 +197,7 @@ impl<'a, G: Game> LevelBuild<'a, G> {
         let (any_lo, any_hi) = (any(&mask_lo), any(&mask_hi));
         let mut report = std::mem::take(&mut self.report);
         let dirty = &self.dirty;
-        let cells = cells(&mut self.words);
+        let words = &mut self.words;
         let ni = n as i32;
         for t in (-ni..=ni).rev() {
             if !mask_has(&any_lo, t, ni) && !mask_has(&any_hi, -t, ni) {
@@ -206,8 +206,9 @@ impl<'a, G: Game> LevelBuild<'a, G> {
             report.scans += 1;
             bar.message(&format!("level {n}: threshold {t:+}"));
             let ts = Instant::now();
-            let mut front = scan::<G>(cells, n, t, (&mask_lo, &mask_hi), dirty, cap);
+            let mut front = scan::<G>(words, n, t, (&mask_lo, &mask_hi), dirty, cap);
             report.scan_secs += ts.elapsed().as_secs_f64();
+            let cells = cells(words);
             while !front.is_empty() {
                 report.max_frontier = report.max_frontier.max(front.len() as u64);
                 report.spills += front.spilled.iter().any(|&s| s) as u32;
@@ -410,13 +411,18 @@ fn take_pending(cells: &[Cell], ci: usize, bit: u8) -> Vec<u32> {
         .collect()
 }
 
+/// Chunks scanned at a time before their seeds' events are processed: the
+/// seed lists stay small (at most 2 · 4 bytes per position of a slab).
+const SLAB: usize = 64;
+
 /// The scan at threshold `t` over the chunks whose masks hold `t` (for
 /// `E_lo`) or `−t` (for `E_hi`): unsettled positions with `E_lo = t` enter
-/// W, those with `E_hi = −t` and no quiet move left outside W enter L; the
-/// chunk's worker then processes every event they lead to. Returns the
-/// overflow.
+/// W, those with `E_hi = −t` and no quiet move left outside W enter L.
+/// Slab by slab, the chunks are scanned with the cells held exclusively
+/// ([`claim_seeds`]), then each chunk's worker processes every event its
+/// seeds lead to. Returns the overflow.
 fn scan<G: Game>(
-    cells: &[Cell],
+    words: &mut [u32],
     n: u32,
     t: i32,
     (mask_lo, mask_hi): (&[ValueMask], &[ValueMask]),
@@ -428,22 +434,22 @@ fn scan<G: Game>(
         Sink::new(cap, &dirty[W], PEND_W),
         Sink::new(cap, &dirty[L], PEND_L),
     ];
-    let outs: Vec<[Vec<u64>; 2]> = (0..cells.len().div_ceil(DIRTY_CHUNK))
-        .into_par_iter()
-        .filter(|&ci| mask_has(&mask_lo[ci], t, ni) || mask_has(&mask_hi[ci], -t, ni))
-        .map(|ci| {
-            let (mut ranks, mut kinds) = (Vec::new(), Vec::new());
-            for i in ci * DIRTY_CHUNK..((ci + 1) * DIRTY_CHUNK).min(cells.len()) {
-                let (w, l) = scan_cell(&cells[i], t);
-                if w {
-                    ranks.push(i as u32);
-                    kinds.push(W as u8);
-                }
-                if l {
-                    ranks.push(i as u32);
-                    kinds.push(L as u8);
-                }
-            }
+    let mut outs: Vec<[Vec<u64>; 2]> = Vec::new();
+    let slab = SLAB * DIRTY_CHUNK;
+    for first in (0..words.len()).step_by(slab) {
+        let end = (first + slab).min(words.len());
+        let seeds: Vec<(Vec<u32>, Vec<u8>)> = words[first..end]
+            .par_chunks_mut(DIRTY_CHUNK)
+            .enumerate()
+            .filter(|&(i, _)| {
+                let ci = first / DIRTY_CHUNK + i;
+                mask_has(&mask_lo[ci], t, ni) || mask_has(&mask_hi[ci], -t, ni)
+            })
+            .map(|(i, ws)| claim_seeds(ws, first + i * DIRTY_CHUNK, t))
+            .filter(|(ranks, _)| !ranks.is_empty())
+            .collect();
+        let cells = cells(words);
+        outs.par_extend(seeds.into_par_iter().map(|(ranks, kinds)| {
             with_worker::<G>(cells, n, Mode::Threshold(t), &sinks, |w| {
                 let mut evs = Vec::with_capacity(ranks.len());
                 for_each_board::<G>(&ranks, n, |_, b| {
@@ -457,9 +463,45 @@ fn scan<G: Game>(
                 });
                 w.run(evs)
             })
-        })
-        .collect();
+        }));
+    }
     collect(outs, &sinks)
+}
+
+/// The seeds at threshold `t` among `words`, the cells of ranks `first..`
+/// (held exclusively): positions with `E_lo = t` not in W enter W, those
+/// with `E_hi = −t`, no quiet move left outside W and not in L enter L.
+/// Returns their ranks (ascending) and kinds. The test runs without
+/// branches over 64 cells at a time; most cells are no seed.
+fn claim_seeds(words: &mut [u32], first: usize, t: i32) -> (Vec<u32>, Vec<u8>) {
+    let (ta, tc) = (t as i8 as u8 as u32, (-t) as i8 as u8 as u32);
+    let seed = |w: u32| -> u32 {
+        let (a, b, c) = (w & 0xFF, (w >> 8) & 0xFF, (w >> 16) & 0xFF);
+        let in_w = (a == ta) & (b & IN_W as u32 == 0);
+        let in_l = (c == tc) & (b & (IN_L | CNT) as u32 == 0);
+        in_w as u32 | (in_l as u32) << 1
+    };
+    let (mut ranks, mut kinds) = (Vec::new(), Vec::new());
+    for (k, block) in words.chunks_mut(64).enumerate() {
+        let mut m = 0u64;
+        for (i, &w) in block.iter().enumerate() {
+            m |= ((seed(w) != 0) as u64) << i;
+        }
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let s = seed(block[i]);
+            let r = (first + k * 64 + i) as u32;
+            for (kind, bit) in [(W, IN_W), (L, IN_L)] {
+                if s >> kind & 1 != 0 {
+                    block[i] |= (bit as u32) << 8;
+                    ranks.push(r);
+                    kinds.push(kind as u8);
+                }
+            }
+        }
+    }
+    (ranks, kinds)
 }
 
 /// A capture found in a forward-pass batch: the batch slot, seeds taken,
