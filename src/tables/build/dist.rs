@@ -383,7 +383,7 @@ impl<'c, G: Game> Part<'c, G> {
         for_each_board::<G>(&rs, self.n, |_, b| {
             let (_, kind, lo, hi) = ranks[evs.len()];
             evs.push(Ev {
-                board: pack::<G>(b),
+                board: b,
                 kind,
                 lo,
                 hi,

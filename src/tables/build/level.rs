@@ -392,7 +392,7 @@ fn round<G: Game>(
                     with_worker::<G>(cells, n, mode, &sinks, |w| {
                         let mut evs = Vec::with_capacity(ranks.len());
                         for_each_board::<G>(&ranks, n, |r, b| {
-                            evs.push(event(cells, r as usize, pack::<G>(b), k))
+                            evs.push(event(cells, r as usize, b, k))
                         });
                         w.run(evs)
                     })
@@ -455,7 +455,7 @@ fn scan<G: Game>(
                 for_each_board::<G>(&ranks, n, |_, b| {
                     let kind = kinds[evs.len()];
                     evs.push(Ev {
-                        board: pack::<G>(b),
+                        board: b,
                         kind,
                         lo: 0,
                         hi: 0,

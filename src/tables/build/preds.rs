@@ -16,7 +16,7 @@ const SUMS: usize = 64;
 
 /// `TERMS[j][c] = C(c + j, j + 1)`: the rank term of pit `j` when pits
 /// `0..=j` hold `c` seeds.
-static TERMS: [[u64; SUMS]; MAX_PITS] = terms();
+pub(super) static TERMS: [[u64; SUMS]; MAX_PITS] = terms();
 
 const fn terms() -> [[u64; SUMS]; MAX_PITS] {
     // Pascal's triangle up to C(SUMS + MAX_PITS, MAX_PITS).
