@@ -19,29 +19,20 @@ const SUMS: usize = 64;
 pub(super) static TERMS: [[u64; SUMS]; MAX_PITS] = terms();
 
 const fn terms() -> [[u64; SUMS]; MAX_PITS] {
-    // Pascal's triangle up to C(SUMS + MAX_PITS, MAX_PITS).
-    const ROWS: usize = SUMS + MAX_PITS + 1;
-    let mut b = [[0u64; MAX_PITS + 1]; ROWS];
-    let mut n = 0;
-    while n < ROWS {
-        b[n][0] = 1;
-        let mut k = 1;
-        while k <= MAX_PITS {
-            b[n][k] = if n == 0 {
-                0
-            } else {
-                b[n - 1][k - 1] + b[n - 1][k]
-            };
-            k += 1;
-        }
-        n += 1;
-    }
     let mut t = [[0u64; SUMS]; MAX_PITS];
     let mut j = 0;
     while j < MAX_PITS {
         let mut c = 0;
         while c < SUMS {
-            t[j][c] = b[c + j][j + 1];
+            // C(c + j, j + 1) as the product of (c − 1 + i) / i for
+            // i = 1 ..= j + 1 (exact at every step; 0 when c = 0).
+            let mut x: u128 = 1;
+            let mut i = 1;
+            while i <= j + 1 {
+                x = x * (c + i - 1) as u128 / i as u128;
+                i += 1;
+            }
+            t[j][c] = x as u64;
             c += 1;
         }
         j += 1;
