@@ -4,12 +4,11 @@
 //!
 //! Events are processed in batches: all predecessors of a batch are
 //! generated, ranked and prefetched first, then updated, so that their
-//! cache misses overlap. In the acyclic pass a worker handles the events it
-//! creates itself, depth-first from a local stack of up to [`LOCAL_MAX`]
-//! entries; in the sweep they go to the next round's frontier, which is
-//! sorted. The order in which events are processed never changes the
-//! result: the acyclic pass computes exact bounds, and within one threshold
-//! W and L are closures.
+//! cache misses overlap. A worker handles the events it creates itself,
+//! depth-first from a local stack of up to [`LOCAL_MAX`] entries; beyond
+//! that they go to the next round's frontier. The order in which events
+//! are processed never changes the result: the acyclic pass computes exact
+//! bounds, and within one threshold W and L are closures.
 
 use std::sync::atomic::{AtomicU32, Ordering, Ordering::Relaxed};
 
@@ -21,9 +20,7 @@ use crate::tables::prefetch;
 
 /// Events handled together (their predecessors are prefetched as a group).
 const BATCH: usize = 32;
-/// Largest local stack of a worker in the acyclic pass; beyond it, events
-/// go to the frontier. (The sweep's workers keep no stack: its rounds are
-/// sorted for locality instead.)
+/// Largest local stack of a worker; beyond it, events go to the frontier.
 pub(super) const LOCAL_MAX: usize = 1 << 12;
 
 /// The state of one position, one atomic word of three bytes:

@@ -412,7 +412,8 @@ fn take_pending(cells: &[Cell], ci: usize, bit: u8) -> Vec<u32> {
 }
 
 /// Chunks scanned at a time before their seeds' events are processed: the
-/// seed lists stay small (at most 2 · 4 bytes per position of a slab).
+/// seed lists stay small (at most two seeds of 5 bytes per position of a
+/// slab, 10 MiB, within [`super::OVERHEAD_BYTES`]).
 const SLAB: usize = 64;
 
 /// The scan at threshold `t` over the chunks whose masks hold `t` (for
