@@ -172,8 +172,8 @@ pub fn check_memory(plan: &[LevelPlan], budget: u64) -> Result<(), TableError> {
 }
 
 /// Build time ÷ floor time assumed by [`project`]: about the ratio measured
-/// on this builder's large levels (results/tables.md §2, third round:
-/// 2.2–2.8 on Adjito 18–22 and Adji-Boto 24–30, 3.1 under heavy load).
+/// on this builder's large levels (results/tables.md §2, third round, quiet
+/// machine: 2.3–2.5 on Adjito 18–22, 2.7–3.1 on Adji-Boto 24–30).
 pub const BUILD_PER_FLOOR: f64 = 3.0;
 
 /// Fills in [`LevelPlan::projected_secs`]: the floor's time per position
