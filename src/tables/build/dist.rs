@@ -383,7 +383,7 @@ impl<'c, G: Game> Part<'c, G> {
         for_each_board::<G>(&rs, self.n, |_, b| {
             let (_, kind, lo, hi) = ranks[evs.len()];
             evs.push(Ev {
-                board: pack::<G>(b),
+                board: b,
                 kind,
                 lo,
                 hi,
@@ -477,12 +477,13 @@ impl<'c, G: Game> Part<'c, G> {
     fn kahn(&mut self, cells: &[Cell]) {
         let t = Instant::now();
         let seeds: Vec<(u32, u8, i8, i8)> = (0..cells.len())
-            .filter(|&i| cells[i].b.load(Relaxed) & PEND_W != 0)
+            .filter(|&i| cells[i].flags() & PEND_W != 0)
             .map(|i| {
                 let c = &cells[i];
-                c.b.fetch_and(!PEND_W, Relaxed);
+                c.clear_flags(PEND_W, Relaxed);
                 let r = (self.start + i as u64) as u32;
-                (r, W as u8, c.a.load(Relaxed), c.c.load(Relaxed))
+                let (lo, hi) = c.bounds();
+                (r, W as u8, lo, hi)
             })
             .collect();
         let stack = self.events(&seeds);

@@ -4,89 +4,121 @@
 //!
 //! Events are processed in batches: all predecessors of a batch are
 //! generated, ranked and prefetched first, then updated, so that their
-//! cache misses overlap. In the acyclic pass a worker handles the events it
-//! creates itself, depth-first from a local stack of up to [`LOCAL_MAX`]
-//! entries; in the sweep they go to the next round's frontier, which is
-//! sorted. The order in which events are processed never changes the
-//! result: the acyclic pass computes exact bounds, and within one threshold
-//! W and L are closures.
+//! cache misses overlap. A worker handles the events it creates itself,
+//! depth-first from a local stack of up to [`LOCAL_MAX`] entries; beyond
+//! that they go to the next round's frontier. The order in which events
+//! are processed never changes the result: the acyclic pass computes exact
+//! bounds, and within one threshold W and L are closures.
 
-use std::sync::atomic::{
-    AtomicI8, AtomicU8,
-    Ordering::{AcqRel, Relaxed},
-};
+use std::sync::atomic::{AtomicU32, Ordering, Ordering::Relaxed};
 
-use super::frontier::{pack, rot, unpack, Producer};
+use super::frontier::{rot, Producer};
+use super::preds::for_each_pred;
 use super::{CNT, IN_L, IN_W, NONE};
-use crate::game::{Game, Position};
-use crate::index::rank;
+use crate::game::Game;
 use crate::tables::prefetch;
 
 /// Events handled together (their predecessors are prefetched as a group).
 const BATCH: usize = 32;
-/// Largest local stack of a worker in the acyclic pass; beyond it, events
-/// go to the frontier. (The sweep's workers keep no stack: its rounds are
-/// sorted for locality instead.)
+/// Largest local stack of a worker; beyond it, events go to the frontier.
 pub(super) const LOCAL_MAX: usize = 1 << 12;
 
-/// The state of one position.
+/// The state of one position, one atomic word of three bytes:
 ///
-/// `a` holds `E_lo` (the best exit, raised by settled quiet children's
-/// `−hi`), later `lo`; `c` holds `E_hi` (raised by their `−lo`), later `hi`;
-/// `b` the count of unsettled quiet moves and the flags.
-#[repr(C)]
-pub(super) struct Cell {
-    pub(super) a: AtomicI8,
-    pub(super) b: AtomicU8,
-    pub(super) c: AtomicI8,
-    _pad: AtomicU8,
-}
+/// `a` (bits 0–7) holds `E_lo` (the best exit, raised by settled quiet
+/// children's `−hi`), later `lo`; `c` (bits 16–23) holds `E_hi` (raised by
+/// their `−lo`), later `hi`; `b` (bits 8–15) the count of unsettled quiet
+/// moves and the flags. Every change is one atomic operation on the word,
+/// so an update that reads a field and writes another sees them together.
+#[repr(transparent)]
+pub(super) struct Cell(AtomicU32);
 
 const _: () = assert!(std::mem::size_of::<Cell>() == 4);
+
+/// Shift of the `b` byte (counter and flags) in a cell word.
+const B_SHIFT: u32 = 8;
 
 /// The word of a cell with these fields (the forward pass writes cells as
 /// plain `u32`s before any atomic access).
 #[inline]
 pub(super) fn cell_word(a: i8, b: u8, c: i8) -> u32 {
-    u32::from_ne_bytes([a as u8, b, c as u8, 0])
+    u32::from_le_bytes([a as u8, b, c as u8, 0])
 }
 
 /// The fields of a cell word.
 #[inline]
 pub(super) fn cell_fields(w: u32) -> (i8, u8, i8) {
-    let [a, b, c, _] = w.to_ne_bytes();
+    let [a, b, c, _] = w.to_le_bytes();
     (a as i8, b, c as i8)
 }
 
 /// The cells of `words`, for shared atomic access.
 pub(super) fn cells(words: &mut [u32]) -> &[Cell] {
-    // SAFETY: Cell is four one-byte atomics (size 4, alignment 1 ≤ 4), any
-    // bit pattern is valid, and the exclusive borrow guarantees no other
-    // access for the returned lifetime.
+    // SAFETY: Cell is a transparent AtomicU32, which has the size and
+    // alignment of u32, and the exclusive borrow guarantees no other access
+    // for the returned lifetime.
     unsafe { &*(words as *mut [u32] as *const [Cell]) }
 }
 
 impl Cell {
+    /// The cell's word (fields by [`cell_fields`]).
+    #[inline]
+    pub(super) fn word(&self) -> u32 {
+        self.0.load(Relaxed)
+    }
+
+    /// The counter and flags.
+    #[inline]
+    pub(super) fn flags(&self) -> u8 {
+        cell_fields(self.word()).1
+    }
+
+    /// `a` (`E_lo`, later `lo`) and `c` (`E_hi`, later `hi`).
+    #[inline]
+    pub(super) fn bounds(&self) -> (i8, i8) {
+        let (a, _, c) = cell_fields(self.word());
+        (a, c)
+    }
+
+    /// Sets flag `bits`; returns the flags before.
+    #[inline]
+    pub(super) fn set_flags(&self, bits: u8, order: Ordering) -> u8 {
+        (self.0.fetch_or((bits as u32) << B_SHIFT, order) >> B_SHIFT) as u8
+    }
+
+    /// Clears flag `bits`; returns the flags before.
+    #[inline]
+    pub(super) fn clear_flags(&self, bits: u8, order: Ordering) -> u8 {
+        (self.0.fetch_and(!((bits as u32) << B_SHIFT), order) >> B_SHIFT) as u8
+    }
+
+    /// Applies `f` to the fields atomically (a compare-and-swap loop); `f`
+    /// returns the new fields, or `None` to leave the cell as it is.
+    /// Returns the fields before, if `f` changed them.
+    #[inline]
+    fn update(&self, mut f: impl FnMut(i8, u8, i8) -> Option<(i8, u8, i8)>) -> Option<u32> {
+        self.0
+            .fetch_update(Relaxed, Relaxed, |w| {
+                let (a, b, c) = cell_fields(w);
+                f(a, b, c).map(|(a, b, c)| cell_word(a, b, c))
+            })
+            .ok()
+    }
+
     /// Puts the position in W at threshold `t` (`lo = t`); false if it
     /// already was.
     #[inline]
     pub(super) fn w_trans(&self, t: i32) -> bool {
-        if self.b.fetch_or(IN_W, Relaxed) & IN_W != 0 {
-            return false;
-        }
-        self.a.store(t as i8, Relaxed);
-        true
+        self.update(|_, b, c| (b & IN_W == 0).then_some((t as i8, b | IN_W, c)))
+            .is_some()
     }
 
     /// Puts the position in L at threshold `t` (`hi = −t`); false if it
     /// already was.
     #[inline]
     pub(super) fn l_trans(&self, t: i32) -> bool {
-        if self.b.fetch_or(IN_L, Relaxed) & IN_L != 0 {
-            return false;
-        }
-        self.c.store((-t) as i8, Relaxed);
-        true
+        self.update(|a, b, _| (b & IN_L == 0).then_some((a, b | IN_L, (-t) as i8)))
+            .is_some()
     }
 }
 
@@ -117,12 +149,12 @@ pub(super) struct Ev {
 /// The event of position `board` (rank `r`) of kind `kind`; in the
 /// acyclic pass its bounds are read from its (settled) cell.
 pub(super) fn event(cells: &[Cell], r: usize, board: u64, kind: usize) -> Ev {
-    let cell = &cells[r];
+    let (lo, hi) = cells[r].bounds();
     Ev {
         board,
         kind: kind as u8,
-        lo: cell.a.load(Relaxed),
-        hi: cell.c.load(Relaxed),
+        lo,
+        hi,
     }
 }
 
@@ -138,6 +170,7 @@ struct Pred {
 /// its producers into the round's frontier (one per kind).
 pub(super) struct Worker<'p, 's, 'a, G: Game> {
     cells: &'p [Cell],
+    n: u32,
     mode: Mode,
     stack: Vec<Ev>,
     local_max: usize,
@@ -151,15 +184,18 @@ pub(super) struct Worker<'p, 's, 'a, G: Game> {
 }
 
 impl<'p, 's, 'a, G: Game> Worker<'p, 's, 'a, G> {
-    /// A worker whose local stack holds up to `local_max` events.
+    /// A worker on the cells of level `n` whose local stack holds up to
+    /// `local_max` events.
     pub(super) fn new(
         cells: &'p [Cell],
+        n: u32,
         mode: Mode,
         out: [Producer<'s, 'a>; 2],
         local_max: usize,
     ) -> Self {
         Worker {
             cells,
+            n,
             mode,
             stack: Vec::new(),
             local_max,
@@ -194,17 +230,11 @@ impl<'p, 's, 'a, G: Game> Worker<'p, 's, 'a, G> {
     fn gather(&mut self) {
         self.preds.clear();
         for (k, e) in self.batch.iter().enumerate() {
-            let pos = Position {
-                pits: unpack::<G>(e.board),
-                side: 0,
-                opening: 0,
-            };
-            G::for_each_quiet_predecessor(&pos, |q| {
-                let r = rank(&q.pits, G::PITS) as usize;
-                prefetch(&self.cells[r]);
+            for_each_pred::<G>(e.board, self.n, |r, board| {
+                prefetch(&self.cells[r as usize]);
                 self.preds.push(Pred {
                     rank: r as u32,
-                    board: pack::<G>(&q.pits),
+                    board,
                     ev: k as u8,
                 });
             });
@@ -238,42 +268,42 @@ impl<'p, 's, 'a, G: Game> Worker<'p, 's, 'a, G> {
                 hi,
             });
         } else {
-            self.out[kind].push(&mut self.lists[kind], &self.cells[r].b, r, rot::<G>(board));
+            self.out[kind].push(&mut self.lists[kind], &self.cells[r], r, rot::<G>(board));
         }
     }
 }
 
 /// Acyclic pass: the predecessor's `E_lo` rises to `−hi`, its `E_hi` to
-/// `−lo`, its counter falls; the event taking it to 0 settles it.
+/// `−lo`, its counter falls; the event taking it to 0 settles it (all in one
+/// atomic update, so the settling event sees every raise).
 #[inline]
 pub(super) fn settle(cell: &Cell, e: Ev) -> Option<(usize, i8, i8)> {
-    cell.a.fetch_max(e.hi.wrapping_neg(), Relaxed);
-    cell.c.fetch_max(e.lo.wrapping_neg(), Relaxed);
-    // AcqRel: the event taking the counter to 0 sees every raise.
-    let prev = cell.b.fetch_sub(1, AcqRel);
-    debug_assert!(prev & CNT > 0);
-    if prev & CNT != 1 {
-        return None;
-    }
-    cell.b.fetch_or(IN_W | IN_L, Relaxed);
-    Some((W, cell.a.load(Relaxed), cell.c.load(Relaxed)))
+    let (lo, hi) = (e.hi.wrapping_neg(), e.lo.wrapping_neg());
+    let prev = cell.update(|a, b, c| {
+        debug_assert!(b & CNT > 0);
+        let b = b - 1;
+        let b = if b & CNT == 0 { b | IN_W | IN_L } else { b };
+        Some((a.max(lo), b, c.max(hi)))
+    })?;
+    let (a, b, c) = cell_fields(prev);
+    (b & CNT == 1).then_some((W, a.max(lo), c.max(hi)))
 }
 
 /// A child entered W at `t`: the counter falls; reaching 0 with
 /// `E_hi ≤ −t` puts the predecessor in L.
 #[inline]
 pub(super) fn w_event(cell: &Cell, t: i32) -> Option<(usize, i8, i8)> {
-    let prev = cell.b.fetch_sub(1, Relaxed);
-    debug_assert!(prev & CNT > 0);
-    if prev & CNT != 1 || prev & IN_L != 0 {
+    let prev = cell.0.fetch_sub(1 << B_SHIFT, Relaxed);
+    let (_, b, e) = cell_fields(prev);
+    debug_assert!(b & CNT > 0);
+    if b & CNT != 1 || b & IN_L != 0 {
         return None;
     }
-    let e = cell.c.load(Relaxed);
     ((e == NONE || e as i32 <= -t) && cell.l_trans(t)).then_some((L, 0, 0))
 }
 
 /// A child entered L at `t`: the predecessor enters W.
 #[inline]
 pub(super) fn l_event(cell: &Cell, t: i32) -> Option<(usize, i8, i8)> {
-    (cell.b.load(Relaxed) & IN_W == 0 && cell.w_trans(t)).then_some((W, 0, 0))
+    (cell.flags() & IN_W == 0 && cell.w_trans(t)).then_some((W, 0, 0))
 }

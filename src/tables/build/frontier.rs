@@ -3,12 +3,13 @@
 //! bits beyond their budget, and the walk from sorted ranks to boards.
 
 use std::sync::atomic::{
-    AtomicBool, AtomicU8, AtomicUsize,
+    AtomicBool, AtomicUsize,
     Ordering::{AcqRel, Relaxed},
 };
 
+use super::events::Cell;
+use super::preds::TERMS;
 use crate::game::{Game, MAX_PITS};
-use crate::index::{next_board, unrank, unrank_near};
 
 /// Bits per pit of a packed board: 5 for Adjito's 12 pits, 6 for
 /// Adji-Boto's 10.
@@ -59,32 +60,92 @@ pub(super) fn rot<G: Game>(x: u64) -> u64 {
     (x >> half) | ((x & mask) << half)
 }
 
-/// Rank gaps up to this are walked with [`next_board`]; larger ones are
-/// unranked from the previous board ([`unrank_near`]).
-const WALK_MAX: u64 = 6;
-
-/// Calls `f(rank, board)` for ascending `ranks` of level `n`, walking from
-/// one board to the next where they are close.
-pub(super) fn for_each_board<G: Game>(
-    ranks: &[u32],
-    n: u32,
-    mut f: impl FnMut(u32, &[u8; MAX_PITS]),
-) {
-    let mut cur: Option<(u64, [u8; MAX_PITS])> = None;
+/// Calls `f(rank, packed board)` for ascending `ranks` of level `n`
+/// (see [`Walker`]).
+pub(super) fn for_each_board<G: Game>(ranks: &[u32], n: u32, mut f: impl FnMut(u32, u64)) {
+    let Some(&first) = ranks.first() else { return };
+    let mut w = Walker::<G>::new(n, first as u64);
     for &r in ranks {
-        let r64 = r as u64;
-        let board = match cur {
-            Some((c, mut b)) if r64 - c <= WALK_MAX => {
-                for _ in c..r64 {
-                    next_board(&mut b, G::PITS);
-                }
-                b
-            }
-            Some((_, b)) => unrank_near(r64, n as usize, G::PITS, &b),
-            None => unrank(r64, n as usize, G::PITS),
+        f(r, w.advance(r as u64));
+    }
+}
+
+/// The boards of ascending ranks of one level, each found from the one
+/// before.
+///
+/// A board's rank is `Σ_{i < k−1} T_i(c_i)` over its prefix sums `c_i`
+/// (`T_i(c) = C(c + i, i + 1)`). The boards sharing `c_j … c_{k−2}` (pits
+/// `j + 1 …` fixed) form the block of ranks `base_j ..= end_j`, and these
+/// blocks nest. For a larger rank `r`, only the prefix sums below the
+/// smallest block still holding `r` change; they are found from there
+/// down, each by a short search in a small table.
+pub(super) struct Walker<G: Game> {
+    c: [usize; MAX_PITS],
+    base: [u64; MAX_PITS],
+    end: [u64; MAX_PITS],
+    board: u64,
+    game: std::marker::PhantomData<G>,
+}
+
+impl<G: Game> Walker<G> {
+    /// A walker of level `n` at rank `r`.
+    pub(super) fn new(n: u32, r: u64) -> Self {
+        let k = G::PITS;
+        let mut w = Walker {
+            c: [0; MAX_PITS],
+            base: [0; MAX_PITS],
+            end: [0; MAX_PITS],
+            board: 0,
+            game: std::marker::PhantomData,
         };
-        f(r, &board);
-        cur = Some((r64, board));
+        w.c[k - 1] = n as usize;
+        w.end[k - 1] = crate::index::level_size(n as usize, k) - 1;
+        w.descend(k - 1, r);
+        w
+    }
+
+    /// The packed board of rank `r`, which is at least the last one asked.
+    #[inline]
+    pub(super) fn advance(&mut self, r: u64) -> u64 {
+        // The current rank is base_0 (block 0 is one board).
+        if r != self.base[0] {
+            let mut j = 1;
+            while r > self.end[j] {
+                j += 1;
+            }
+            self.descend(j, r - self.base[j]);
+        }
+        self.board
+    }
+
+    /// With `c_j …` fixed, the prefix sums below `j` for the rank `rem`
+    /// within block `j`, and pits `0 ..= j` of the board.
+    #[inline]
+    fn descend(&mut self, j: usize, mut rem: u64) {
+        for i in (0..j).rev() {
+            let t = &TERMS[i];
+            let mut c = self.c[i + 1];
+            while t[c] > rem {
+                c -= 1;
+            }
+            rem -= t[c];
+            self.c[i] = c;
+            self.base[i] = self.base[i + 1] + t[c];
+            let size = if i == 0 { 1 } else { TERMS[i - 1][c + 1] };
+            self.end[i] = self.base[i] + size - 1;
+        }
+        let bits = pit_bits::<G>();
+        let keep = if (j + 1) * bits as usize >= 64 {
+            0
+        } else {
+            !0u64 << ((j + 1) as u32 * bits)
+        };
+        let mut x = self.board & keep;
+        for i in 0..=j {
+            let below = if i == 0 { 0 } else { self.c[i - 1] };
+            x |= ((self.c[i] - below) as u64) << (bits * i as u32);
+        }
+        self.board = x;
     }
 }
 
@@ -196,12 +257,12 @@ impl Producer<'_, '_> {
 
     /// Pushes board `x` of rank `i`, or sets the pending bit in its `flag`.
     #[inline]
-    pub(super) fn push(&mut self, out: &mut Vec<u64>, flag: &AtomicU8, i: usize, x: u64) {
+    pub(super) fn push(&mut self, out: &mut Vec<u64>, cell: &Cell, i: usize, x: u64) {
         if self.room() {
             out.push(x);
         } else {
             // Release: whoever takes the bit also sees this producer's writes.
-            flag.fetch_or(self.sink.bit, AcqRel);
+            cell.set_flags(self.sink.bit, AcqRel);
             self.mark(i);
         }
     }
@@ -216,5 +277,47 @@ impl Producer<'_, '_> {
 impl Drop for Producer<'_, '_> {
     fn drop(&mut self) {
         self.sink.len.fetch_sub(self.left, Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{for_each_board, pack};
+    use crate::game::Game;
+    use crate::index::{level_size, unrank};
+    use crate::{AdjiBoto, Adjito};
+
+    /// Ascending ranks with gaps of every size (repeats included) give
+    /// the boards `unrank` gives.
+    fn walks<G: Game>(n: u32) {
+        let size = level_size(n as usize, G::PITS);
+        let mut ranks = Vec::new();
+        let (mut r, mut step) = (0u64, 0u64);
+        while r < size {
+            ranks.push(r as u32);
+            step = (step * 7 + 3) % 200;
+            r += if step < 100 { step % 4 } else { step * step };
+        }
+        ranks.push(size as u32 - 1);
+        let mut seen = 0;
+        for_each_board::<G>(&ranks, n, |r, b| {
+            assert_eq!(
+                b,
+                pack::<G>(&unrank(r as u64, n as usize, G::PITS)),
+                "rank {r}"
+            );
+            seen += 1;
+        });
+        assert_eq!(seen, ranks.len());
+    }
+
+    #[test]
+    fn walked_boards_are_the_unranked_ones() {
+        for n in [0, 1, 2, 7, 16, 24] {
+            walks::<Adjito>(n);
+        }
+        for n in [0, 1, 3, 20, 33] {
+            walks::<AdjiBoto>(n);
+        }
     }
 }

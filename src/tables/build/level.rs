@@ -11,8 +11,10 @@ use super::events::{
     cell_fields, cell_word, cells, event, Cell, Ev, Mode, Worker, L, LOCAL_MAX, W,
 };
 use super::frontier::{for_each_board, pack, rot, unpack, Frontier, Sink, DIRTY_CHUNK};
+use super::preds::rank_packed;
+use super::quiet::capture;
 use super::{LevelReport, CNT, IN_L, IN_W, NONE, PEND_L, PEND_W};
-use crate::game::{for_each_step, Game, Position, Step, MAX_PITS};
+use crate::game::{Game, Position, MAX_PITS};
 use crate::index::{boards, rank};
 use crate::progress::Progress;
 use crate::tables::TableSet;
@@ -195,7 +197,7 @@ impl<'a, G: Game> LevelBuild<'a, G> {
         let (any_lo, any_hi) = (any(&mask_lo), any(&mask_hi));
         let mut report = std::mem::take(&mut self.report);
         let dirty = &self.dirty;
-        let cells = cells(&mut self.words);
+        let words = &mut self.words;
         let ni = n as i32;
         for t in (-ni..=ni).rev() {
             if !mask_has(&any_lo, t, ni) && !mask_has(&any_hi, -t, ni) {
@@ -204,8 +206,9 @@ impl<'a, G: Game> LevelBuild<'a, G> {
             report.scans += 1;
             bar.message(&format!("level {n}: threshold {t:+}"));
             let ts = Instant::now();
-            let mut front = scan::<G>(cells, n, t, (&mask_lo, &mask_hi), dirty, cap);
+            let mut front = scan::<G>(words, n, t, (&mask_lo, &mask_hi), dirty, cap);
             report.scan_secs += ts.elapsed().as_secs_f64();
+            let cells = cells(words);
             while !front.is_empty() {
                 report.max_frontier = report.max_frontier.max(front.len() as u64);
                 report.spills += front.spilled.iter().any(|&s| s) as u32;
@@ -247,7 +250,7 @@ pub(super) fn forward_cells<G: Game>(
                 for slot in batch.iter_mut().take(ws.len()) {
                     *slot = it.next().expect("chunk within the level").1;
                 }
-                exits_batch::<G>(&batch[..ws.len()], lower, &mut caps, &mut exits);
+                exits_batch::<G>(n, &batch[..ws.len()], lower, &mut caps, &mut exits);
                 for (w, &(e, cnt)) in ws.iter_mut().zip(&exits) {
                     let e = if e == i32::MIN { NONE } else { e as i8 };
                     let b = if cnt == 0 && settle {
@@ -299,18 +302,20 @@ pub(super) fn value_masks(words: &[u32], n: u32) -> (Vec<ValueMask>, Vec<ValueMa
 /// W enters L. Returns whether it entered W and whether it entered L.
 #[inline]
 pub(super) fn scan_cell(cell: &Cell, t: i32) -> (bool, bool) {
-    let f = cell.b.load(Relaxed);
-    if f & (IN_W | IN_L) == IN_W | IN_L {
+    let (a, f, c) = cell_fields(cell.word());
+    // Both tests without branches: most cells match neither.
+    let w = (f & IN_W == 0) & (a as i32 == t);
+    let l = (f & (IN_L | CNT) == 0) & (c as i32 == -t);
+    if !(w | l) {
         return (false, false);
     }
-    let w = f & IN_W == 0 && cell.a.load(Relaxed) as i32 == t && cell.w_trans(t);
-    let l = f & (IN_L | CNT) == 0 && cell.c.load(Relaxed) as i32 == -t && cell.l_trans(t);
-    (w, l)
+    (w && cell.w_trans(t), l && cell.l_trans(t))
 }
 
 /// A worker with producers into `sinks`, and what it pushed when done.
 fn with_worker<G: Game>(
     cells: &[Cell],
+    n: u32,
     mode: Mode,
     sinks: &[Sink; 2],
     f: impl FnOnce(&mut Worker<G>),
@@ -318,6 +323,7 @@ fn with_worker<G: Game>(
     let local_max = sinks[W].cap().min(LOCAL_MAX);
     let mut w = Worker::<G>::new(
         cells,
+        n,
         mode,
         [sinks[W].producer(), sinks[L].producer()],
         local_max,
@@ -357,7 +363,7 @@ fn round<G: Game>(
         let all = lists.concat();
         drop(lists);
         outs.par_extend(all.par_chunks(SLICE).map(|xs| {
-            with_worker::<G>(cells, mode, &sinks, |w| {
+            with_worker::<G>(cells, n, mode, &sinks, |w| {
                 w.run(xs.iter().map(|&x| {
                     let board = rot::<G>(x);
                     match mode {
@@ -383,10 +389,10 @@ fn round<G: Game>(
                 .filter(|&ci| dirty[k][ci].swap(false, Relaxed))
                 .map(|ci| {
                     let ranks = take_pending(cells, ci, bit);
-                    with_worker::<G>(cells, mode, &sinks, |w| {
+                    with_worker::<G>(cells, n, mode, &sinks, |w| {
                         let mut evs = Vec::with_capacity(ranks.len());
                         for_each_board::<G>(&ranks, n, |r, b| {
-                            evs.push(event(cells, r as usize, pack::<G>(b), k))
+                            evs.push(event(cells, r as usize, b, k))
                         });
                         w.run(evs)
                     })
@@ -400,20 +406,24 @@ fn round<G: Game>(
 /// cleared as they are taken.
 fn take_pending(cells: &[Cell], ci: usize, bit: u8) -> Vec<u32> {
     (ci * DIRTY_CHUNK..((ci + 1) * DIRTY_CHUNK).min(cells.len()))
-        .filter(|&i| {
-            cells[i].b.load(Relaxed) & bit != 0 && cells[i].b.fetch_and(!bit, AcqRel) & bit != 0
-        })
+        .filter(|&i| cells[i].flags() & bit != 0 && cells[i].clear_flags(bit, AcqRel) & bit != 0)
         .map(|i| i as u32)
         .collect()
 }
 
+/// Chunks scanned at a time before their seeds' events are processed: the
+/// seed lists stay small (at most two seeds of 5 bytes per position of a
+/// slab, 10 MiB, within [`super::OVERHEAD_BYTES`]).
+const SLAB: usize = 64;
+
 /// The scan at threshold `t` over the chunks whose masks hold `t` (for
 /// `E_lo`) or `−t` (for `E_hi`): unsettled positions with `E_lo = t` enter
-/// W, those with `E_hi = −t` and no quiet move left outside W enter L; the
-/// chunk's worker then processes every event they lead to. Returns the
-/// overflow.
+/// W, those with `E_hi = −t` and no quiet move left outside W enter L.
+/// Slab by slab, the chunks are scanned with the cells held exclusively
+/// ([`claim_seeds`]), then each chunk's worker processes every event its
+/// seeds lead to. Returns the overflow.
 fn scan<G: Game>(
-    cells: &[Cell],
+    words: &mut [u32],
     n: u32,
     t: i32,
     (mask_lo, mask_hi): (&[ValueMask], &[ValueMask]),
@@ -425,28 +435,28 @@ fn scan<G: Game>(
         Sink::new(cap, &dirty[W], PEND_W),
         Sink::new(cap, &dirty[L], PEND_L),
     ];
-    let outs: Vec<[Vec<u64>; 2]> = (0..cells.len().div_ceil(DIRTY_CHUNK))
-        .into_par_iter()
-        .filter(|&ci| mask_has(&mask_lo[ci], t, ni) || mask_has(&mask_hi[ci], -t, ni))
-        .map(|ci| {
-            let (mut ranks, mut kinds) = (Vec::new(), Vec::new());
-            for i in ci * DIRTY_CHUNK..((ci + 1) * DIRTY_CHUNK).min(cells.len()) {
-                let (w, l) = scan_cell(&cells[i], t);
-                if w {
-                    ranks.push(i as u32);
-                    kinds.push(W as u8);
-                }
-                if l {
-                    ranks.push(i as u32);
-                    kinds.push(L as u8);
-                }
-            }
-            with_worker::<G>(cells, Mode::Threshold(t), &sinks, |w| {
+    let mut outs: Vec<[Vec<u64>; 2]> = Vec::new();
+    let slab = SLAB * DIRTY_CHUNK;
+    for first in (0..words.len()).step_by(slab) {
+        let end = (first + slab).min(words.len());
+        let seeds: Vec<(Vec<u32>, Vec<u8>)> = words[first..end]
+            .par_chunks_mut(DIRTY_CHUNK)
+            .enumerate()
+            .filter(|&(i, _)| {
+                let ci = first / DIRTY_CHUNK + i;
+                mask_has(&mask_lo[ci], t, ni) || mask_has(&mask_hi[ci], -t, ni)
+            })
+            .map(|(i, ws)| claim_seeds(ws, first + i * DIRTY_CHUNK, t))
+            .filter(|(ranks, _)| !ranks.is_empty())
+            .collect();
+        let cells = cells(words);
+        outs.par_extend(seeds.into_par_iter().map(|(ranks, kinds)| {
+            with_worker::<G>(cells, n, Mode::Threshold(t), &sinks, |w| {
                 let mut evs = Vec::with_capacity(ranks.len());
                 for_each_board::<G>(&ranks, n, |_, b| {
                     let kind = kinds[evs.len()];
                     evs.push(Ev {
-                        board: pack::<G>(b),
+                        board: b,
                         kind,
                         lo: 0,
                         hi: 0,
@@ -454,20 +464,65 @@ fn scan<G: Game>(
                 });
                 w.run(evs)
             })
-        })
-        .collect();
+        }));
+    }
     collect(outs, &sinks)
 }
 
+/// The seeds at threshold `t` among `words`, the cells of ranks `first..`
+/// (held exclusively): positions with `E_lo = t` not in W enter W, those
+/// with `E_hi = −t`, no quiet move left outside W and not in L enter L.
+/// Returns their ranks (ascending) and kinds. The test runs without
+/// branches over 64 cells at a time into one byte a cell, and groups of 8
+/// bytes without a seed (most of them) are skipped with one comparison.
+fn claim_seeds(words: &mut [u32], first: usize, t: i32) -> (Vec<u32>, Vec<u8>) {
+    let (ta, tc) = (t as i8 as u8 as u32, (-t) as i8 as u8 as u32);
+    let seed = |w: u32| -> u32 {
+        let (a, b, c) = (w & 0xFF, (w >> 8) & 0xFF, (w >> 16) & 0xFF);
+        let in_w = (a == ta) & (b & IN_W as u32 == 0);
+        let in_l = (c == tc) & (b & (IN_L | CNT) as u32 == 0);
+        in_w as u32 | (in_l as u32) << 1
+    };
+    let (mut ranks, mut kinds) = (Vec::new(), Vec::new());
+    let mut codes = [0u8; 64];
+    for (k, block) in words.chunks_mut(64).enumerate() {
+        if block.len() < 64 {
+            codes.fill(0);
+        }
+        for (x, &w) in codes.iter_mut().zip(block.iter()) {
+            *x = seed(w) as u8;
+        }
+        for (g, group) in codes.chunks_exact(8).enumerate() {
+            if u64::from_ne_bytes(group.try_into().expect("8 codes")) == 0 {
+                continue;
+            }
+            for (j, &s) in group.iter().enumerate().filter(|(_, &s)| s != 0) {
+                let i = g * 8 + j;
+                let r = (first + k * 64 + i) as u32;
+                for (kind, bit) in [(W, IN_W), (L, IN_L)] {
+                    if s >> kind & 1 != 0 {
+                        block[i] |= (bit as u32) << 8;
+                        ranks.push(r);
+                        kinds.push(kind as u8);
+                    }
+                }
+            }
+        }
+    }
+    (ranks, kinds)
+}
+
 /// A capture found in a forward-pass batch: the batch slot, seeds taken,
-/// the child's level and rank, and the child (for its `w`, if needed).
-type Capture = (usize, u8, u32, usize, Position);
+/// the child's level and rank, and the child's packed board (for its `w`,
+/// if needed).
+type Capture = (usize, u8, u32, usize, u64);
 
 /// `(E, quiet-move count)` of each board of `batch` into `out`; `E` is
 /// [`NONE`] when it has no exit. The lower-level entries of all capture
 /// children of the batch are located and prefetched first, then read, so
 /// that their cache misses overlap. `caps` is scratch space.
 fn exits_batch<G: Game>(
+    n: u32,
     batch: &[[u8; MAX_PITS]],
     lower: &TableSet,
     caps: &mut Vec<Capture>,
@@ -481,27 +536,44 @@ fn exits_batch<G: Game>(
             side: 0,
             opening: 0,
         };
+        let x = pack::<G>(b);
+        let moves = G::legal_moves(&pos);
         let mut cnt = 0u8;
-        let any = for_each_step::<G>(&pos, |s| match s {
-            Step::Capture {
-                pos: c, captured, ..
-            } => {
-                let level = c.level();
-                let idx = rank(&c.pits, G::PITS) as usize;
-                if let Some(t) = lower.level(level) {
-                    t.prefetch(idx);
-                }
-                caps.push((j, captured, level, idx, c));
+        for mv in moves.iter() {
+            // Only captures are sown: quiet moves are only counted.
+            let Some((captured, c)) = (!mv.is_pass())
+                .then(|| capture::<G>(x, b, mv.pit()))
+                .flatten()
+            else {
+                cnt += 1;
+                continue;
+            };
+            let level = n - captured as u32;
+            let idx = rank_packed::<G>(c) as usize;
+            if let Some(t) = lower.level(level) {
+                t.prefetch(idx);
             }
-            Step::Quiet { .. } => cnt += 1,
-        });
-        out.push((if any { i32::MIN } else { G::split(&pos) }, cnt));
+            caps.push((j, captured, level, idx, c));
+        }
+        out.push((
+            if moves.is_empty() {
+                G::split(&pos)
+            } else {
+                i32::MIN
+            },
+            cnt,
+        ));
     }
     for &(j, captured, level, idx, c) in caps.iter() {
         let t = lower
             .level(level)
             .expect("lower level present (checked by build_level)");
-        let v = t.value_with(idx, || lower.rule.w::<G>(&c));
+        let child = || Position {
+            pits: unpack::<G>(c),
+            side: 0,
+            opening: 0,
+        };
+        let v = t.value_with(idx, || lower.rule.w::<G>(&child()));
         out[j].0 = out[j].0.max(capture_value(captured, v));
     }
 }

@@ -10,7 +10,10 @@
 //!
 //! 1. **Forward pass** (parallel over rank chunks, boards walked in rank
 //!    order): `E` and the number of quiet moves (the *counter*) of every
-//!    position; capture lookups are batched over 32 positions and
+//!    position. Whether a move captures is decided from the counts alone
+//!    ([`quiet`]), so quiet moves are only counted, never sown; captures
+//!    are played on the packed board and their children ranked from their
+//!    prefix sums, and the lookups are batched over 32 positions and
 //!    prefetched. A position without quiet moves is settled: `lo = hi = E`.
 //! 2. **Acyclic pass** (Kahn's algorithm): a settled position raises its
 //!    quiet predecessors' `E_lo` to `−hi` and `E_hi` to `−lo` and decrements
@@ -30,28 +33,33 @@
 //!    with `E_hi ≤ −t` puts that predecessor in L, `hi = −t`), and every new
 //!    L position puts its predecessors in W (`lo = t`), until nothing moves.
 //!    Per-chunk masks of the exit values present let each scan skip the
-//!    chunks that cannot match.
+//!    chunks that cannot match. A scan takes the level in slabs: it claims a
+//!    slab's seeds with the cells held exclusively (a branch-free test over
+//!    64 cells at a time), then runs their events.
 //! 4. **Finish**: positions never in W have `lo = −∞`, never in L `hi = +∞`.
 //!
 //! A position generates its predecessors (un-moves) once if the acyclic
 //! pass settles it and at most twice otherwise. Events are handled by the
 //! worker that creates them, depth-first from a local stack, in prefetched
 //! batches ([`events`]). Boards travel packed into 64 bits, so no event
-//! unranks; only scan seeds and spilled positions are unranked, from the
-//! previous one or walked to.
+//! unranks: predecessors are generated on the packed board and ranked from
+//! all their prefix sums at once ([`preds`]). Only scan seeds and spilled
+//! positions are unranked, each from the previous one's prefix sums
+//! ([`frontier::Walker`]).
 //!
 //! # Memory and races
 //!
-//! One 4-byte cell per position, on transparent huge pages where offered:
-//! `E_lo` (later `lo`), the counter (low four bits) with the W and L flags
-//! and two pending bits, `E_hi` (later `hi`). Frontier lists (the local
-//! stacks' overflow) hold at most `size / 64` packed boards each; beyond
-//! that, positions get a pending bit and their chunk a dirty mark, and the
-//! next round collects them. Counters and flags are atomics; in the acyclic
-//! pass the event taking a counter to 0 (`fetch_sub`, acquire-release) is
-//! the only one to settle that position; in the sweep the event that wins a
-//! flag (`fetch_or`) or takes a counter to zero is the only writer of that
-//! position's bound. Every value written depends only on the level and the
+//! One 4-byte cell per position, one atomic word, on transparent huge pages
+//! where offered: `E_lo` (later `lo`), the counter (low four bits) with the
+//! W and L flags and two pending bits, `E_hi` (later `hi`); every update is
+//! one atomic operation on the word. Frontier lists (the local stacks'
+//! overflow) hold at most `size / 64` packed boards each; beyond that,
+//! positions get a pending bit and their chunk a dirty mark, and the next
+//! round collects them. In the acyclic pass the event taking a counter to
+//! 0 (one compare-and-swap that also raises the bounds) is the only one to
+//! settle that position; in the sweep the event that sets a flag (a
+//! compare-and-swap that also writes the bound) or takes a counter to zero
+//! is the only writer of that position's bound. Every value written depends only on the level and the
 //! threshold, so the result is the same for any thread count and order.
 //!
 //! The lower levels are copied into anonymous memory on huge pages for
@@ -61,6 +69,8 @@ pub mod dist;
 mod events;
 mod frontier;
 mod level;
+mod preds;
+mod quiet;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -161,9 +171,10 @@ pub fn check_memory(plan: &[LevelPlan], budget: u64) -> Result<(), TableError> {
     }
 }
 
-/// Build time ÷ floor time assumed by [`project`]: the ratio measured on
-/// this builder's large levels (results/tables.md).
-pub const BUILD_PER_FLOOR: f64 = 5.0;
+/// Build time ÷ floor time assumed by [`project`]: about the ratio measured
+/// on this builder's large levels (results/tables.md §2, third round, quiet
+/// machine: 2.3–2.5 on Adjito 18–22, 2.7–3.1 on Adji-Boto 24–30).
+pub const BUILD_PER_FLOOR: f64 = 3.0;
 
 /// Fills in [`LevelPlan::projected_secs`]: the floor's time per position
 /// is measured now, on a sample of up to 2^20 positions of the plan's top
