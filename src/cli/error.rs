@@ -80,9 +80,11 @@ pub enum CliError {
     /// An error every rank of a distributed run meets at the same point,
     /// so that no rank waits for another: rank 0 reports it, the others
     /// exit with [`CliError::ReportedByRankZero`].
+    #[cfg(feature = "mpi")]
     #[error("{0}")]
     OnEveryRank(Box<CliError>),
     /// Rank 0 reports this run's error: exit with failure, saying nothing.
+    #[cfg(feature = "mpi")]
     #[error("rank 0 reports the error")]
     ReportedByRankZero,
 }
@@ -108,6 +110,7 @@ impl CliError {
 pub fn exit(r: Result<(), CliError>) -> ExitCode {
     match r {
         Ok(()) | Err(CliError::Closed) => ExitCode::SUCCESS,
+        #[cfg(feature = "mpi")]
         Err(CliError::ReportedByRankZero) => ExitCode::FAILURE,
         Err(e) => {
             crate::out::note(format_args!("error: {e}"));
