@@ -97,7 +97,11 @@ fn solve(
     };
     // The analysis goes on to the moves' values after the position's; the
     // curve is about the position's.
-    let ms = if a.value.exact() { a.value_ms } else { a.stats.time_ms };
+    let ms = if a.value.exact() {
+        a.value_ms
+    } else {
+        a.stats.time_ms
+    };
     let secs = ms as f64 / 1000.0;
     (res, secs, a.stats.nodes, a.value.exact())
 }
