@@ -327,22 +327,26 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
     /// can always take it.
     fn exit_floor(&self, pos: &Position) -> Option<i32> {
         let t = self.tables?;
-        let mut exits = [(0u8, Position::default(), 0usize); 6];
+        let mut exits = [None; 6];
         let mut n = 0;
         // Play every capture and prefetch its table entry first, so that
-        // the cache misses overlap.
+        // the cache misses overlap; the entries are then read by the ranks
+        // computed here.
         for mv in G::legal_moves(pos).iter() {
             let p = G::play_unchecked(pos, mv);
             if let (true, Some(level)) = (p.captured > 0, t.level(p.pos.level())) {
                 let idx = crate::index::rank(&p.pos.pits, G::PITS) as usize;
                 level.prefetch(idx);
-                exits[n] = (p.captured, p.pos, idx);
+                exits[n] = Some((p.captured, p.pos, level, idx));
                 n += 1;
             }
         }
         exits[..n]
             .iter()
-            .filter_map(|&(c, p, _)| t.value::<G>(&p).map(|v| capture_value(c, v)))
+            .flatten()
+            .map(|&(c, p, level, idx)| {
+                capture_value(c, level.value_with(idx, || t.rule.w::<G>(&p)))
+            })
             .max()
     }
 
