@@ -48,11 +48,7 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
             debug_assert!(false, "no candidate within {known:?}");
             return (known.unwrap_or(Range::point(node.w)), false);
         }
-        let r = Range {
-            lower: cands[0],
-            upper: *cands.last().unwrap(),
-        };
-        self.run_threads(|ctx| self.bisect(&node, r, &cands, ctx))
+        self.run_threads(|ctx| self.bisect(&node, span(&cands), &cands, ctx))
     }
 
     /// The possible values of a stretch start of `pos` whose repeats
@@ -115,6 +111,14 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
             }
         }
         (r, !rep_any && lower_proved && upper_proved && r.exact())
+    }
+}
+
+/// The range from the least to the greatest of `cands` (sorted, not empty).
+pub(super) fn span(cands: &[i32]) -> Range {
+    Range {
+        lower: cands[0],
+        upper: cands[cands.len() - 1],
     }
 }
 

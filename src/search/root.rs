@@ -25,7 +25,7 @@ use crate::tt::{Kind, TransTable, NO_MOVE};
 use crate::value::Range;
 
 use super::analysis::meet;
-use super::bisect::next_test;
+use super::bisect::{next_test, span};
 use super::ordering::{MoveSorter, Order};
 use super::{Abort, MoveResult, Searcher};
 
@@ -86,10 +86,7 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
     pub(super) fn solve_root(&self, pos: &Position) -> (Range, bool) {
         let w = self.opts.rule.w::<G>(pos);
         let cands = self.candidates(pos, w);
-        let mut r = Range {
-            lower: cands[0],
-            upper: *cands.last().unwrap(),
-        };
+        let mut r = span(&cands);
         let (mut free, mut first, mut budget) = (false, NO_MOVE, ROOT_BUDGET);
         while !self.shared.stopped() {
             self.shared.set_budget(Some(budget));
