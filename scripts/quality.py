@@ -145,4 +145,9 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except BrokenPipeError:
+        sys.exit(0)
+    except OSError as e:
+        sys.exit(f"quality.py: {e.filename}: {e.strerror}")
