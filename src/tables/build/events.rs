@@ -3,8 +3,9 @@
 //! classified position does to its quiet predecessors.
 //!
 //! Events are processed in batches: all predecessors of a batch are
-//! generated, ranked and prefetched first, then updated, so that their
-//! cache misses overlap. A worker handles the events it creates itself,
+//! generated, ranked and prefetched first, then updated a batch later, so
+//! that their cache misses overlap each other and the next batch's
+//! generation. A worker handles the events it creates itself,
 //! depth-first from a local stack of up to [`LOCAL_MAX`] entries; beyond
 //! that they go to the next round's frontier. The order in which events
 //! are processed never changes the result: the acyclic pass computes exact
@@ -174,8 +175,8 @@ pub(super) struct Worker<'p, 's, 'a, G: Game> {
     mode: Mode,
     stack: Vec<Ev>,
     local_max: usize,
-    batch: Vec<Ev>,
-    preds: Vec<Pred>,
+    batch: [Vec<Ev>; 2],
+    preds: [Vec<Pred>; 2],
     /// Producers into the frontier, by kind.
     pub(super) out: [Producer<'s, 'a>; 2],
     /// Lists produced, by kind (boards in [`rot`] form).
@@ -199,40 +200,47 @@ impl<'p, 's, 'a, G: Game> Worker<'p, 's, 'a, G> {
             mode,
             stack: Vec::new(),
             local_max,
-            batch: Vec::with_capacity(BATCH),
-            preds: Vec::with_capacity(BATCH * 6),
+            batch: [Vec::with_capacity(BATCH), Vec::with_capacity(BATCH)],
+            preds: [Vec::with_capacity(BATCH * 6), Vec::with_capacity(BATCH * 6)],
             out,
             lists: [Vec::new(), Vec::new()],
             game: std::marker::PhantomData,
         }
     }
 
-    /// Processes `seeds` and every event they lead to, depth-first.
+    /// Processes `seeds` and every event they lead to, depth-first. Two
+    /// batches are in flight: the predecessors of one are generated and
+    /// prefetched while the other's, prefetched a batch earlier, are
+    /// updated, so that the cache misses overlap the generation.
     pub(super) fn run(&mut self, seeds: impl IntoIterator<Item = Ev>) {
         let mut seeds = seeds.into_iter();
         loop {
-            self.batch.clear();
-            while self.batch.len() < BATCH {
+            self.batch[1].clear();
+            while self.batch[1].len() < BATCH {
                 match self.stack.pop().or_else(|| seeds.next()) {
-                    Some(e) => self.batch.push(e),
+                    Some(e) => self.batch[1].push(e),
                     None => break,
                 }
             }
-            if self.batch.is_empty() {
+            if self.batch[0].is_empty() && self.batch[1].is_empty() {
                 return;
             }
             self.gather();
             self.apply();
+            self.batch.swap(0, 1);
+            self.preds.swap(0, 1);
         }
     }
 
-    /// The quiet predecessors of the batch, each ranked and prefetched.
+    /// The quiet predecessors of the incoming batch, each ranked and
+    /// prefetched.
     fn gather(&mut self) {
-        self.preds.clear();
-        for (k, e) in self.batch.iter().enumerate() {
+        let preds = &mut self.preds[1];
+        preds.clear();
+        for (k, e) in self.batch[1].iter().enumerate() {
             for_each_pred::<G>(e.board, self.n, |r, board| {
                 prefetch(&self.cells[r as usize]);
-                self.preds.push(Pred {
+                preds.push(Pred {
                     rank: r as u32,
                     board,
                     ev: k as u8,
@@ -241,10 +249,11 @@ impl<'p, 's, 'a, G: Game> Worker<'p, 's, 'a, G> {
         }
     }
 
+    /// Updates the predecessors of the outgoing batch.
     fn apply(&mut self) {
-        for j in 0..self.preds.len() {
-            let q = self.preds[j];
-            let e = self.batch[q.ev as usize];
+        for j in 0..self.preds[0].len() {
+            let q = self.preds[0][j];
+            let e = self.batch[0][q.ev as usize];
             let cell = &self.cells[q.rank as usize];
             let new = match self.mode {
                 Mode::Kahn => settle(cell, e),
@@ -255,6 +264,8 @@ impl<'p, 's, 'a, G: Game> Worker<'p, 's, 'a, G> {
                 self.emit(q.rank as usize, q.board, kind, lo, hi);
             }
         }
+        self.preds[0].clear();
+        self.batch[0].clear();
     }
 
     /// A new event: onto the local stack, or into the frontier when the
