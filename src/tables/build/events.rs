@@ -214,8 +214,9 @@ impl<'p, 's, 'a, G: Game> Worker<'p, 's, 'a, G> {
     /// updated, so that the cache misses overlap the generation.
     pub(super) fn run(&mut self, seeds: impl IntoIterator<Item = Ev>) {
         let mut seeds = seeds.into_iter();
+        // Invariant: batch 1 and its predecessors are empty here (apply
+        // empties batch 0, which then changes places with it).
         loop {
-            self.batch[1].clear();
             while self.batch[1].len() < BATCH {
                 match self.stack.pop().or_else(|| seeds.next()) {
                     Some(e) => self.batch[1].push(e),
@@ -236,7 +237,6 @@ impl<'p, 's, 'a, G: Game> Worker<'p, 's, 'a, G> {
     /// prefetched.
     fn gather(&mut self) {
         let preds = &mut self.preds[1];
-        preds.clear();
         for (k, e) in self.batch[1].iter().enumerate() {
             for_each_pred::<G>(e.board, self.n, |r, board| {
                 prefetch(&self.cells[r as usize]);

@@ -302,14 +302,29 @@ pub(super) fn value_masks(words: &[u32], n: u32) -> (Vec<ValueMask>, Vec<ValueMa
 /// W enters L. Returns whether it entered W and whether it entered L.
 #[inline]
 pub(super) fn scan_cell(cell: &Cell, t: i32) -> (bool, bool) {
-    let (a, f, c) = cell_fields(cell.word());
-    // Both tests without branches: most cells match neither.
-    let w = (f & IN_W == 0) & (a as i32 == t);
-    let l = (f & (IN_L | CNT) == 0) & (c as i32 == -t);
-    if !(w | l) {
+    let s = seed_bits(cell.word(), threshold_bytes(t));
+    if s == 0 {
         return (false, false);
     }
-    (w && cell.w_trans(t), l && cell.l_trans(t))
+    (s & 1 != 0 && cell.w_trans(t), s & 2 != 0 && cell.l_trans(t))
+}
+
+/// The bytes a cell's `E_lo` and `E_hi` hold when they equal `t` and `−t`.
+#[inline]
+fn threshold_bytes(t: i32) -> (u32, u32) {
+    (t as i8 as u8 as u32, (-t) as i8 as u8 as u32)
+}
+
+/// Whether the cell word `w` is a seed at the threshold of `(ta, tc)`
+/// ([`threshold_bytes`]): bit 0 for W (`E_lo = t`, not in W), bit 1 for L
+/// (`E_hi = −t`, no quiet move left outside W, not in L). Without branches:
+/// most cells match neither.
+#[inline(always)]
+fn seed_bits(w: u32, (ta, tc): (u32, u32)) -> u32 {
+    let (a, b, c) = (w & 0xFF, (w >> 8) & 0xFF, (w >> 16) & 0xFF);
+    let in_w = (a == ta) & (b & IN_W as u32 == 0);
+    let in_l = (c == tc) & (b & (IN_L | CNT) as u32 == 0);
+    in_w as u32 | (in_l as u32) << 1
 }
 
 /// A worker with producers into `sinks`, and what it pushed when done.
@@ -476,13 +491,7 @@ fn scan<G: Game>(
 /// branches over 64 cells at a time into one byte a cell, and groups of 8
 /// bytes without a seed (most of them) are skipped with one comparison.
 fn claim_seeds(words: &mut [u32], first: usize, t: i32) -> (Vec<u32>, Vec<u8>) {
-    let (ta, tc) = (t as i8 as u8 as u32, (-t) as i8 as u8 as u32);
-    let seed = |w: u32| -> u32 {
-        let (a, b, c) = (w & 0xFF, (w >> 8) & 0xFF, (w >> 16) & 0xFF);
-        let in_w = (a == ta) & (b & IN_W as u32 == 0);
-        let in_l = (c == tc) & (b & (IN_L | CNT) as u32 == 0);
-        in_w as u32 | (in_l as u32) << 1
-    };
+    let tb = threshold_bytes(t);
     let (mut ranks, mut kinds) = (Vec::new(), Vec::new());
     let mut codes = [0u8; 64];
     for (k, block) in words.chunks_mut(64).enumerate() {
@@ -490,7 +499,7 @@ fn claim_seeds(words: &mut [u32], first: usize, t: i32) -> (Vec<u32>, Vec<u8>) {
             codes.fill(0);
         }
         for (x, &w) in codes.iter_mut().zip(block.iter()) {
-            *x = seed(w) as u8;
+            *x = seed_bits(w, tb) as u8;
         }
         for (g, group) in codes.chunks_exact(8).enumerate() {
             if u64::from_ne_bytes(group.try_into().expect("8 codes")) == 0 {

@@ -174,9 +174,10 @@ pub fn check_memory(plan: &[LevelPlan], budget: u64) -> Result<(), TableError> {
 }
 
 /// Build time ÷ floor time assumed by [`project`]: the highest ratio
-/// measured on this builder's levels ≥ 16 (results/tables.md §2, fourth
-/// round: 2.3–3.4 on Adjito, up to 3.9 on Adji-Boto's top levels), so that
-/// the projection errs on the long side.
+/// measured on this builder's levels ≥ 16, rounded up (results/tables.md
+/// §2: 3.99 at Adji-Boto 40 in the third round; 2.3–3.4 on Adjito and
+/// 1.7–3.7 on Adji-Boto in the fourth), so that the projection errs on the
+/// long side.
 pub const BUILD_PER_FLOOR: f64 = 4.0;
 
 /// Fills in [`LevelPlan::projected_secs`]: the floor's time per position
