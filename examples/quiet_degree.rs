@@ -6,6 +6,7 @@
 use adji::game::{Game, Position};
 use adji::index::{level_size, unrank};
 use adji::{AdjiBoto, Adjito};
+use std::io::Write;
 
 /// (quiet predecessors, quiet moves, all moves) per position of level `n`,
 /// over `k` positions drawn with a fixed xorshift generator.
@@ -32,13 +33,28 @@ fn degrees<G: Game>(n: usize, k: u64) -> (f64, f64, f64) {
     (per(preds), per(quiet), per(moves))
 }
 
+/// The table, one row per level; a closed output ends it quietly.
 fn run<G: Game>(levels: &[usize], k: u64) {
-    println!("| level | positions | quiet predecessors | quiet moves | all moves |");
-    println!("| ---: | ---: | ---: | ---: | ---: |");
-    for &n in levels {
-        let (p, q, m) = degrees::<G>(n, k);
-        let size = level_size(n, G::PITS);
-        println!("| {n} | {size} | {p:.3} | {q:.3} | {m:.3} |");
+    let mut out = std::io::stdout().lock();
+    let mut rows = || -> std::io::Result<()> {
+        writeln!(
+            out,
+            "| level | positions | quiet predecessors | quiet moves | all moves |"
+        )?;
+        writeln!(out, "| ---: | ---: | ---: | ---: | ---: |")?;
+        for &n in levels {
+            let (p, q, m) = degrees::<G>(n, k);
+            let size = level_size(n, G::PITS);
+            writeln!(out, "| {n} | {size} | {p:.3} | {q:.3} | {m:.3} |")?;
+            out.flush()?;
+        }
+        Ok(())
+    };
+    if let Err(e) = rows() {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("quiet_degree: cannot write the table: {e}");
+            std::process::exit(1);
+        }
     }
 }
 
