@@ -26,7 +26,8 @@ pub fn world() -> Option<MpiComm> {
 }
 
 /// Runs `f` on this rank. An error that every rank meets alike
-/// ([`CliError::OnEveryRank`]) is reported once, by rank 0; any other error
+/// ([`CliError::OnEveryRank`]) is reported once, by rank 0, before any rank
+/// exits; any other error
 /// is printed with the rank and, when other ranks run, stops them all (they
 /// would wait for this one forever).
 pub fn on_every_rank(
@@ -34,8 +35,16 @@ pub fn on_every_rank(
     f: impl FnOnce(&MpiComm) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
     match f(comm) {
-        Err(CliError::OnEveryRank(e)) if comm.rank() == 0 => Err(*e),
-        Err(CliError::OnEveryRank(_)) => Err(CliError::ReportedByRankZero),
+        Err(CliError::OnEveryRank(e)) => {
+            if comm.rank() == 0 {
+                crate::error::report(&e);
+            }
+            // No rank exits before rank 0 has written the error: the
+            // launcher stops the job when the first process fails, and
+            // could cut rank 0 off before it speaks (seen in CI).
+            comm.barrier();
+            Err(CliError::ReportedByRankZero)
+        }
         Err(e) if comm.size() > 1 && !matches!(e, CliError::Closed) => {
             out::note(format_args!("error (rank {}): {e}", comm.rank()));
             comm.abort(1)

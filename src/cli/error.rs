@@ -113,8 +113,13 @@ pub fn exit(r: Result<(), CliError>) -> ExitCode {
         #[cfg(feature = "mpi")]
         Err(CliError::ReportedByRankZero) => ExitCode::FAILURE,
         Err(e) => {
-            crate::out::note(format_args!("error: {e}"));
+            report(&e);
             ExitCode::FAILURE
         }
     }
+}
+
+/// Writes `e` as the command's one error line.
+pub fn report(e: &CliError) {
+    crate::out::note(format_args!("error: {e}"));
 }
