@@ -171,7 +171,6 @@ struct Pred {
 /// its producers into the round's frontier (one per kind).
 pub(super) struct Worker<'p, 's, 'a, G: Game> {
     cells: &'p [Cell],
-    n: u32,
     mode: Mode,
     stack: Vec<Ev>,
     local_max: usize,
@@ -185,18 +184,16 @@ pub(super) struct Worker<'p, 's, 'a, G: Game> {
 }
 
 impl<'p, 's, 'a, G: Game> Worker<'p, 's, 'a, G> {
-    /// A worker on the cells of level `n` whose local stack holds up to
+    /// A worker on the cells of a level whose local stack holds up to
     /// `local_max` events.
     pub(super) fn new(
         cells: &'p [Cell],
-        n: u32,
         mode: Mode,
         out: [Producer<'s, 'a>; 2],
         local_max: usize,
     ) -> Self {
         Worker {
             cells,
-            n,
             mode,
             stack: Vec::new(),
             local_max,
@@ -238,7 +235,7 @@ impl<'p, 's, 'a, G: Game> Worker<'p, 's, 'a, G> {
     fn gather(&mut self) {
         let preds = &mut self.preds[1];
         for (k, e) in self.batch[1].iter().enumerate() {
-            for_each_pred::<G>(e.board, self.n, |r, board| {
+            for_each_pred::<G>(e.board, |r, board| {
                 prefetch(&self.cells[r as usize]);
                 preds.push(Pred {
                     rank: r as u32,

@@ -330,7 +330,6 @@ fn seed_bits(w: u32, (ta, tc): (u32, u32)) -> u32 {
 /// A worker with producers into `sinks`, and what it pushed when done.
 fn with_worker<G: Game>(
     cells: &[Cell],
-    n: u32,
     mode: Mode,
     sinks: &[Sink; 2],
     f: impl FnOnce(&mut Worker<G>),
@@ -338,7 +337,6 @@ fn with_worker<G: Game>(
     let local_max = sinks[W].cap().min(LOCAL_MAX);
     let mut w = Worker::<G>::new(
         cells,
-        n,
         mode,
         [sinks[W].producer(), sinks[L].producer()],
         local_max,
@@ -378,7 +376,7 @@ fn round<G: Game>(
         let all = lists.concat();
         drop(lists);
         outs.par_extend(all.par_chunks(SLICE).map(|xs| {
-            with_worker::<G>(cells, n, mode, &sinks, |w| {
+            with_worker::<G>(cells, mode, &sinks, |w| {
                 w.run(xs.iter().map(|&x| {
                     let board = rot::<G>(x);
                     match mode {
@@ -404,7 +402,7 @@ fn round<G: Game>(
                 .filter(|&ci| dirty[k][ci].swap(false, Relaxed))
                 .map(|ci| {
                     let ranks = take_pending(cells, ci, bit);
-                    with_worker::<G>(cells, n, mode, &sinks, |w| {
+                    with_worker::<G>(cells, mode, &sinks, |w| {
                         let mut evs = Vec::with_capacity(ranks.len());
                         for_each_board::<G>(&ranks, n, |r, b| {
                             evs.push(event(cells, r as usize, b, k))
@@ -466,7 +464,7 @@ fn scan<G: Game>(
             .collect();
         let cells = cells(words);
         outs.par_extend(seeds.into_par_iter().map(|(ranks, kinds)| {
-            with_worker::<G>(cells, n, Mode::Threshold(t), &sinks, |w| {
+            with_worker::<G>(cells, Mode::Threshold(t), &sinks, |w| {
                 let mut evs = Vec::with_capacity(ranks.len());
                 for_each_board::<G>(&ranks, n, |_, b| {
                     let kind = kinds[evs.len()];

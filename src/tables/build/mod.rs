@@ -344,6 +344,21 @@ pub fn check_size<G: Game>(n: u32) -> Result<u64, TableError> {
     Ok(positions)
 }
 
+/// The quiet predecessors the builder generates (on packed boards, and
+/// ranked) for `boards`, of a level the builder takes ([`check_size`]):
+/// their number and the sum of their ranks. For the benchmark of the
+/// sweep's inner loop (`benches/preds.rs`).
+pub fn count_predecessors<G: Game>(boards: &[[u8; crate::game::MAX_PITS]]) -> (u64, u64) {
+    let (mut count, mut sum) = (0u64, 0u64);
+    for b in boards {
+        preds::for_each_pred::<G>(frontier::pack::<G>(b), |r, _| {
+            count += 1;
+            sum = sum.wrapping_add(r);
+        });
+    }
+    (count, sum)
+}
+
 /// The "floor": one parallel pass that generates and plays every move of
 /// every position of level `n`. Returns the number of moves played.
 pub fn floor_pass<G: Game>(n: u32) -> u64 {

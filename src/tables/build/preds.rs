@@ -59,13 +59,13 @@ pub(super) fn rank_packed<G: Game>(x: u64) -> u64 {
 }
 
 /// Calls `f(rank, parent)` for every quiet predecessor `parent` (packed)
-/// of the packed board `x` of level `n`, as
+/// of the packed board `x` (of a level that packs), as
 /// [`Game::for_each_quiet_predecessor`] gives them.
 #[inline]
-pub(super) fn for_each_pred<G: Game>(x: u64, n: u32, mut f: impl FnMut(u64, u64)) {
+pub(super) fn for_each_pred<G: Game>(x: u64, mut f: impl FnMut(u64, u64)) {
     let mut g = |p: u64| f(rank_packed::<G>(p), p);
     match G::ID {
-        GameId::Adjito => adjito_preds(rot::<G>(x), n, &mut g),
+        GameId::Adjito => adjito_preds(rot::<G>(x), &mut g),
         GameId::AdjiBoto => adjiboto_preds(rot::<G>(x), &mut g),
     }
 }
@@ -75,119 +75,250 @@ pub(super) fn for_each_pred<G: Game>(x: u64, n: u32, mut f: impl FnMut(u64, u64)
 /// sowing is undone one seed at a time, the origin skipped, each prefix
 /// being a parent whose last seed captured nothing and that fed an empty
 /// opponent row.
+///
+/// Without a branch per seed: the sowing of `s = 11·q + i` seeds passed
+/// every other pit `q` times and the first `i` of them once more, so it
+/// can be undone while those pits held that many; whether its last seed
+/// captured depends on that pit alone, and feeding matters only when the
+/// opponent's row is empty after the move and `s` too short to reach it.
+/// Per origin and lap the steps allowed are one bit mask (bit `i − 1` for
+/// step `i`), and each parent is the board minus the laps plus a constant
+/// of the origin and the step ([`UNSOW12`]).
 #[inline]
-fn adjito_preds(after: u64, n: u32, f: &mut impl FnMut(u64)) {
+fn adjito_preds(after: u64, f: &mut impl FnMut(u64)) {
     const N: usize = 12;
     const H: usize = 6;
     const B: usize = 5;
+    const ONES: u64 = 0x0084_2108_4210_8421; // 1 in each of the 12 fields
     let a = unpack::<crate::Adjito>(after);
     let opp_after: u32 = a[H..N].iter().map(|&x| x as u32).sum();
-    for o in (0..H).filter(|&o| a[o] == 0) {
-        let (mut y, mut opp, mut j) = (after, opp_after, o);
-        for s in 1..=n as usize {
-            j = if j + 1 == N { 0 } else { j + 1 };
-            j += usize::from(j == o);
-            if (y >> (B * j)) & 31 == 0 {
+    let pits_of = |v: u8| (0..N).fold(0u32, |m, j| m | u32::from(a[j] == v) << j);
+    // Bit j: a last seed in pit j captured nothing (it lies on the
+    // opponent's row, or the pit opposite was empty or held all the
+    // opponent's seeds).
+    let quiet = (0..H).fold(0xFC0u32, |m, j| {
+        let v = a[N - 1 - j] as u32;
+        m | u32::from(v == 0 || opp_after <= v) << j
+    });
+    // The pits from `o + 1` on, in sowing order (the origin last, dropped).
+    let turn = |x: u32, o: usize| ((x >> (o + 1)) | (x << (N - o - 1))) & 0x7FF;
+    let empty = pits_of(0);
+    let mut origins = empty & 0x3F;
+    while origins != 0 {
+        let o = origins.trailing_zeros() as usize;
+        origins &= origins - 1;
+        let ok = turn(quiet, o);
+        // Sowings too short to reach an empty opponent row.
+        let short = if opp_after == 0 {
+            (1u32 << (H - o - 1)) - 1
+        } else {
+            0
+        };
+        let (mut q, mut lap) = (0u8, empty);
+        loop {
+            let stop = (turn(lap, o) | 0x800).trailing_zeros();
+            let mut steps = ok & ((1 << stop) - 1) & !if q == 0 { short } else { 0 };
+            let base = after.wrapping_sub(q as u64 * (ONES - (1 << (B * o))))
+                + ((11 * q as u64) << (B * o));
+            while steps != 0 {
+                let i = steps.trailing_zeros() as usize + 1;
+                steps &= steps - 1;
+                f(base.wrapping_add(UNSOW12[o][i]));
+            }
+            if stop < 11 {
                 break;
             }
-            y -= 1 << (B * j);
-            opp -= u32::from(j >= H);
-            // Must-feed: with the opponent's row empty, the sowing must
-            // reach it.
-            if opp == 0 && s < H - o {
-                continue;
-            }
-            // Quiet: a last seed on the mover's row captured nothing.
-            if j < H {
-                let v = a[N - 1 - j] as u32;
-                if v > 0 && opp_after > v {
-                    continue;
-                }
-            }
-            f(y + ((s as u64) << (B * o)));
+            q += 1;
+            lap = pits_of(q);
         }
     }
+}
+
+/// `UNSOW12[o][i]`, added to a packed Adjito board: the origin `o` gets
+/// back `i` seeds and the `i` pits after it (the origin skipped) lose one
+/// each.
+static UNSOW12: [[u64; 12]; 6] = unsow12();
+
+const fn unsow12() -> [[u64; 12]; 6] {
+    let mut t = [[0u64; 12]; 6];
+    let mut o = 0;
+    while o < 6 {
+        let mut i = 0;
+        while i < 12 {
+            let mut x = (i as u64) << (5 * o);
+            let mut s = 0;
+            while s < i {
+                x = x.wrapping_sub(1 << (5 * ((o + 1 + s) % 12)));
+                s += 1;
+            }
+            t[o][i] = x;
+            i += 1;
+        }
+        o += 1;
+    }
+    t
 }
 
 /// Adji-Boto: the pass (the board unchanged) when the parent's mover had
 /// no sowing move and the child's mover has one; and for each origin `o`
 /// of the mover's row, `k = after[o] − 1` full laps (every pit lost `k`
-/// seeds) and a remainder `r = 0..9` sown into `o + 1 ..= o + r`, whose
-/// last seed is not followed by a pit of 1, 3 or 5.
+/// seeds, so `k` is at most the smallest pit) and a remainder `r = 0..9`
+/// sown into `o + 1 ..= o + r` (none of them left empty by the laps), whose
+/// last seed is not followed by a pit of 1, 3 or 5; `r = 0` needs a lap.
+///
+/// On the packed board, without data-dependent branches but the loop over
+/// the predecessors found: tests that hold per pit are computed for all
+/// ten at once (into bit 5 of each pit's field), and per origin the
+/// remainders allowed are one mask of such bits, rotated to start after
+/// the origin; each predecessor is the board minus the laps plus a
+/// constant of the origin and the remainder ([`UNSOW`]).
 #[inline]
 fn adjiboto_preds(after: u64, f: &mut impl FnMut(u64)) {
-    const N: usize = 10;
-    const H: usize = 5;
-    const B: usize = 6;
+    const B: u32 = 6;
     const ONES: u64 = 0x0041_0410_4104_1041; // 1 in each of the 10 fields
-    let a = unpack::<crate::AdjiBoto>(after);
-    if a[..H].iter().all(|&x| x < 2) && a[H..N].iter().any(|&x| x >= 2) {
+    const TOP: u64 = ONES << 5; // bit 5 of each field
+    const LOW: u64 = ONES * 31; // bits 0–4 of each field
+    const ROW: u64 = (1 << 30) - 1; // the mover's five pits
+    const ALL: u64 = (1 << 60) - 1;
+    // Bit 5 of each field of `x`: set when the field is not 0.
+    let nonzero = |x: u64| (((x & LOW) + LOW) | x) & TOP;
+    // Pits of 2 or more; pits of 1, 3 or 5 (odd, below 32, low bits ≤ 5).
+    let sows = nonzero((after >> 1) & LOW);
+    let small = !(((after & LOW) + 26 * ONES) | after) & TOP;
+    let quiet = TOP & !(small & (after & ONES) << 5);
+    if sows & ROW == 0 && sows & !ROW != 0 {
         f(after);
     }
-    let least = a[..N].iter().copied().min().unwrap_or(0);
-    for o in 0..H {
-        if a[o] == 0 || a[o] - 1 > least {
-            continue;
-        }
-        let k = (a[o] - 1) as usize;
-        let mut y = after - k as u64 * ONES;
-        for r in 0..N {
-            if r > 0 {
-                let j = (o + r) % N;
-                if (y >> (B * j)) & 63 == 0 {
-                    break;
-                }
-                y -= 1 << (B * j);
-            }
-            let m = k * N + r;
-            if m == 0 || m + 1 > 127 {
-                continue;
-            }
-            let last = (o + ((m - 1) % N) + 1) % N;
-            if matches!(a[(last + 1) % N], 1 | 3 | 5) {
-                continue;
-            }
-            // The origin holds 1 in `y`: the parent's holds all m + 1.
-            f(y + ((m as u64) << (B * o)));
+    let least = (0..10).map(|j| (after >> (B * j)) & 63).min().unwrap_or(0);
+    // Rotates the fields so that the one after origin `o` comes first.
+    let turn = |x: u64, o: u32| ((x >> (B * (o + 1))) | (x << (60 - B * (o + 1)))) & ALL;
+    for o in 0..5u32 {
+        let k = ((after >> (B * o)) & 63).wrapping_sub(1);
+        let origin = k <= least; // false for an empty origin (k wraps)
+                                 // Pits the laps empty: the remainder cannot reach past the first
+                                 // (the origin itself, last after the turn, keeps 1).
+        let laps = after.wrapping_sub(k.wrapping_mul(ONES));
+        let empty = turn(TOP & !nonzero(laps), o) | 1 << 59;
+        let reach = (2u64 << empty.trailing_zeros()).wrapping_sub(1);
+        let mut rs = turn(quiet, o) & reach & !(u64::from(k == 0) << 5);
+        rs &= 0u64.wrapping_sub(u64::from(origin));
+        // The origin (1 seed after the laps) gets back 10·k.
+        let y = laps.wrapping_add((k.wrapping_mul(10)) << (B * o));
+        while rs != 0 {
+            let r = rs.trailing_zeros() / B;
+            rs &= rs - 1;
+            f(y.wrapping_add(UNSOW[o as usize][r as usize]));
         }
     }
+}
+
+/// `UNSOW[o][r]`, added to a packed Adji-Boto board: the origin `o` gets
+/// back `r` seeds and pits `o + 1 ..= o + r` lose one each.
+static UNSOW: [[u64; 10]; 5] = unsow();
+
+const fn unsow() -> [[u64; 10]; 5] {
+    let mut t = [[0u64; 10]; 5];
+    let mut o = 0;
+    while o < 5 {
+        let mut r = 0;
+        while r < 10 {
+            let mut x = (r as u64) << (6 * o);
+            let mut i = 1;
+            while i <= r {
+                x = x.wrapping_sub(1 << (6 * ((o + i) % 10)));
+                i += 1;
+            }
+            t[o][r] = x;
+            r += 1;
+        }
+        o += 1;
+    }
+    t
 }
 
 #[cfg(test)]
 mod tests {
     use super::{for_each_pred, rank_packed};
-    use crate::game::{Game, Position};
-    use crate::index::{boards, level_size, rank};
-    use crate::tables::build::frontier::pack;
+    use crate::game::{Game, Position, MAX_PITS};
+    use crate::index::{boards, level_size, rank, unrank};
+    use crate::tables::build::check_size;
+    use crate::tables::build::frontier::{pack, unpack};
     use crate::{AdjiBoto, Adjito};
 
-    /// On every board of levels `levels`: the packed rank is the rank, and
-    /// the packed predecessors (with their ranks) are the game's.
+    /// The board `pits` (rank `r`) of level `n`: its packed rank is the
+    /// rank, and its packed predecessors (with their ranks) are the
+    /// game's. Returns the predecessors' packed boards.
+    fn check<G: Game>(n: u32, r: u64, pits: [u8; MAX_PITS]) -> Vec<u64> {
+        let x = pack::<G>(&pits);
+        assert_eq!(rank_packed::<G>(x), r);
+        let mut want = Vec::new();
+        let pos = Position {
+            pits,
+            side: 0,
+            opening: 0,
+        };
+        G::for_each_quiet_predecessor(&pos, |q| {
+            want.push((rank(&q.pits, G::PITS), pack::<G>(&q.pits)))
+        });
+        let mut got = Vec::new();
+        for_each_pred::<G>(x, |r, p| got.push((r, p)));
+        want.sort_unstable();
+        got.sort_unstable();
+        assert_eq!(got, want, "{:?} level {n} {pits:?}", G::ID);
+        got.into_iter().map(|(_, p)| p).collect()
+    }
+
+    /// [`check`] on every board of levels `levels`; the number of
+    /// predecessors.
     fn agrees<G: Game>(levels: std::ops::RangeInclusive<u32>) -> u64 {
         let mut preds = 0;
         for n in levels {
             let size = level_size(n as usize, G::PITS);
             for (r, pits) in boards(0..size, n as usize, G::PITS) {
-                let x = pack::<G>(&pits);
-                assert_eq!(rank_packed::<G>(x), r);
-                let mut want = Vec::new();
-                let pos = Position {
-                    pits,
-                    side: 0,
-                    opening: 0,
-                };
-                G::for_each_quiet_predecessor(&pos, |q| {
-                    want.push((rank(&q.pits, G::PITS), pack::<G>(&q.pits)))
-                });
-                let mut got = Vec::new();
-                for_each_pred::<G>(x, n, |r, p| got.push((r, p)));
-                want.sort_unstable();
-                got.sort_unstable();
-                assert_eq!(got, want, "{:?} level {n} {pits:?}", G::ID);
-                preds += got.len() as u64;
+                preds += check::<G>(n, r, pits).len() as u64;
             }
         }
         preds
+    }
+
+    /// [`check`] on `count` random boards of each level from `from` to
+    /// the builder's largest, each also with every pit but a random one of
+    /// the mover's row (the origin) raised by `laps`, and the origin set
+    /// to hold `origin` seeds (the other rows' first pit takes what it
+    /// held), as far as the builder goes: such boards have predecessors
+    /// that sowed `laps` times round. Returns the number of predecessors
+    /// with a pit of `long` seeds or more.
+    fn agrees_on_samples<G: Game>(from: u32, count: usize, laps: u8, origin: u8, long: u8) -> u64 {
+        let mut s = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let mut found = 0;
+        for n in (from..).take_while(|&n| check_size::<G>(n).is_ok()) {
+            let size = level_size(n as usize, G::PITS);
+            for _ in 0..count {
+                let r = next() % size;
+                let mut pits = unrank(r, n as usize, G::PITS);
+                for p in check::<G>(n, r, pits) {
+                    found += unpack::<G>(p).iter().any(|&x| x >= long) as u64;
+                }
+                let o = (next() % (G::PITS as u64 / 2)) as usize;
+                pits[G::PITS / 2] += pits[o];
+                pits[..G::PITS].iter_mut().for_each(|x| *x += laps);
+                pits[o] = origin;
+                let m: u32 = pits.iter().map(|&x| x as u32).sum();
+                if check_size::<G>(m).is_ok() {
+                    let r = rank(&pits, G::PITS);
+                    for p in check::<G>(m, r, pits) {
+                        found += unpack::<G>(p).iter().any(|&x| x >= long) as u64;
+                    }
+                }
+            }
+        }
+        found
     }
 
     #[test]
@@ -198,5 +329,16 @@ mod tests {
     #[test]
     fn adjiboto_packed_predecessors_are_the_games_to_level_17() {
         assert!(agrees::<AdjiBoto>(0..=17) > 5_000_000);
+    }
+
+    /// Above the levels checked in full, on samples, with sowings of two
+    /// laps and more (Adjito's lap is 11 pits, the origin skipped, and
+    /// needs an empty origin; Adji-Boto's is 10 pits and leaves one seed
+    /// in the origin per lap).
+    #[test]
+    fn packed_predecessors_are_the_games_on_samples_up_to_the_largest_level() {
+        assert!(agrees_on_samples::<Adjito>(4, 2000, 1, 0, 12) > 1000);
+        assert!(agrees_on_samples::<Adjito>(4, 2000, 2, 0, 23) > 0);
+        assert!(agrees_on_samples::<AdjiBoto>(4, 2000, 2, 3, 21) > 1000);
     }
 }
