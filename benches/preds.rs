@@ -1,7 +1,7 @@
 //! The table builder's inner loop: quiet predecessors generated on packed
 //! boards and ranked, per board, on one thread (criterion), at the top
 //! levels built (Adjito 28, Adji-Boto 40), on a fixed sample of boards.
-//! Run: `cargo bench --bench preds`. Figures: `results/tables.md` §2.
+//! Run: `cargo bench --bench preds`. Figures: `results/tables.md` §2, fifth round.
 
 use adji::game::{Game, MAX_PITS};
 use adji::index::{level_size, unrank};

@@ -176,8 +176,8 @@ pub fn check_memory(plan: &[LevelPlan], budget: u64) -> Result<(), TableError> {
 /// Build time ÷ floor time assumed by [`project`]: the highest ratio
 /// measured on this builder's levels ≥ 16, rounded up (results/tables.md
 /// §2: 3.99 at Adji-Boto 40 in the third round; 2.3–3.4 on Adjito and
-/// 1.7–3.7 on Adji-Boto in the fourth), so that the projection errs on the
-/// long side.
+/// 1.7–3.7 on Adji-Boto in the fourth, up to 3.8 in the fifth), so that the
+/// projection errs on the long side.
 pub const BUILD_PER_FLOOR: f64 = 4.0;
 
 /// Fills in [`LevelPlan::projected_secs`]: the floor's time per position
@@ -345,12 +345,14 @@ pub fn check_size<G: Game>(n: u32) -> Result<u64, TableError> {
 }
 
 /// The quiet predecessors the builder generates (on packed boards, and
-/// ranked) for `boards`, of a level the builder takes ([`check_size`]):
-/// their number and the sum of their ranks. For the benchmark of the
-/// sweep's inner loop (`benches/preds.rs`).
+/// ranked) for `boards`: their number and the sum of their ranks. For the
+/// benchmark of the sweep's inner loop (`benches/preds.rs`). The boards
+/// must be of a level the builder takes ([`check_size`]); others give
+/// meaningless counts.
 pub fn count_predecessors<G: Game>(boards: &[[u8; crate::game::MAX_PITS]]) -> (u64, u64) {
     let (mut count, mut sum) = (0u64, 0u64);
     for b in boards {
+        debug_assert!(check_size::<G>(b.iter().map(|&x| x as u32).sum()).is_ok());
         preds::for_each_pred::<G>(frontier::pack::<G>(b), |r, _| {
             count += 1;
             sum = sum.wrapping_add(r);
