@@ -12,6 +12,7 @@
 //! `benches/preds.rs` measures them.
 
 use super::frontier::{pit_bits, rot, unpack};
+use super::quiet::runs;
 use crate::game::{Game, GameId, MAX_PITS};
 
 /// Largest prefix sum of a packed board plus one (pit fields are at most 6
@@ -93,7 +94,7 @@ fn adjito_preds(after: u64, f: &mut impl FnMut(u64)) {
     const N: usize = 12;
     const H: usize = 6;
     const B: usize = 5;
-    const ONES: u64 = 0x0084_2108_4210_8421; // 1 in each of the 12 fields
+    const ONES: u64 = runs::<12, 6, 5>()[H][N]; // 1 in each of the 12 fields
     let a = unpack::<crate::Adjito>(after);
     let opp_after: u32 = a[H..N].iter().map(|&x| x as u32).sum();
     let pits_of = |v: u8| (0..N).fold(0u32, |m, j| m | u32::from(a[j] == v) << j);
@@ -143,7 +144,7 @@ fn adjito_preds(after: u64, f: &mut impl FnMut(u64)) {
 /// `UNSOW12[o][i]`, added to a packed Adjito board: the origin `o` gets
 /// back `i` seeds and the `i` pits after it (the origin skipped) lose one
 /// each.
-static UNSOW12: [[u64; 12]; 6] = unsow::<12, 6>(5);
+static UNSOW12: [[u64; 12]; 6] = unsow::<12, 6, 5>();
 
 /// Adji-Boto: the pass (the board unchanged) when the parent's mover had
 /// no sowing move and the child's mover has one; and for each origin `o`
@@ -161,7 +162,7 @@ static UNSOW12: [[u64; 12]; 6] = unsow::<12, 6>(5);
 #[inline]
 fn adjiboto_preds(after: u64, f: &mut impl FnMut(u64)) {
     const B: u32 = 6;
-    const ONES: u64 = 0x0041_0410_4104_1041; // 1 in each of the 10 fields
+    const ONES: u64 = runs::<10, 5, 6>()[5][10]; // 1 in each of the 10 fields
     const TOP: u64 = ONES << 5; // bit 5 of each field
     const LOW: u64 = ONES * 31; // bits 0–4 of each field
     const ROW: u64 = (1 << 30) - 1; // the mover's five pits
@@ -204,24 +205,20 @@ fn adjiboto_preds(after: u64, f: &mut impl FnMut(u64)) {
 
 /// `UNSOW[o][r]`, added to a packed Adji-Boto board: the origin `o` gets
 /// back `r` seeds and pits `o + 1 ..= o + r` lose one each.
-static UNSOW: [[u64; 10]; 5] = unsow::<10, 5>(6);
+static UNSOW: [[u64; 10]; 5] = unsow::<10, 5, 6>();
 
-/// `t[o][r]` for a ring of `P` pits of `bits` bits, origins `0..H`: the
+/// `t[o][r]` for a ring of `P` pits of `BITS` bits, origins `0..H`: the
 /// origin `o` gains `r` seeds and the `r` pits after it lose one each
-/// (`r < P`, so the origin is never among them).
-const fn unsow<const P: usize, const H: usize>(bits: u32) -> [[u64; P]; H] {
+/// (`r < P`, so the origin is never among them), i.e. the origin's `r`
+/// less the sowing's run ([`runs`]).
+const fn unsow<const P: usize, const H: usize, const BITS: u32>() -> [[u64; P]; H] {
+    let run = runs::<P, H, BITS>();
     let mut t = [[0u64; P]; H];
     let mut o = 0;
     while o < H {
         let mut r = 0;
         while r < P {
-            let mut x = (r as u64) << (bits * o as u32);
-            let mut i = 1;
-            while i <= r {
-                x = x.wrapping_sub(1 << (bits * ((o + i) % P) as u32));
-                i += 1;
-            }
-            t[o][r] = x;
+            t[o][r] = ((r as u64) << (BITS * o as u32)).wrapping_sub(run[o][r]);
             r += 1;
         }
         o += 1;

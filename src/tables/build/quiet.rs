@@ -28,7 +28,7 @@ pub(super) fn capture<G: Game>(x: u64, pits: &[u8; MAX_PITS], o: usize) -> Optio
 /// `RUN[o][r]`: one seed in each of the `r` pits after `o` on a ring of
 /// `N` pits of `BITS` bits each (packed), for origins of the mover's row;
 /// `RUN[H][N]` is one seed in every pit.
-const fn runs<const N: usize, const H: usize, const BITS: u32>() -> [[u64; 13]; 7] {
+pub(super) const fn runs<const N: usize, const H: usize, const BITS: u32>() -> [[u64; 13]; 7] {
     let mut t = [[0u64; 13]; 7];
     let mut o = 0;
     while o < H {
