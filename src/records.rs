@@ -320,7 +320,7 @@ mod tests {
             best: NO_BEST,
             nodes: k,
             ms: 0,
-            estimate: (k % 2 == 0).then_some((150, 7)),
+            estimate: k.is_multiple_of(2).then_some((150, 7)),
         }
     }
 

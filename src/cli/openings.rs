@@ -222,7 +222,7 @@ fn run_openings<G: Game>(
     threads: usize,
     comm: Option<&dyn Comm>,
 ) -> Result<(), CliError> {
-    let root_rank = comm.map_or(true, |c| c.rank() == 0);
+    let root_rank = comm.is_none_or(|c| c.rank() == 0);
     let root = parse_state::<G>(&a.position, Stores::Required)?;
     let rule = a.rule.rule();
     let tables = search_tables::<G>(&a.tables, rule)?;

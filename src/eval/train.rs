@@ -259,7 +259,7 @@ fn draw<G: Game>(set: &TableSet, cfg: &TrainConfig) -> Result<(Vec<Sample>, u64)
                 x: features::<G>(pos),
                 y: set.value::<G>(pos)? as f64,
                 base: baseline::<G>(pos),
-                validation: k as u64 % holdout == 0,
+                validation: (k as u64).is_multiple_of(holdout),
             }))
         })
         .collect();

@@ -316,7 +316,7 @@ impl Table {
         let mut prev: Option<u32> = None;
         for r in self.exception_records().chunks_exact(format::EXCEPTION_LEN) {
             let rank = u32::from_le_bytes([r[0], r[1], r[2], r[3]]);
-            let ok = prev.map_or(true, |p| rank > p)
+            let ok = prev.is_none_or(|p| rank > p)
                 && (rank as usize) < self.count
                 && format::is_exception(r[4], r[5])
                 && (r[4] as i8) <= (r[5] as i8)

@@ -124,10 +124,21 @@ impl<G: Game> Walker<G> {
     fn descend(&mut self, j: usize, mut rem: u64) {
         for i in (0..j).rev() {
             let t = &TERMS[i];
-            let mut c = self.c[i + 1];
-            while t[c] > rem {
-                c -= 1;
-            }
+            // The largest c with t[c] ≤ rem: for the lowest pit, where
+            // every walk ends, rem itself (T_0(c) = c); above it by a short
+            // search down from c_{i+1}.
+            let c = if i == 0 {
+                rem as usize
+            } else {
+                let mut c = self.c[i + 1];
+                while t[c] > rem {
+                    c -= 1;
+                }
+                c
+            };
+            debug_assert!(
+                c <= self.c[i + 1] && t[c] <= rem && t.get(c + 1).is_none_or(|&x| x > rem)
+            );
             rem -= t[c];
             self.c[i] = c;
             self.base[i] = self.base[i + 1] + t[c];

@@ -320,11 +320,29 @@ fn threshold_bytes(t: i32) -> (u32, u32) {
 /// (`E_hi = −t`, no quiet move left outside W, not in L). Without branches:
 /// most cells match neither.
 #[inline(always)]
-fn seed_bits(w: u32, (ta, tc): (u32, u32)) -> u32 {
-    let (a, b, c) = (w & 0xFF, (w >> 8) & 0xFF, (w >> 16) & 0xFF);
-    let in_w = (a == ta) & (b & IN_W as u32 == 0);
-    let in_l = (c == tc) & (b & (IN_L | CNT) as u32 == 0);
-    in_w as u32 | (in_l as u32) << 1
+fn seed_bits(w: u32, tb: (u32, u32)) -> u32 {
+    let k = SeedKeys::new(tb);
+    u32::from(w & k.mask[W] == k.val[W]) | u32::from(w & k.mask[L] == k.val[L]) << 1
+}
+
+/// The seed tests of one threshold as two masked comparisons of the cell
+/// word: a W seed has `a = t` and no W flag, an L seed `c = −t` and
+/// neither an L flag nor a counter.
+#[derive(Clone, Copy)]
+struct SeedKeys {
+    mask: [u32; 2],
+    val: [u32; 2],
+}
+
+impl SeedKeys {
+    #[inline(always)]
+    fn new((ta, tc): (u32, u32)) -> Self {
+        let b = |bits: u8| (bits as u32) << 8;
+        SeedKeys {
+            mask: [0xFF | b(IN_W), 0xFF_0000 | b(IN_L | CNT)],
+            val: [ta, tc << 16],
+        }
+    }
 }
 
 /// A worker with producers into `sinks`, and what it pushed when done.
@@ -463,17 +481,20 @@ fn scan<G: Game>(
             .filter(|(ranks, _)| !ranks.is_empty())
             .collect();
         let cells = cells(words);
-        outs.par_extend(seeds.into_par_iter().map(|(ranks, kinds)| {
+        outs.par_extend(seeds.into_par_iter().map(|(ranks, codes)| {
             with_worker::<G>(cells, Mode::Threshold(t), &sinks, |w| {
                 let mut evs = Vec::with_capacity(ranks.len());
+                let mut codes = codes.iter();
                 for_each_board::<G>(&ranks, n, |_, b| {
-                    let kind = kinds[evs.len()];
-                    evs.push(Ev {
-                        board: b,
-                        kind,
-                        lo: 0,
-                        hi: 0,
-                    })
+                    let code = codes.next().expect("one code a seed");
+                    for kind in [W, L].into_iter().filter(|&k| code >> k & 1 != 0) {
+                        evs.push(Ev {
+                            board: b,
+                            kind: kind as u8,
+                            lo: 0,
+                            hi: 0,
+                        })
+                    }
                 });
                 w.run(evs)
             })
@@ -485,38 +506,130 @@ fn scan<G: Game>(
 /// The seeds at threshold `t` among `words`, the cells of ranks `first..`
 /// (held exclusively): positions with `E_lo = t` not in W enter W, those
 /// with `E_hi = −t`, no quiet move left outside W and not in L enter L.
-/// Returns their ranks (ascending) and kinds. The test runs without
-/// branches over 64 cells at a time into one byte a cell, and groups of 8
-/// bytes without a seed (most of them) are skipped with one comparison.
-fn claim_seeds(words: &mut [u32], first: usize, t: i32) -> (Vec<u32>, Vec<u8>) {
-    let tb = threshold_bytes(t);
-    let (mut ranks, mut kinds) = (Vec::new(), Vec::new());
-    let mut codes = [0u8; 64];
-    for (k, block) in words.chunks_mut(64).enumerate() {
-        if block.len() < 64 {
-            codes.fill(0);
+/// Returns their ranks (ascending) and codes (bit [`W`] for a W seed, bit
+/// [`L`] for an L seed).
+///
+/// Every scan reads each unsettled cell, so the test ([`SeedKeys`]) runs
+/// without branches into two bit masks per 64 cells, in AVX-512 or AVX2
+/// where the processor has them (chosen at run time); most blocks hold no
+/// seed and cost one comparison more.
+pub(super) fn claim_seeds(words: &mut [u32], first: usize, t: i32) -> (Vec<u32>, Vec<u8>) {
+    let k = SeedKeys::new(threshold_bytes(t));
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the processor has the feature the function enables.
+            return unsafe { simd::claim_avx512(words, first, k) };
         }
-        for (x, &w) in codes.iter_mut().zip(block.iter()) {
-            *x = seed_bits(w, tb) as u8;
-        }
-        for (g, group) in codes.chunks_exact(8).enumerate() {
-            if u64::from_ne_bytes(group.try_into().expect("8 codes")) == 0 {
-                continue;
-            }
-            for (j, &s) in group.iter().enumerate().filter(|(_, &s)| s != 0) {
-                let i = g * 8 + j;
-                let r = (first + k * 64 + i) as u32;
-                for (kind, bit) in [(W, IN_W), (L, IN_L)] {
-                    if s >> kind & 1 != 0 {
-                        block[i] |= (bit as u32) << 8;
-                        ranks.push(r);
-                        kinds.push(kind as u8);
-                    }
-                }
-            }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: as above.
+            return unsafe { simd::claim_avx2(words, first, k) };
         }
     }
-    (ranks, kinds)
+    claim_with(words, first, |b| seed_masks(b, k))
+}
+
+/// The seeds of `words` (ranks `first..`) whose bit masks per block of 64
+/// cells `masks` gives (W, L), claimed.
+#[inline(always)]
+fn claim_with(
+    words: &mut [u32],
+    first: usize,
+    masks: impl Fn(&[u32]) -> (u64, u64),
+) -> (Vec<u32>, Vec<u8>) {
+    let (mut ranks, mut codes) = (Vec::new(), Vec::new());
+    for (k, block) in words.chunks_mut(64).enumerate() {
+        let (mw, ml) = masks(block);
+        let mut m = mw | ml;
+        if m == 0 {
+            continue;
+        }
+        ranks.reserve(64);
+        codes.reserve(64);
+        while m != 0 {
+            let i = m.trailing_zeros();
+            m &= m - 1;
+            let code = (mw >> i & 1 | (ml >> i & 1) << 1) as u8;
+            block[i as usize] |= (FLAGS[code as usize] as u32) << 8;
+            ranks.push((first + k * 64) as u32 + i);
+            codes.push(code);
+        }
+    }
+    (ranks, codes)
+}
+
+/// The flags a seed of code `k` (bit `W`: W seed, bit `L`: L seed) takes.
+const FLAGS: [u8; 4] = [0, IN_W, IN_L, IN_W | IN_L];
+
+/// The W and L seeds among up to 64 cells, as bit masks (bit `i` for
+/// cell `i`).
+#[inline(always)]
+fn seed_masks(block: &[u32], k: SeedKeys) -> (u64, u64) {
+    let (mut mw, mut ml) = (0u64, 0u64);
+    for (i, &w) in block.iter().enumerate() {
+        mw |= u64::from(w & k.mask[W] == k.val[W]) << i;
+        ml |= u64::from(w & k.mask[L] == k.val[L]) << i;
+    }
+    (mw, ml)
+}
+
+/// [`claim_with`] in vector instructions.
+#[cfg(target_arch = "x86_64")]
+mod simd {
+    use super::{claim_with, seed_masks, SeedKeys, L, W};
+    use std::arch::x86_64::*;
+
+    /// [`super::claim_seeds`] with 16 cells a comparison.
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn claim_avx512(
+        words: &mut [u32],
+        first: usize,
+        k: SeedKeys,
+    ) -> (Vec<u32>, Vec<u8>) {
+        let v = |x: u32| _mm512_set1_epi32(x as i32);
+        let (mw, vw, ml, vl) = (v(k.mask[W]), v(k.val[W]), v(k.mask[L]), v(k.val[L]));
+        claim_with(words, first, |b| {
+            let Ok(b) = <&[u32; 64]>::try_from(b) else {
+                return seed_masks(b, k);
+            };
+            let (mut w, mut l) = (0u64, 0u64);
+            for (j, x) in b.chunks_exact(16).enumerate() {
+                // SAFETY: `x` is 16 readable u32s (64 bytes); the load
+                // takes any alignment.
+                let x = unsafe { _mm512_loadu_si512(x.as_ptr() as *const _) };
+                let mw = _mm512_cmpeq_epi32_mask(_mm512_and_si512(x, mw), vw);
+                let ml = _mm512_cmpeq_epi32_mask(_mm512_and_si512(x, ml), vl);
+                w |= (mw as u64) << (16 * j);
+                l |= (ml as u64) << (16 * j);
+            }
+            (w, l)
+        })
+    }
+
+    /// [`super::claim_seeds`] with 8 cells a comparison.
+    #[target_feature(enable = "avx2")]
+    pub(super) fn claim_avx2(words: &mut [u32], first: usize, k: SeedKeys) -> (Vec<u32>, Vec<u8>) {
+        let v = |x: u32| _mm256_set1_epi32(x as i32);
+        let (mw, vw, ml, vl) = (v(k.mask[W]), v(k.val[W]), v(k.mask[L]), v(k.val[L]));
+        let bits = |x: __m256i, m: __m256i, v: __m256i| {
+            let eq = _mm256_cmpeq_epi32(_mm256_and_si256(x, m), v);
+            _mm256_movemask_ps(_mm256_castsi256_ps(eq)) as u8 as u64
+        };
+        claim_with(words, first, |b| {
+            let Ok(b) = <&[u32; 64]>::try_from(b) else {
+                return seed_masks(b, k);
+            };
+            let (mut w, mut l) = (0u64, 0u64);
+            for (j, x) in b.chunks_exact(8).enumerate() {
+                // SAFETY: `x` is 8 readable u32s (32 bytes); the load takes
+                // any alignment.
+                let x = unsafe { _mm256_loadu_si256(x.as_ptr() as *const __m256i) };
+                w |= bits(x, mw, vw) << (8 * j);
+                l |= bits(x, ml, vl) << (8 * j);
+            }
+            (w, l)
+        })
+    }
 }
 
 /// A capture found in a forward-pass batch: the batch slot, seeds taken,
@@ -582,5 +695,87 @@ fn exits_batch<G: Game>(
         };
         let v = t.value_with(idx, || lower.rule.w::<G>(&child()));
         out[j].0 = out[j].0.max(capture_value(captured, v));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Cell words with every combination of flags and counter bits that
+    /// matter, and exit values around the thresholds tested.
+    fn sample_words() -> Vec<u32> {
+        let mut s = 0x2545_F491_4F6C_DD1Du64;
+        (0..100_003)
+            .map(|_| {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                let v = |x: u64| (x % 9) as i8 - 4;
+                cell_word(v(s), (s >> 8) as u8, v(s >> 16))
+            })
+            .collect()
+    }
+
+    /// One cell at a time by [`seed_bits`]: the reference.
+    fn claim_reference(words: &mut [u32], t: i32) -> (Vec<u32>, Vec<u8>) {
+        let (mut ranks, mut codes) = (Vec::new(), Vec::new());
+        for (r, w) in words.iter_mut().enumerate() {
+            let s = seed_bits(*w, threshold_bytes(t)) as u8;
+            if s != 0 {
+                *w |= (FLAGS[s as usize] as u32) << 8;
+                ranks.push(r as u32);
+                codes.push(s);
+            }
+        }
+        (ranks, codes)
+    }
+
+    #[test]
+    fn every_claim_version_finds_the_seeds_one_cell_at_a_time_finds() {
+        let words = sample_words();
+        type Claim = Box<dyn Fn(&mut [u32], i32) -> (Vec<u32>, Vec<u8>)>;
+        let mut versions: Vec<(&str, Claim)> = vec![
+            (
+                "portable",
+                Box::new(|w, t| {
+                    let k = SeedKeys::new(threshold_bytes(t));
+                    claim_with(w, 0, |b| seed_masks(b, k))
+                }),
+            ),
+            ("dispatched", Box::new(|w, t| claim_seeds(w, 0, t))),
+        ];
+        #[cfg(target_arch = "x86_64")]
+        {
+            let k = |t| SeedKeys::new(threshold_bytes(t));
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the processor has AVX2.
+                versions.push((
+                    "avx2",
+                    Box::new(move |w, t| unsafe { simd::claim_avx2(w, 0, k(t)) }),
+                ));
+            }
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                // SAFETY: the processor has AVX-512F.
+                versions.push((
+                    "avx512",
+                    Box::new(move |w, t| unsafe { simd::claim_avx512(w, 0, k(t)) }),
+                ));
+            }
+        }
+        for t in -4..=4 {
+            let mut want_words = words.clone();
+            let want = claim_reference(&mut want_words, t);
+            assert!(want.0.len() > 1000, "threshold {t}: few seeds");
+            assert!(
+                want.1.contains(&3),
+                "threshold {t}: no cell both a W and an L seed"
+            );
+            for (name, claim) in &versions {
+                let mut got_words = words.clone();
+                assert!(claim(&mut got_words, t) == want, "{name} at threshold {t}");
+                assert!(got_words == want_words, "{name} at threshold {t}: flags");
+            }
+        }
     }
 }

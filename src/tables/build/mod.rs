@@ -361,6 +361,27 @@ pub fn count_predecessors<G: Game>(boards: &[[u8; crate::game::MAX_PITS]]) -> (u
     (count, sum)
 }
 
+/// The boards of ascending `ranks` of level `n` (of a level the builder
+/// takes), each found from the one before as the sweep finds its seeds'
+/// boards: the wrapping sum of their packed forms. For the benchmark of
+/// the sweep's seeds (`benches/preds.rs`).
+pub fn walk_ranks<G: Game>(n: u32, ranks: &[u32]) -> u64 {
+    let mut sum = 0u64;
+    frontier::for_each_board::<G>(ranks, n, |_, b| sum = sum.wrapping_add(b));
+    sum
+}
+
+/// Claims the seeds of threshold `t` among the builder's cell words
+/// `words` (bytes `E_lo`, counter and flags, `E_hi`), as the sweep's scan
+/// does, chunk by chunk; returns how many positions were seeds. For the
+/// benchmark of the scans (`benches/preds.rs`).
+pub fn claim_cells(words: &mut [u32], t: i32) -> usize {
+    words
+        .chunks_mut(frontier::DIRTY_CHUNK)
+        .map(|ws| level::claim_seeds(ws, 0, t).0.len())
+        .sum()
+}
+
 /// The "floor": one parallel pass that generates and plays every move of
 /// every position of level `n`. Returns the number of moves played.
 pub fn floor_pass<G: Game>(n: u32) -> u64 {
