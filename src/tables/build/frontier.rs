@@ -78,7 +78,8 @@ pub(super) fn for_each_board<G: Game>(ranks: &[u32], n: u32, mut f: impl FnMut(u
 /// `j + 1 …` fixed) form the block of ranks `base_j ..= end_j`, and these
 /// blocks nest. For a larger rank `r`, only the prefix sums below the
 /// smallest block still holding `r` change; they are found from there
-/// down, each by a short search in a small table.
+/// down, each by a short search in a small table (the lowest, `c_0`, is
+/// the remainder itself).
 pub(super) struct Walker<G: Game> {
     c: [usize; MAX_PITS],
     base: [u64; MAX_PITS],

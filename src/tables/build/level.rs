@@ -302,32 +302,20 @@ pub(super) fn value_masks(words: &[u32], n: u32) -> (Vec<ValueMask>, Vec<ValueMa
 /// W enters L. Returns whether it entered W and whether it entered L.
 #[inline]
 pub(super) fn scan_cell(cell: &Cell, t: i32) -> (bool, bool) {
-    let s = seed_bits(cell.word(), threshold_bytes(t));
+    let s = SeedKeys::new(t).code(cell.word());
     if s == 0 {
         return (false, false);
     }
-    (s & 1 != 0 && cell.w_trans(t), s & 2 != 0 && cell.l_trans(t))
+    (
+        s >> W & 1 != 0 && cell.w_trans(t),
+        s >> L & 1 != 0 && cell.l_trans(t),
+    )
 }
 
-/// The bytes a cell's `E_lo` and `E_hi` hold when they equal `t` and `−t`.
-#[inline]
-fn threshold_bytes(t: i32) -> (u32, u32) {
-    (t as i8 as u8 as u32, (-t) as i8 as u8 as u32)
-}
-
-/// Whether the cell word `w` is a seed at the threshold of `(ta, tc)`
-/// ([`threshold_bytes`]): bit 0 for W (`E_lo = t`, not in W), bit 1 for L
-/// (`E_hi = −t`, no quiet move left outside W, not in L). Without branches:
-/// most cells match neither.
-#[inline(always)]
-fn seed_bits(w: u32, tb: (u32, u32)) -> u32 {
-    let k = SeedKeys::new(tb);
-    u32::from(w & k.mask[W] == k.val[W]) | u32::from(w & k.mask[L] == k.val[L]) << 1
-}
-
-/// The seed tests of one threshold as two masked comparisons of the cell
-/// word: a W seed has `a = t` and no W flag, an L seed `c = −t` and
-/// neither an L flag nor a counter.
+/// The seed tests of threshold `t` as masked comparisons of the cell word
+/// (index [`W`] and [`L`]): a W seed has `E_lo = t` and no W flag, an L
+/// seed `E_hi = −t`, no L flag and no quiet move left outside W. Without
+/// branches, since most cells match neither.
 #[derive(Clone, Copy)]
 struct SeedKeys {
     mask: [u32; 2],
@@ -336,12 +324,24 @@ struct SeedKeys {
 
 impl SeedKeys {
     #[inline(always)]
-    fn new((ta, tc): (u32, u32)) -> Self {
+    fn new(t: i32) -> Self {
+        let byte = |v: i32| v as i8 as u8 as u32;
         let b = |bits: u8| (bits as u32) << 8;
-        SeedKeys {
-            mask: [0xFF | b(IN_W), 0xFF_0000 | b(IN_L | CNT)],
-            val: [ta, tc << 16],
-        }
+        let mut k = SeedKeys {
+            mask: [0; 2],
+            val: [0; 2],
+        };
+        (k.mask[W], k.val[W]) = (0xFF | b(IN_W), byte(t));
+        (k.mask[L], k.val[L]) = (0xFF_0000 | b(IN_L | CNT), byte(-t) << 16);
+        k
+    }
+
+    /// Whether the cell word `w` is a seed: bit [`W`] for a W seed, bit
+    /// [`L`] for an L seed.
+    #[inline(always)]
+    fn code(&self, w: u32) -> u8 {
+        let hit = |k: usize| u8::from(w & self.mask[k] == self.val[k]) << k;
+        hit(W) | hit(L)
     }
 }
 
@@ -443,8 +443,8 @@ fn take_pending(cells: &[Cell], ci: usize, bit: u8) -> Vec<u32> {
 }
 
 /// Chunks scanned at a time before their seeds' events are processed: the
-/// seed lists stay small (at most two seeds of 5 bytes per position of a
-/// slab, 10 MiB, within [`super::OVERHEAD_BYTES`]).
+/// seed lists stay small (at most one rank and code, 5 bytes, per position
+/// of a slab: 5 MiB, within [`super::OVERHEAD_BYTES`]).
 const SLAB: usize = 64;
 
 /// The scan at threshold `t` over the chunks whose masks hold `t` (for
@@ -483,7 +483,7 @@ fn scan<G: Game>(
         let cells = cells(words);
         outs.par_extend(seeds.into_par_iter().map(|(ranks, codes)| {
             with_worker::<G>(cells, Mode::Threshold(t), &sinks, |w| {
-                let mut evs = Vec::with_capacity(ranks.len());
+                let mut evs = Vec::with_capacity(2 * ranks.len());
                 let mut codes = codes.iter();
                 for_each_board::<G>(&ranks, n, |_, b| {
                     let code = codes.next().expect("one code a seed");
@@ -514,7 +514,7 @@ fn scan<G: Game>(
 /// where the processor has them (chosen at run time); most blocks hold no
 /// seed and cost one comparison more.
 pub(super) fn claim_seeds(words: &mut [u32], first: usize, t: i32) -> (Vec<u32>, Vec<u8>) {
-    let k = SeedKeys::new(threshold_bytes(t));
+    let k = SeedKeys::new(t);
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx512f") {
@@ -538,7 +538,7 @@ fn claim_with(
     masks: impl Fn(&[u32]) -> (u64, u64),
 ) -> (Vec<u32>, Vec<u8>) {
     let (mut ranks, mut codes) = (Vec::new(), Vec::new());
-    for (k, block) in words.chunks_mut(64).enumerate() {
+    for (blk, block) in words.chunks_mut(64).enumerate() {
         let (mw, ml) = masks(block);
         let mut m = mw | ml;
         if m == 0 {
@@ -549,17 +549,19 @@ fn claim_with(
         while m != 0 {
             let i = m.trailing_zeros();
             m &= m - 1;
-            let code = (mw >> i & 1 | (ml >> i & 1) << 1) as u8;
+            let code = ((mw >> i & 1) << W | (ml >> i & 1) << L) as u8;
             block[i as usize] |= (FLAGS[code as usize] as u32) << 8;
-            ranks.push((first + k * 64) as u32 + i);
+            ranks.push((first + blk * 64) as u32 + i);
             codes.push(code);
         }
     }
     (ranks, codes)
 }
 
-/// The flags a seed of code `k` (bit `W`: W seed, bit `L`: L seed) takes.
+/// The flags a seed of code `k` (bit [`W`]: W seed, bit [`L`]: L seed)
+/// takes.
 const FLAGS: [u8; 4] = [0, IN_W, IN_L, IN_W | IN_L];
+const _: () = assert!(W == 0 && L == 1, "FLAGS is indexed by codes of these bits");
 
 /// The W and L seeds among up to 64 cells, as bit masks (bit `i` for
 /// cell `i`).
@@ -567,8 +569,9 @@ const FLAGS: [u8; 4] = [0, IN_W, IN_L, IN_W | IN_L];
 fn seed_masks(block: &[u32], k: SeedKeys) -> (u64, u64) {
     let (mut mw, mut ml) = (0u64, 0u64);
     for (i, &w) in block.iter().enumerate() {
-        mw |= u64::from(w & k.mask[W] == k.val[W]) << i;
-        ml |= u64::from(w & k.mask[L] == k.val[L]) << i;
+        let code = k.code(w) as u64;
+        mw |= (code >> W & 1) << i;
+        ml |= (code >> L & 1) << i;
     }
     (mw, ml)
 }
@@ -587,7 +590,8 @@ mod simd {
         k: SeedKeys,
     ) -> (Vec<u32>, Vec<u8>) {
         let v = |x: u32| _mm512_set1_epi32(x as i32);
-        let (mw, vw, ml, vl) = (v(k.mask[W]), v(k.val[W]), v(k.mask[L]), v(k.val[L]));
+        let (mask_w, val_w) = (v(k.mask[W]), v(k.val[W]));
+        let (mask_l, val_l) = (v(k.mask[L]), v(k.val[L]));
         claim_with(words, first, |b| {
             let Ok(b) = <&[u32; 64]>::try_from(b) else {
                 return seed_masks(b, k);
@@ -597,10 +601,10 @@ mod simd {
                 // SAFETY: `x` is 16 readable u32s (64 bytes); the load
                 // takes any alignment.
                 let x = unsafe { _mm512_loadu_si512(x.as_ptr() as *const _) };
-                let mw = _mm512_cmpeq_epi32_mask(_mm512_and_si512(x, mw), vw);
-                let ml = _mm512_cmpeq_epi32_mask(_mm512_and_si512(x, ml), vl);
-                w |= (mw as u64) << (16 * j);
-                l |= (ml as u64) << (16 * j);
+                let hit_w = _mm512_cmpeq_epi32_mask(_mm512_and_si512(x, mask_w), val_w);
+                let hit_l = _mm512_cmpeq_epi32_mask(_mm512_and_si512(x, mask_l), val_l);
+                w |= (hit_w as u64) << (16 * j);
+                l |= (hit_l as u64) << (16 * j);
             }
             (w, l)
         })
@@ -610,7 +614,8 @@ mod simd {
     #[target_feature(enable = "avx2")]
     pub(super) fn claim_avx2(words: &mut [u32], first: usize, k: SeedKeys) -> (Vec<u32>, Vec<u8>) {
         let v = |x: u32| _mm256_set1_epi32(x as i32);
-        let (mw, vw, ml, vl) = (v(k.mask[W]), v(k.val[W]), v(k.mask[L]), v(k.val[L]));
+        let (mask_w, val_w) = (v(k.mask[W]), v(k.val[W]));
+        let (mask_l, val_l) = (v(k.mask[L]), v(k.val[L]));
         let bits = |x: __m256i, m: __m256i, v: __m256i| {
             let eq = _mm256_cmpeq_epi32(_mm256_and_si256(x, m), v);
             _mm256_movemask_ps(_mm256_castsi256_ps(eq)) as u8 as u64
@@ -624,8 +629,8 @@ mod simd {
                 // SAFETY: `x` is 8 readable u32s (32 bytes); the load takes
                 // any alignment.
                 let x = unsafe { _mm256_loadu_si256(x.as_ptr() as *const __m256i) };
-                w |= bits(x, mw, vw) << (8 * j);
-                l |= bits(x, ml, vl) << (8 * j);
+                w |= bits(x, mask_w, val_w) << (8 * j);
+                l |= bits(x, mask_l, val_l) << (8 * j);
             }
             (w, l)
         })
@@ -702,8 +707,30 @@ fn exits_batch<G: Game>(
 mod tests {
     use super::*;
 
-    /// Cell words with every combination of flags and counter bits that
-    /// matter, and exit values around the thresholds tested.
+    /// The seed test from the cell's fields, as the module comment of
+    /// [`super::super`] states it: bit [`W`] for a W seed, [`L`] for an L
+    /// seed.
+    fn seed_code(w: u32, t: i32) -> u8 {
+        let (a, b, c) = cell_fields(w);
+        let is_w = a as i32 == t && b & IN_W == 0;
+        let is_l = c as i32 == -t && b & (IN_L | CNT) == 0;
+        u8::from(is_w) << W | u8::from(is_l) << L
+    }
+
+    #[test]
+    fn the_seed_keys_are_the_seed_test_on_every_cell_word() {
+        for t in [-40, -7, -1, 0, 1, 6, 40] {
+            let k = SeedKeys::new(t);
+            for w in 0..1u32 << 24 {
+                // Byte 3 is always 0 in a cell, but the test ignores it.
+                let w = w | (w & 0xFF) << 24;
+                assert_eq!(k.code(w), seed_code(w, t), "word {w:#010x} at {t}");
+            }
+        }
+    }
+
+    /// Cell words with every combination of flags and counter bits, and
+    /// exit values around the thresholds tested.
     fn sample_words() -> Vec<u32> {
         let mut s = 0x2545_F491_4F6C_DD1Du64;
         (0..100_003)
@@ -717,55 +744,61 @@ mod tests {
             .collect()
     }
 
-    /// One cell at a time by [`seed_bits`]: the reference.
-    fn claim_reference(words: &mut [u32], t: i32) -> (Vec<u32>, Vec<u8>) {
+    /// One cell at a time from the fields ([`seed_code`]): the reference,
+    /// for the cells of ranks `first..`.
+    fn claim_reference(words: &mut [u32], first: usize, t: i32) -> (Vec<u32>, Vec<u8>) {
         let (mut ranks, mut codes) = (Vec::new(), Vec::new());
-        for (r, w) in words.iter_mut().enumerate() {
-            let s = seed_bits(*w, threshold_bytes(t)) as u8;
+        for (i, w) in words.iter_mut().enumerate() {
+            let s = seed_code(*w, t);
             if s != 0 {
                 *w |= (FLAGS[s as usize] as u32) << 8;
-                ranks.push(r as u32);
+                ranks.push((first + i) as u32);
                 codes.push(s);
             }
         }
         (ranks, codes)
     }
 
+    /// The portable and the dispatched versions everywhere; the AVX2 and
+    /// AVX-512 ones where the processor has them (this test cannot reach
+    /// a version the machine running it lacks; it prints those it ran).
     #[test]
     fn every_claim_version_finds_the_seeds_one_cell_at_a_time_finds() {
         let words = sample_words();
+        let first = 3 * DIRTY_CHUNK;
         type Claim = Box<dyn Fn(&mut [u32], i32) -> (Vec<u32>, Vec<u8>)>;
         let mut versions: Vec<(&str, Claim)> = vec![
             (
                 "portable",
-                Box::new(|w, t| {
-                    let k = SeedKeys::new(threshold_bytes(t));
-                    claim_with(w, 0, |b| seed_masks(b, k))
+                Box::new(move |w, t| {
+                    let k = SeedKeys::new(t);
+                    claim_with(w, first, |b| seed_masks(b, k))
                 }),
             ),
-            ("dispatched", Box::new(|w, t| claim_seeds(w, 0, t))),
+            ("dispatched", Box::new(move |w, t| claim_seeds(w, first, t))),
         ];
         #[cfg(target_arch = "x86_64")]
         {
-            let k = |t| SeedKeys::new(threshold_bytes(t));
             if std::arch::is_x86_feature_detected!("avx2") {
-                // SAFETY: the processor has AVX2.
                 versions.push((
                     "avx2",
-                    Box::new(move |w, t| unsafe { simd::claim_avx2(w, 0, k(t)) }),
+                    // SAFETY: the processor has AVX2.
+                    Box::new(move |w, t| unsafe { simd::claim_avx2(w, first, SeedKeys::new(t)) }),
                 ));
             }
             if std::arch::is_x86_feature_detected!("avx512f") {
-                // SAFETY: the processor has AVX-512F.
                 versions.push((
                     "avx512",
-                    Box::new(move |w, t| unsafe { simd::claim_avx512(w, 0, k(t)) }),
+                    // SAFETY: the processor has AVX-512F.
+                    Box::new(move |w, t| unsafe { simd::claim_avx512(w, first, SeedKeys::new(t)) }),
                 ));
             }
         }
+        let names: Vec<&str> = versions.iter().map(|v| v.0).collect();
+        eprintln!("claim versions tested: {names:?}");
         for t in -4..=4 {
             let mut want_words = words.clone();
-            let want = claim_reference(&mut want_words, t);
+            let want = claim_reference(&mut want_words, first, t);
             assert!(want.0.len() > 1000, "threshold {t}: few seeds");
             assert!(
                 want.1.contains(&3),

@@ -33,9 +33,11 @@
 //!    with `E_hi ≤ −t` puts that predecessor in L, `hi = −t`), and every new
 //!    L position puts its predecessors in W (`lo = t`), until nothing moves.
 //!    Per-chunk masks of the exit values present let each scan skip the
-//!    chunks that cannot match. A scan takes the level in slabs: it claims a
-//!    slab's seeds with the cells held exclusively (a branch-free test over
-//!    64 cells at a time), then runs their events.
+//!    chunks that cannot match (few at the top levels, where every chunk
+//!    holds every value). A scan takes the level in slabs: it claims a
+//!    slab's seeds with the cells held exclusively (a branch-free test,
+//!    16 or 8 cells an instruction where the processor has AVX-512 or
+//!    AVX2), then runs their events.
 //! 4. **Finish**: positions never in W have `lo = −∞`, never in L `hi = +∞`.
 //!
 //! A position generates its predecessors (un-moves) once if the acyclic
