@@ -12,19 +12,7 @@
  * prefetch 48 records ahead and an atomic add. Prints nanoseconds per
  * update for the three phases and in all. Compare with
  * scripts/random-updates.c on the same cells, run right before or after. */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <time.h>
-#include <unistd.h>
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + t.tv_nsec * 1e-9;
-}
+#include "updates-common.h"
 
 typedef struct {
   uint32_t cell, event;
@@ -44,23 +32,16 @@ int main(int argc, char **argv) {
     return 2;
   }
   size_t buckets = (n >> shift) + 1;
-  uint32_t *c = mmap(0, n * 4, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  uint32_t *idx = malloc(ops * 4);
+  uint32_t *c, *idx;
+  if (random_cells("bucketed-updates", n, ops, &c, &idx)) return 1;
   Record *a = malloc(chunk * sizeof(Record)), *b = malloc(chunk * sizeof(Record));
-  if (a) madvise((void *)((uintptr_t)a & ~4095UL), chunk * sizeof(Record), MADV_HUGEPAGE);
-  if (b) madvise((void *)((uintptr_t)b & ~4095UL), chunk * sizeof(Record), MADV_HUGEPAGE);
   size_t *count = calloc(buckets + 1, sizeof(size_t));
-  if (c == MAP_FAILED || !idx || !a || !b || !count) {
-    perror("bucketed-updates: memory");
+  if (!a || !b || !count) {
+    fprintf(stderr, "bucketed-updates: memory: cannot allocate the records\n");
     return 1;
   }
-  madvise(c, n * 4, MADV_HUGEPAGE);
-  memset(c, 1, n * 4);
-  uint64_t s = 88172645463325252ULL + getpid();
-  for (size_t i = 0; i < ops; i++) {
-    s ^= s << 13; s ^= s >> 7; s ^= s << 17;
-    idx[i] = s % n;
-  }
+  madvise((void *)((uintptr_t)a & ~4095UL), chunk * sizeof(Record), MADV_HUGEPAGE);
+  madvise((void *)((uintptr_t)b & ~4095UL), chunk * sizeof(Record), MADV_HUGEPAGE);
   double t = now(), gen = 0, scatter = 0, apply = 0, x;
   uint64_t sink = 0;
   for (size_t i0 = 0; i0 < ops; i0 += chunk) {

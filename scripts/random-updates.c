@@ -8,19 +8,7 @@
  * Prints nanoseconds per update: BURST prefetches of random cells, then
  * BURST atomic adds to the same cells, 10^8 updates in all. Run two at
  * once to see how two threads share the memory system. */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <time.h>
-#include <unistd.h>
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + t.tv_nsec * 1e-9;
-}
+#include "updates-common.h"
 
 int main(int argc, char **argv) {
   if (argc != 4) {
@@ -34,19 +22,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "random-updates: CELLS > 0 and BURST dividing 10^8, please\n");
     return 2;
   }
-  uint32_t *c = mmap(0, n * 4, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  uint32_t *idx = malloc(ops * 4);
-  if (c == MAP_FAILED || !idx) {
-    perror("random-updates: memory");
-    return 1;
-  }
-  madvise(c, n * 4, MADV_HUGEPAGE);
-  memset(c, 1, n * 4);
-  uint64_t s = 88172645463325252ULL + getpid();
-  for (size_t i = 0; i < ops; i++) {
-    s ^= s << 13; s ^= s >> 7; s ^= s << 17;
-    idx[i] = s % n;
-  }
+  uint32_t *c, *idx;
+  if (random_cells("random-updates", n, ops, &c, &idx)) return 1;
   double t = now();
   for (size_t i = 0; i < ops; i += burst) {
     for (int j = 0; j < burst; j++) {
