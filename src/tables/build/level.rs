@@ -582,6 +582,27 @@ mod simd {
     use super::{claim_with, seed_masks, SeedKeys, L, W};
     use std::arch::x86_64::*;
 
+    /// The W and L masks of a block of 64 cells from `group`, which gives
+    /// them for `N` cells at a time (a shorter block at a chunk's end goes
+    /// to the portable loop).
+    #[inline(always)]
+    fn masks_by<const N: usize>(
+        block: &[u32],
+        k: SeedKeys,
+        group: impl Fn(&[u32; N]) -> (u64, u64),
+    ) -> (u64, u64) {
+        let Ok(b) = <&[u32; 64]>::try_from(block) else {
+            return seed_masks(block, k);
+        };
+        let (mut w, mut l) = (0u64, 0u64);
+        for (j, x) in b.chunks_exact(N).enumerate() {
+            let (gw, gl) = group(x.try_into().expect("N cells"));
+            w |= gw << (N * j);
+            l |= gl << (N * j);
+        }
+        (w, l)
+    }
+
     /// [`super::claim_seeds`] with 16 cells a comparison.
     #[target_feature(enable = "avx512f")]
     pub(super) fn claim_avx512(
@@ -590,23 +611,15 @@ mod simd {
         k: SeedKeys,
     ) -> (Vec<u32>, Vec<u8>) {
         let v = |x: u32| _mm512_set1_epi32(x as i32);
-        let (mask_w, val_w) = (v(k.mask[W]), v(k.val[W]));
-        let (mask_l, val_l) = (v(k.mask[L]), v(k.val[L]));
+        let (mask, val) = ([v(k.mask[W]), v(k.mask[L])], [v(k.val[W]), v(k.val[L])]);
         claim_with(words, first, |b| {
-            let Ok(b) = <&[u32; 64]>::try_from(b) else {
-                return seed_masks(b, k);
-            };
-            let (mut w, mut l) = (0u64, 0u64);
-            for (j, x) in b.chunks_exact(16).enumerate() {
+            masks_by(b, k, |x: &[u32; 16]| {
                 // SAFETY: `x` is 16 readable u32s (64 bytes); the load
                 // takes any alignment.
                 let x = unsafe { _mm512_loadu_si512(x.as_ptr() as *const _) };
-                let hit_w = _mm512_cmpeq_epi32_mask(_mm512_and_si512(x, mask_w), val_w);
-                let hit_l = _mm512_cmpeq_epi32_mask(_mm512_and_si512(x, mask_l), val_l);
-                w |= (hit_w as u64) << (16 * j);
-                l |= (hit_l as u64) << (16 * j);
-            }
-            (w, l)
+                let hit = |i: usize| _mm512_cmpeq_epi32_mask(_mm512_and_si512(x, mask[i]), val[i]);
+                (hit(W) as u64, hit(L) as u64)
+            })
         })
     }
 
@@ -614,25 +627,18 @@ mod simd {
     #[target_feature(enable = "avx2")]
     pub(super) fn claim_avx2(words: &mut [u32], first: usize, k: SeedKeys) -> (Vec<u32>, Vec<u8>) {
         let v = |x: u32| _mm256_set1_epi32(x as i32);
-        let (mask_w, val_w) = (v(k.mask[W]), v(k.val[W]));
-        let (mask_l, val_l) = (v(k.mask[L]), v(k.val[L]));
-        let bits = |x: __m256i, m: __m256i, v: __m256i| {
-            let eq = _mm256_cmpeq_epi32(_mm256_and_si256(x, m), v);
-            _mm256_movemask_ps(_mm256_castsi256_ps(eq)) as u8 as u64
-        };
+        let (mask, val) = ([v(k.mask[W]), v(k.mask[L])], [v(k.val[W]), v(k.val[L])]);
         claim_with(words, first, |b| {
-            let Ok(b) = <&[u32; 64]>::try_from(b) else {
-                return seed_masks(b, k);
-            };
-            let (mut w, mut l) = (0u64, 0u64);
-            for (j, x) in b.chunks_exact(8).enumerate() {
+            masks_by(b, k, |x: &[u32; 8]| {
                 // SAFETY: `x` is 8 readable u32s (32 bytes); the load takes
                 // any alignment.
                 let x = unsafe { _mm256_loadu_si256(x.as_ptr() as *const __m256i) };
-                w |= bits(x, mask_w, val_w) << (8 * j);
-                l |= bits(x, mask_l, val_l) << (8 * j);
-            }
-            (w, l)
+                let hit = |i: usize| {
+                    let eq = _mm256_cmpeq_epi32(_mm256_and_si256(x, mask[i]), val[i]);
+                    _mm256_movemask_ps(_mm256_castsi256_ps(eq)) as u8 as u64
+                };
+                (hit(W), hit(L))
+            })
         })
     }
 }
