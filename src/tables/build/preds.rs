@@ -88,7 +88,9 @@ pub(super) fn for_each_pred<G: Game>(x: u64, mut f: impl FnMut(u64, u64)) {
 /// opponent's row is empty after the move and `s` too short to reach it.
 /// Per origin and lap the steps allowed are one bit mask (bit `i − 1` for
 /// step `i`), and each parent is the board minus the laps plus a constant
-/// of the origin and the step ([`UNSOW12`]).
+/// of the origin and the step ([`UNSOW12`]). The masks of lap 0 (all but
+/// a few boards' only lap) of every origin are merged, so that one loop
+/// takes their parents, as in [`adjiboto_preds`].
 #[inline]
 fn adjito_preds(after: u64, f: &mut impl FnMut(u64)) {
     const N: usize = 12;
@@ -109,6 +111,9 @@ fn adjito_preds(after: u64, f: &mut impl FnMut(u64)) {
     let turn = |x: u32, o: usize| ((x >> (o + 1)) | (x << (N - o - 1))) & 0x7FF;
     let empty = pits_of(0);
     let mut origins = empty & 0x3F;
+    // The steps of lap 0 from every origin, as one mask (bit `11·o + i −
+    // 1` for step `i` from origin `o`): one loop over them all.
+    let mut all = 0u128;
     while origins != 0 {
         let o = origins.trailing_zeros() as usize;
         origins &= origins - 1;
@@ -119,32 +124,45 @@ fn adjito_preds(after: u64, f: &mut impl FnMut(u64)) {
         } else {
             0
         };
+        let stop = (turn(empty, o) | 0x800).trailing_zeros();
+        all |= u128::from(ok & ((1 << stop) - 1) & !short) << (11 * o);
         // Lap q is reached only when no other pit held q − 1 or less, so
         // its first pit holding q is the first the lap cannot pass.
-        let (mut q, mut lap) = (0u8, empty);
-        loop {
-            let stop = (turn(lap, o) | 0x800).trailing_zeros();
-            let mut steps = ok & ((1 << stop) - 1) & !if q == 0 { short } else { 0 };
+        let (mut q, mut stop) = (0u8, stop);
+        while stop == 11 {
+            q += 1;
+            stop = (turn(pits_of(q), o) | 0x800).trailing_zeros();
+            let mut steps = ok & ((1 << stop) - 1);
             let base = after.wrapping_sub(q as u64 * (ONES - (1 << (B * o))))
                 + ((11 * q as u64) << (B * o));
             while steps != 0 {
-                let i = steps.trailing_zeros() as usize + 1;
+                let i = steps.trailing_zeros() as usize;
                 steps &= steps - 1;
-                f(base.wrapping_add(UNSOW12[o][i]));
+                f(base.wrapping_add(UNSOW12[11 * o + i]));
             }
-            if stop < 11 {
-                break;
-            }
-            q += 1;
-            lap = pits_of(q);
         }
+    }
+    while all != 0 {
+        let j = all.trailing_zeros() as usize;
+        all &= all - 1;
+        f(after.wrapping_add(UNSOW12[j]));
     }
 }
 
-/// `UNSOW12[o][i]`, added to a packed Adjito board: the origin `o` gets
-/// back `i` seeds and the `i` pits after it (the origin skipped) lose one
-/// each.
-static UNSOW12: [[u64; 12]; 6] = unsow::<12, 6, 5>();
+/// `UNSOW12[11·o + i − 1]`, added to a packed Adjito board: the origin
+/// `o` gets back `i` seeds and the `i` pits after it (the origin skipped)
+/// lose one each (indexed as the bits of the merged mask of
+/// [`adjito_preds`]).
+static UNSOW12: [u64; 66] = {
+    let u = unsow::<12, 6, 5>();
+    let mut t = [0u64; 66];
+    let mut j = 0;
+    while j < 66 {
+        t[j] = u[j / 11][j % 11 + 1];
+        j += 1;
+    }
+    t
+};
 
 /// Adji-Boto: the pass (the board unchanged) when the parent's mover had
 /// no sowing move and the child's mover has one; and for each origin `o`
@@ -153,12 +171,17 @@ static UNSOW12: [[u64; 12]; 6] = unsow::<12, 6, 5>();
 /// sown into `o + 1 ..= o + r` (none of them left empty by the laps), whose
 /// last seed is not followed by a pit of 1, 3 or 5; `r = 0` needs a lap.
 ///
-/// On the packed board, without data-dependent branches but the loop over
-/// the predecessors found: tests that hold per pit are computed for all
-/// ten at once (into bit 5 of each pit's field), and per origin the
-/// remainders allowed are one mask of such bits, rotated to start after
-/// the origin; each predecessor is the board minus the laps plus a
-/// constant of the origin and the remainder ([`UNSOW`]).
+/// On the packed board, with two loops only: over the origins that can be
+/// undone (`k` at most the smallest pit: few, since most boards have an
+/// empty or small pit) and over the predecessors found. Tests that hold
+/// per pit are computed for all ten at once (into bit 5 of each pit's
+/// field); per origin the remainders allowed are one mask of such bits,
+/// rotated to start after the origin, and the masks of all origins are
+/// merged into one (bit `6·r + o`). Each predecessor is the board minus
+/// its origin's laps plus a constant of the origin and the remainder
+/// ([`UNSOW`]). One loop over the merged mask, rather than one per origin,
+/// took a fifth off the sweep at Adji-Boto 34 (`results/tables.md` §2,
+/// seventh round): the loops' exits were mispredicted branches.
 #[inline]
 fn adjiboto_preds(after: u64, f: &mut impl FnMut(u64)) {
     const B: u32 = 6;
@@ -181,31 +204,54 @@ fn adjiboto_preds(after: u64, f: &mut impl FnMut(u64)) {
     let least = (0..10).map(|j| (after >> (B * j)) & 63).min().unwrap_or(0);
     // Rotates the fields so that the one after origin `o` comes first.
     let turn = |x: u64, o: u32| ((x >> (B * (o + 1))) | (x << (60 - B * (o + 1)))) & ALL;
-    for o in 0..5u32 {
+    // The remainders allowed from every origin, as one mask: bit `6·r + o`
+    // for remainder `r` from origin `o` (bit 5 of field `r` of the origin's
+    // mask, moved down to bit `o`); and each origin's board after undoing
+    // its laps.
+    let mut all = 0u64;
+    let mut base = [0u64; 6];
+    // The origins that can be undone (an empty origin is not: `k` wraps).
+    let mut origins = (0..5u32).fold(0u32, |m, o| {
         let k = ((after >> (B * o)) & 63).wrapping_sub(1);
-        // False for an empty origin too (k wraps).
-        let origin = k <= least;
+        m | u32::from(k <= least) << o
+    });
+    while origins != 0 {
+        let o = origins.trailing_zeros();
+        origins &= origins - 1;
+        let k = ((after >> (B * o)) & 63).wrapping_sub(1);
         // Pits the laps empty: the remainder (sown into fields 0..r of the
         // turned board) cannot take a seed back from one, so r stops at
         // the first. The origin, last after the turn, keeps 1.
         let laps = after.wrapping_sub(k.wrapping_mul(ONES));
         let empty = turn(TOP & !nonzero(laps), o) | 1 << 59;
         let reach = (2u64 << empty.trailing_zeros()).wrapping_sub(1);
-        let mut rs = turn(quiet, o) & reach & !(u64::from(k == 0) << 5);
-        rs &= 0u64.wrapping_sub(u64::from(origin));
+        let rs = turn(quiet, o) & reach & !(u64::from(k == 0) << 5);
+        all |= rs >> (5 - o);
         // The origin (1 seed after the laps) gets back 10·k.
-        let y = laps.wrapping_add((k.wrapping_mul(10)) << (B * o));
-        while rs != 0 {
-            let r = rs.trailing_zeros() / B;
-            rs &= rs - 1;
-            f(y.wrapping_add(UNSOW[o as usize][r as usize]));
-        }
+        base[o as usize] = laps.wrapping_add((k.wrapping_mul(10)) << (B * o));
+    }
+    while all != 0 {
+        let i = all.trailing_zeros() as usize;
+        all &= all - 1;
+        f(base[i % 6].wrapping_add(UNSOW[i]));
     }
 }
 
-/// `UNSOW[o][r]`, added to a packed Adji-Boto board: the origin `o` gets
-/// back `r` seeds and pits `o + 1 ..= o + r` lose one each.
-static UNSOW: [[u64; 10]; 5] = unsow::<10, 5, 6>();
+/// `UNSOW[6·r + o]`, added to a packed Adji-Boto board: the origin `o`
+/// gets back `r` seeds and pits `o + 1 ..= o + r` lose one each (indexed
+/// as the bits of the merged mask of [`adjiboto_preds`]; 0 for `o = 5`).
+static UNSOW: [u64; 60] = {
+    let u = unsow::<10, 5, 6>();
+    let mut t = [0u64; 60];
+    let mut i = 0;
+    while i < 60 {
+        if i % 6 < 5 {
+            t[i] = u[i % 6][i / 6];
+        }
+        i += 1;
+    }
+    t
+};
 
 /// `t[o][r]` for a ring of `P` pits of `BITS` bits, origins `0..H`: the
 /// origin `o` gains `r` seeds and the `r` pits after it lose one each
