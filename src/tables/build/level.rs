@@ -12,7 +12,7 @@ use super::events::{
 };
 use super::frontier::{for_each_board, pack, rot, unpack, Frontier, Sink, DIRTY_CHUNK};
 use super::preds::rank_packed;
-use super::quiet::capture;
+use super::quiet::exits;
 use super::{LevelReport, CNT, IN_L, IN_W, NONE, PEND_L, PEND_W};
 use crate::game::{Game, Position, MAX_PITS};
 use crate::index::{boards, rank};
@@ -662,38 +662,31 @@ fn exits_batch<G: Game>(
     caps.clear();
     out.clear();
     for (j, b) in batch.iter().enumerate() {
-        let pos = Position {
-            pits: *b,
-            side: 0,
-            opening: 0,
-        };
         let x = pack::<G>(b);
-        let moves = G::legal_moves(&pos);
-        let mut cnt = 0u8;
-        for mv in moves.iter() {
-            // Only captures are sown: quiet moves are only counted.
-            let Some((captured, c)) = (!mv.is_pass())
-                .then(|| capture::<G>(x, b, mv.pit()))
-                .flatten()
-            else {
-                cnt += 1;
-                continue;
-            };
+        // Only captures are sown: quiet moves are only counted.
+        let quiet = exits::<G>(x, b, |captured, c| {
             let level = n - captured as u32;
             let idx = rank_packed::<G>(c) as usize;
             if let Some(t) = lower.level(level) {
                 t.prefetch(idx);
             }
             caps.push((j, captured, level, idx, c));
-        }
-        out.push((
-            if moves.is_empty() {
-                G::split(&pos)
-            } else {
-                i32::MIN
-            },
-            cnt,
-        ));
+        });
+        out.push(match quiet {
+            Some(cnt) => (i32::MIN, cnt),
+            None => {
+                // No sowing move: a pass (a quiet move) or the end.
+                let pos = Position {
+                    pits: *b,
+                    side: 0,
+                    opening: 0,
+                };
+                match G::legal_moves(&pos).len() {
+                    0 => (G::split(&pos), 0),
+                    k => (i32::MIN, k as u8),
+                }
+            }
+        });
     }
     for &(j, captured, level, idx, c) in caps.iter() {
         let t = lower

@@ -88,9 +88,7 @@ pub(super) fn for_each_pred<G: Game>(x: u64, mut f: impl FnMut(u64, u64)) {
 /// opponent's row is empty after the move and `s` too short to reach it.
 /// Per origin and lap the steps allowed are one bit mask (bit `i − 1` for
 /// step `i`), and each parent is the board minus the laps plus a constant
-/// of the origin and the step ([`UNSOW12`]). The masks of lap 0 (all but
-/// a few boards' only lap) of every origin are merged, so that one loop
-/// takes their parents, as in [`adjiboto_preds`].
+/// of the origin and the step ([`UNSOW12`]).
 #[inline]
 fn adjito_preds(after: u64, f: &mut impl FnMut(u64)) {
     const N: usize = 12;
@@ -111,9 +109,6 @@ fn adjito_preds(after: u64, f: &mut impl FnMut(u64)) {
     let turn = |x: u32, o: usize| ((x >> (o + 1)) | (x << (N - o - 1))) & 0x7FF;
     let empty = pits_of(0);
     let mut origins = empty & 0x3F;
-    // The steps of lap 0 from every origin, as one mask (bit `11·o + i −
-    // 1` for step `i` from origin `o`): one loop over them all.
-    let mut all = 0u128;
     while origins != 0 {
         let o = origins.trailing_zeros() as usize;
         origins &= origins - 1;
@@ -124,45 +119,32 @@ fn adjito_preds(after: u64, f: &mut impl FnMut(u64)) {
         } else {
             0
         };
-        let stop = (turn(empty, o) | 0x800).trailing_zeros();
-        all |= u128::from(ok & ((1 << stop) - 1) & !short) << (11 * o);
         // Lap q is reached only when no other pit held q − 1 or less, so
         // its first pit holding q is the first the lap cannot pass.
-        let (mut q, mut stop) = (0u8, stop);
-        while stop == 11 {
-            q += 1;
-            stop = (turn(pits_of(q), o) | 0x800).trailing_zeros();
-            let mut steps = ok & ((1 << stop) - 1);
+        let (mut q, mut lap) = (0u8, empty);
+        loop {
+            let stop = (turn(lap, o) | 0x800).trailing_zeros();
+            let mut steps = ok & ((1 << stop) - 1) & !if q == 0 { short } else { 0 };
             let base = after.wrapping_sub(q as u64 * (ONES - (1 << (B * o))))
                 + ((11 * q as u64) << (B * o));
             while steps != 0 {
-                let i = steps.trailing_zeros() as usize;
+                let i = steps.trailing_zeros() as usize + 1;
                 steps &= steps - 1;
-                f(base.wrapping_add(UNSOW12[11 * o + i]));
+                f(base.wrapping_add(UNSOW12[o][i]));
             }
+            if stop < 11 {
+                break;
+            }
+            q += 1;
+            lap = pits_of(q);
         }
-    }
-    while all != 0 {
-        let j = all.trailing_zeros() as usize;
-        all &= all - 1;
-        f(after.wrapping_add(UNSOW12[j]));
     }
 }
 
-/// `UNSOW12[11·o + i − 1]`, added to a packed Adjito board: the origin
-/// `o` gets back `i` seeds and the `i` pits after it (the origin skipped)
-/// lose one each (indexed as the bits of the merged mask of
-/// [`adjito_preds`]).
-static UNSOW12: [u64; 66] = {
-    let u = unsow::<12, 6, 5>();
-    let mut t = [0u64; 66];
-    let mut j = 0;
-    while j < 66 {
-        t[j] = u[j / 11][j % 11 + 1];
-        j += 1;
-    }
-    t
-};
+/// `UNSOW12[o][i]`, added to a packed Adjito board: the origin `o` gets
+/// back `i` seeds and the `i` pits after it (the origin skipped) lose one
+/// each.
+static UNSOW12: [[u64; 12]; 6] = unsow::<12, 6, 5>();
 
 /// Adji-Boto: the pass (the board unchanged) when the parent's mover had
 /// no sowing move and the child's mover has one; and for each origin `o`
@@ -181,7 +163,9 @@ static UNSOW12: [u64; 66] = {
 /// its origin's laps plus a constant of the origin and the remainder
 /// ([`UNSOW`]). One loop over the merged mask, rather than one per origin,
 /// took a fifth off the sweep at Adji-Boto 34 (`results/tables.md` §2,
-/// seventh round): the loops' exits were mispredicted branches.
+/// seventh round): the loops' exits were mispredicted branches. (Adjito's
+/// lap 0 merged the same way made its sweep slower at level 26: there
+/// most boards have a single origin.)
 #[inline]
 fn adjiboto_preds(after: u64, f: &mut impl FnMut(u64)) {
     const B: u32 = 6;

@@ -25,6 +25,80 @@ pub(super) fn capture<G: Game>(x: u64, pits: &[u8; MAX_PITS], o: usize) -> Optio
     }
 }
 
+/// The forward pass's moves of the main-phase board `pits` (packed: `x`):
+/// calls `on_capture(seeds taken, child)` for each legal sowing move that
+/// captures (the child packed, rows swapped, as [`capture`] gives it) and
+/// returns the number of the others, the quiet sowing moves; `None` when
+/// no sowing move is legal (the game then passes or ends: the caller asks
+/// it).
+///
+/// Which moves are legal, and for Adji-Boto which capture, is decided for
+/// every origin at once from the counts ([`adjito_moves`],
+/// [`adjiboto_moves`]), without a move list, so that the only loop is
+/// over the moves that may capture, instead of a branch per move that the
+/// processor mispredicts. [`capture`] still decides each of them: a move
+/// the masks wrongly took for a capture is counted quiet, and the tests
+/// check that they miss none.
+#[inline]
+pub(super) fn exits<G: Game>(
+    x: u64,
+    pits: &[u8; MAX_PITS],
+    mut on_capture: impl FnMut(u8, u64),
+) -> Option<u8> {
+    let (legal, mut caps) = match G::ID {
+        GameId::Adjito => adjito_moves(pits),
+        GameId::AdjiBoto => adjiboto_moves(pits),
+    };
+    if legal == 0 {
+        return None;
+    }
+    let mut quiet = legal.count_ones() as u8;
+    while caps != 0 {
+        let o = caps.trailing_zeros() as usize;
+        caps &= caps - 1;
+        if let Some((v, c)) = capture::<G>(x, pits, o) {
+            on_capture(v, c);
+            quiet -= 1;
+        }
+    }
+    Some(quiet)
+}
+
+/// Adjito's legal sowing moves (bit `o`: the pit is not empty, and it
+/// feeds an empty opponent row), each a capture to try: the capture test
+/// computed here for every origin at once (as for Adji-Boto) made the
+/// forward pass slower at Adjito 26 (`results/tables.md` §2, seventh
+/// round), so [`capture`] decides each move.
+#[inline]
+fn adjito_moves(pits: &[u8; MAX_PITS]) -> (u32, u32) {
+    const H: usize = 6;
+    let opp_empty = pits[H..2 * H].iter().all(|&x| x == 0);
+    let legal = (0..H).fold(0, |m, o| {
+        let s = pits[o] as usize;
+        m | u32::from(s > 0 && (!opp_empty || s >= H - o)) << o
+    });
+    (legal, legal)
+}
+
+/// Adji-Boto's legal sowing moves (bit `o`: pits of 2 or more) and, among
+/// them, those that capture: the pit after the last seed then holds 1, 3
+/// or 5 (the test of [`adjiboto_capture`]).
+#[inline]
+fn adjiboto_moves(pits: &[u8; MAX_PITS]) -> (u32, u32) {
+    const N: usize = 10;
+    (0..5).fold((0, 0), |(legal, caps), o| {
+        let s = pits[o] as usize;
+        let m = s.saturating_sub(1);
+        let (laps, r) = (m / N, m % N);
+        let q = (o + r + 1) % N;
+        let v = if q == o { 1 } else { pits[q] as usize } + laps;
+        // Bit v of 0b101010: v is 1, 3 or 5.
+        let cap = (0x2Au64 >> v.min(63)) & 1 != 0;
+        let ok = s >= 2;
+        (legal | u32::from(ok) << o, caps | u32::from(ok && cap) << o)
+    })
+}
+
 /// `RUN[o][r]`: one seed in each of the `r` pits after `o` on a ring of
 /// `N` pits of `BITS` bits each (packed), for origins of the mover's row;
 /// `RUN[H][N]` is one seed in every pit.
@@ -126,14 +200,16 @@ fn adjiboto_capture(x: u64, pits: &[u8; MAX_PITS], o: usize) -> Option<(u8, u64)
 
 #[cfg(test)]
 mod tests {
-    use super::capture;
+    use super::{capture, exits};
     use crate::game::{Game, Position, MAX_PITS};
     use crate::index::{boards, level_size};
     use crate::tables::build::frontier::pack;
     use crate::{AdjiBoto, Adjito};
 
-    /// `capture` agrees with playing every legal sowing move of `pits`.
+    /// `capture` agrees with playing every legal sowing move of `pits`,
+    /// and `exits` with those moves ([`exits_agree_on`]).
     fn agrees_on<G: Game>(pits: [u8; MAX_PITS]) -> u64 {
+        exits_agree_on::<G>(pits);
         let pos = Position {
             pits,
             side: 0,
@@ -182,6 +258,34 @@ mod tests {
             }
         }
         moves
+    }
+
+    /// `exits` agrees with the game's legal moves and with playing each:
+    /// `None` when no sowing move is legal, else the captures (seeds taken
+    /// and child) and the number of quiet sowing moves.
+    fn exits_agree_on<G: Game>(pits: [u8; MAX_PITS]) -> u64 {
+        let pos = Position {
+            pits,
+            side: 0,
+            opening: 0,
+        };
+        let sowings: Vec<_> = G::legal_moves(&pos)
+            .iter()
+            .filter(|m| !m.is_pass())
+            .collect();
+        let mut want: Vec<(u8, u64)> = sowings
+            .iter()
+            .map(|&mv| G::play_unchecked(&pos, mv))
+            .filter(|p| p.captured > 0)
+            .map(|p| (p.captured, pack::<G>(&p.pos.pits)))
+            .collect();
+        let mut got = Vec::new();
+        let quiet = exits::<G>(pack::<G>(&pits), &pits, |v, c| got.push((v, c)));
+        want.sort_unstable();
+        got.sort_unstable();
+        let expect = (!sowings.is_empty()).then(|| (sowings.len() - want.len()) as u8);
+        assert_eq!((quiet, &got), (expect, &want), "{:?} {pits:?}", G::ID);
+        sowings.len() as u64
     }
 
     #[test]
