@@ -649,7 +649,9 @@ mod simd {
 type Capture = (usize, u8, u32, usize, u64);
 
 /// `(E, quiet-move count)` of each board of `batch` into `out`; `E` is
-/// [`NONE`] when it has no exit. The lower-level entries of all capture
+/// `i32::MIN` when it has no exit (the cell then holds [`NONE`]), and the
+/// split when the board has no move at all (a pass counts as a quiet
+/// move). The lower-level entries of all capture
 /// children of the batch are located and prefetched first, then read, so
 /// that their cache misses overlap. `caps` is scratch space.
 fn exits_batch<G: Game>(

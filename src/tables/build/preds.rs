@@ -6,9 +6,10 @@
 //! on samples of every level up to the builder's largest), but on the
 //! 64-bit [`pack`](super::frontier::pack) form and without a branch per
 //! pit or seed: the un-moves allowed from an origin (and lap, for Adjito)
-//! are one bit mask, each parent is the board minus the laps plus a
-//! constant from a table, and its rank comes
-//! from all prefix sums at once (one multiplication) and a small table.
+//! are one bit mask (for Adji-Boto, one mask for every origin at once),
+//! each parent is the board minus the laps plus a constant from a table,
+//! and its rank comes from all prefix sums at once (one multiplication)
+//! and a small table.
 //! `benches/preds.rs` measures them.
 
 use super::frontier::{pit_bits, rot, unpack};
@@ -164,8 +165,9 @@ static UNSOW12: [[u64; 12]; 6] = unsow::<12, 6, 5>();
 /// ([`UNSOW`]). One loop over the merged mask, rather than one per origin,
 /// took a fifth off the sweep at Adji-Boto 34 (`results/tables.md` §2,
 /// seventh round): the loops' exits were mispredicted branches. (Adjito's
-/// lap 0 merged the same way made its sweep slower at level 26: there
-/// most boards have a single origin.)
+/// lap 0 merged the same way made its sweep slower at level 26, probably
+/// because most of its boards have a single origin, an empty pit of the
+/// mover's row.)
 #[inline]
 fn adjiboto_preds(after: u64, f: &mut impl FnMut(u64)) {
     const B: u32 = 6;
