@@ -32,6 +32,18 @@ fn sow(b: &mut [u8; MAX_PITS], o: usize, s: u8) -> usize {
     (o + d_last) % N
 }
 
+/// The legal moves of the mover's pits `0..6` of `p`, bit `i` for pit
+/// `i`: the pit is not empty and, when the opponent's row is empty, its
+/// seeds reach it (the README's rules §2).
+#[inline]
+pub(crate) fn legal_mask(p: &[u8; MAX_PITS]) -> u32 {
+    let opp_empty = p[H..N].iter().all(|&x| x == 0);
+    (0..H).fold(0, |m, i| {
+        let s = p[i] as usize;
+        m | u32::from(s > 0 && (!opp_empty || s >= H - i)) << i
+    })
+}
+
 impl Game for Adjito {
     const ID: crate::game::GameId = crate::game::GameId::Adjito;
     const PITS: usize = N;
@@ -88,14 +100,10 @@ impl Game for Adjito {
 
     #[inline]
     fn legal_moves(pos: &Position) -> MoveList {
-        let p = &pos.pits;
-        let opp_empty = p[H..N].iter().all(|&x| x == 0);
         let mut ml = MoveList::new();
-        for i in 0..H {
-            let s = p[i] as usize;
-            if s > 0 && (!opp_empty || s >= H - i) {
-                ml.push(Move(i as u8));
-            }
+        let legal = legal_mask(&pos.pits);
+        for i in (0..H).filter(|&i| legal >> i & 1 != 0) {
+            ml.push(Move(i as u8));
         }
         ml
     }

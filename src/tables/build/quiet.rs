@@ -75,12 +75,7 @@ pub(super) fn exits<G: Game>(
 /// round), so [`capture`] decides each move.
 #[inline]
 fn adjito_moves(pits: &[u8; MAX_PITS]) -> (u32, u32) {
-    const H: usize = 6;
-    let opp_empty = pits[H..2 * H].iter().all(|&x| x == 0);
-    let legal = (0..H).fold(0, |m, o| {
-        let s = pits[o] as usize;
-        m | u32::from(s > 0 && (!opp_empty || s >= H - o)) << o
-    });
+    let legal = crate::adjito::legal_mask(pits);
     (legal, legal)
 }
 
