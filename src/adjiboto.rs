@@ -27,19 +27,24 @@ const fn rotate_mask(m: u16) -> u16 {
     OPENING_ACTIVE | (played >> H) | ((played & 0x1F) << H)
 }
 
-/// Whether relative pit `i` may be played by the mover of (`pits`, `opening`).
+/// The pits of the row `offset..offset + 5` (relative pits) that may be
+/// sown in (`pits`, `opening`), bit `i` for pit `offset + i`: pits of 2 or
+/// more, not yet played while the opening lasts (the README's rules §3).
 #[inline]
-fn playable(pits: &[u8; MAX_PITS], opening: u16, i: usize) -> bool {
-    pits[i] >= 2 && (opening & OPENING_ACTIVE == 0 || opening & (1 << i) == 0)
+pub(crate) fn playable_mask(pits: &[u8; MAX_PITS], opening: u16, offset: usize) -> u32 {
+    let open = opening & OPENING_ACTIVE != 0;
+    (0..H).fold(0, |m, i| {
+        let ok = pits[offset + i] >= 2 && !(open && opening & (1 << (offset + i)) != 0);
+        m | u32::from(ok) << i
+    })
 }
 
 #[inline]
 fn sowing_moves(pits: &[u8; MAX_PITS], opening: u16, offset: usize) -> MoveList {
     let mut ml = MoveList::new();
-    for i in offset..offset + H {
-        if playable(pits, opening, i) {
-            ml.push(Move((i - offset) as u8));
-        }
+    let mask = playable_mask(pits, opening, offset);
+    for i in (0..H).filter(|&i| mask >> i & 1 != 0) {
+        ml.push(Move(i as u8));
     }
     ml
 }
@@ -96,7 +101,7 @@ impl Game for AdjiBoto {
         }
         // The opponent's moves, as seen from their side: their pits are 5..9
         // here, and their played bits are bits 5..9 of the mask.
-        if !sowing_moves(&pos.pits, pos.opening, H).is_empty() {
+        if playable_mask(&pos.pits, pos.opening, H) != 0 {
             let mut p = MoveList::new();
             p.push(Move::PASS);
             return p;

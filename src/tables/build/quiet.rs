@@ -19,8 +19,9 @@ use crate::game::{Game, GameId, MAX_PITS};
 /// The capture made by the legal sowing move from relative pit `o` of the
 /// main-phase board `pits` (packed: `x`): the seeds captured and the
 /// child's packed board (the two rows swapped: the opponent moves next),
-/// or `None` when the move is quiet.
-#[inline]
+/// or `None` when the move is quiet. (The forward pass takes its captures
+/// from [`exits`]; the tests check this against the game's moves.)
+#[cfg(test)]
 pub(super) fn capture<G: Game>(x: u64, pits: &[u8; MAX_PITS], o: usize) -> Option<(u8, u64)> {
     match G::ID {
         GameId::Adjito => adjito_capture(x, pits, o).map(|(v, y)| (v, rot::<G>(y))),
@@ -39,9 +40,10 @@ pub(super) fn capture<G: Game>(x: u64, pits: &[u8; MAX_PITS], o: usize) -> Optio
 /// every origin at once from the counts ([`adjito_moves`],
 /// [`adjiboto_moves`]), without a move list, so that the only loop is
 /// over the moves that may capture (for Adjito, every legal move), instead
-/// of a branch per move that the processor mispredicts. [`capture`] still decides each of them: a move
-/// the masks wrongly took for a capture is counted quiet, and the tests
-/// check that they miss none.
+/// of a branch per move that the processor mispredicts. Adjito's
+/// candidates are then decided one by one ([`capture`]); Adji-Boto's mask
+/// is exact, so its captures are only played ([`adjiboto_take`]). The
+/// tests check both against the game's moves.
 #[inline]
 pub(super) fn exits<G: Game>(
     x: u64,
@@ -59,8 +61,12 @@ pub(super) fn exits<G: Game>(
     while caps != 0 {
         let o = caps.trailing_zeros() as usize;
         caps &= caps - 1;
-        if let Some((v, c)) = capture::<G>(x, pits, o) {
-            on_capture(v, c);
+        let taken = match G::ID {
+            GameId::Adjito => adjito_capture(x, pits, o),
+            GameId::AdjiBoto => Some(adjiboto_take(x, &adjiboto_sowing(pits, o))),
+        };
+        if let Some((v, c)) = taken {
+            on_capture(v, rot::<G>(c));
             quiet -= 1;
         }
     }
@@ -79,23 +85,16 @@ fn adjito_moves(pits: &[u8; MAX_PITS]) -> (u32, u32) {
     (legal, legal)
 }
 
-/// Adji-Boto's legal sowing moves (bit `o`: pits of 2 or more) and, among
-/// them, those that capture: the pit after the last seed then holds 1, 3
-/// or 5 (exactly the test of [`adjiboto_capture`]).
+/// Adji-Boto's legal sowing moves after the opening
+/// ([`crate::adjiboto::playable_mask`]) and, among them, those that
+/// capture ([`adjiboto_sowing`], [`takes`]).
 #[inline]
 fn adjiboto_moves(pits: &[u8; MAX_PITS]) -> (u32, u32) {
-    const N: usize = 10;
-    (0..5).fold((0, 0), |(legal, caps), o| {
-        let s = pits[o] as usize;
-        let m = s.saturating_sub(1);
-        let (laps, r) = (m / N, m % N);
-        let q = (o + r + 1) % N;
-        let v = if q == o { 1 } else { pits[q] as usize } + laps;
-        // Bit v of 0b101010: v is 1, 3 or 5.
-        let cap = (0x2Au64 >> v.min(63)) & 1 != 0;
-        let ok = s >= 2;
-        (legal | u32::from(ok) << o, caps | u32::from(ok && cap) << o)
-    })
+    let legal = crate::adjiboto::playable_mask(pits, 0, 0);
+    let caps = (0..5).fold(0, |caps, o| {
+        caps | u32::from(takes(adjiboto_sowing(pits, o).v as u64)) << o
+    });
+    (legal, legal & caps)
 }
 
 /// `RUN[o][r]`: one seed in each of the `r` pits after `o` on a ring of
@@ -156,45 +155,84 @@ fn adjito_capture(x: u64, pits: &[u8; MAX_PITS], o: usize) -> Option<(u8, u64)> 
     Some((v as u8, y))
 }
 
-/// Adji-Boto: `m = s − 1` seeds sown with laps through the origin, which
-/// keeps one seed; the pit after the last one then holds 1, 3 or 5, and
-/// the capture runs on while pits hold 1, 3 or 5. Returns the seeds taken
-/// and the board after the move, not yet swapped.
+/// Where Adji-Boto's sowing from relative pit `o` ends: `m = s − 1` seeds
+/// sown in `laps` laps through the origin (which keeps one seed) and a
+/// remainder of `r`, the last landing in pit `last`; the deciding pit `q`
+/// after it then holds `v` seeds.
+#[derive(Clone, Copy)]
+struct Sowing {
+    o: usize,
+    m: usize,
+    laps: usize,
+    r: usize,
+    last: usize,
+    q: usize,
+    v: usize,
+}
+
+/// The sowing from relative pit `o` of `pits` (a pit of 2 or more for a
+/// legal move; the fields of an illegal one are meaningless).
 #[inline]
-fn adjiboto_capture(x: u64, pits: &[u8; MAX_PITS], o: usize) -> Option<(u8, u64)> {
+fn adjiboto_sowing(pits: &[u8; MAX_PITS], o: usize) -> Sowing {
     const N: usize = 10;
-    let m = pits[o] as usize - 1;
+    let m = (pits[o] as usize).saturating_sub(1);
     let (laps, r) = (m / N, m % N);
     // The last seed lands in pit o + r (o itself after whole laps), so the
     // deciding pit is o + r + 1: the origin (one seed plus the laps) when
     // r = 9, else a pit the remainder did not reach.
     let last = (o + r) % N;
     let q = (last + 1) % N;
-    let v = if q == o {
-        1 + laps
-    } else {
-        pits[q] as usize + laps
-    };
-    if !matches!(v, 1 | 3 | 5) {
-        return None;
+    let v = if q == o { 1 } else { pits[q] as usize } + laps;
+    Sowing {
+        o,
+        m,
+        laps,
+        r,
+        last,
+        q,
+        v,
     }
+}
+
+/// Whether a pit of `c` seeds is taken in Adji-Boto's capture: 1, 3 or 5
+/// (bit `c` of `0b101010`).
+#[inline]
+fn takes(c: u64) -> bool {
+    (0x2Au64 >> c.min(63)) & 1 != 0
+}
+
+/// Adji-Boto: the capture of the legal sowing move from pit `o`, when the
+/// deciding pit then holds 1, 3 or 5; the capture runs on while pits hold
+/// 1, 3 or 5. Returns the seeds taken and the board after the move, not
+/// yet swapped.
+#[cfg(test)]
+fn adjiboto_capture(x: u64, pits: &[u8; MAX_PITS], o: usize) -> Option<(u8, u64)> {
+    let s = adjiboto_sowing(pits, o);
+    takes(s.v as u64).then(|| adjiboto_take(x, &s))
+}
+
+/// Plays sowing `s`, a capture, on the packed board `x`: the seeds taken
+/// and the board after the move, not yet swapped.
+#[inline]
+fn adjiboto_take(x: u64, s: &Sowing) -> (u8, u64) {
+    const N: usize = 10;
     const H: usize = 5;
     let bits = pit_bits::<crate::AdjiBoto>();
-    let mut y = x - ((m as u64) << (bits * o as u32))
-        + laps as u64 * ADJIBOTO_RUNS[H][N]
-        + ADJIBOTO_RUNS[o][r];
+    let mut y = x - ((s.m as u64) << (bits * s.o as u32))
+        + s.laps as u64 * ADJIBOTO_RUNS[H][N]
+        + ADJIBOTO_RUNS[s.o][s.r];
     let mut taken = 0u64;
-    let mut j = q;
-    while j != last {
+    let mut j = s.q;
+    while j != s.last {
         let c = (y >> (bits * j as u32)) & ((1 << bits) - 1);
-        if !matches!(c, 1 | 3 | 5) {
+        if !takes(c) {
             break;
         }
         taken += c;
         y -= c << (bits * j as u32);
         j = (j + 1) % N;
     }
-    Some((taken as u8, y))
+    (taken as u8, y)
 }
 
 #[cfg(test)]
