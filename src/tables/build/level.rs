@@ -352,15 +352,24 @@ fn with_worker<G: Game>(
     sinks: &[Sink; 2],
     f: impl FnOnce(&mut Worker<G>),
 ) -> [Vec<u64>; 2] {
+    let mut w = worker::<G>(cells, mode, sinks);
+    f(&mut w);
+    std::mem::take(&mut w.lists)
+}
+
+/// A worker on `cells` with producers into `sinks`.
+fn worker<'p, 's, 'a, G: Game>(
+    cells: &'p [Cell],
+    mode: Mode,
+    sinks: &'s [Sink<'a>; 2],
+) -> Worker<'p, 's, 'a, G> {
     let local_max = sinks[W].cap().min(LOCAL_MAX);
-    let mut w = Worker::<G>::new(
+    Worker::new(
         cells,
         mode,
         [sinks[W].producer(), sinks[L].producer()],
         local_max,
-    );
-    f(&mut w);
-    std::mem::take(&mut w.lists)
+    )
 }
 
 /// The frontier of what `outs` pushed into `sinks`.
@@ -444,8 +453,10 @@ fn take_pending(cells: &[Cell], ci: usize, bit: u8) -> Vec<u32> {
 
 /// Chunks scanned at a time before their seeds' events are processed: the
 /// seed lists stay small (at most one rank and code, 5 bytes, per position
-/// of a slab: 5 MiB, within [`super::OVERHEAD_BYTES`]).
-const SLAB: usize = 64;
+/// of a slab: 40 MiB, within [`super::OVERHEAD_BYTES`]), and the two
+/// threads meet at the end of each slab's claims and events (slabs of 64
+/// chunks made the sweep at Adji-Boto 34 5 % slower).
+const SLAB: usize = 512;
 
 /// The scan at threshold `t` over the chunks whose masks hold `t` (for
 /// `E_lo`) or `−t` (for `E_hi`): unsettled positions with `E_lo = t` enter
@@ -481,26 +492,34 @@ fn scan<G: Game>(
             .filter(|(ranks, _)| !ranks.is_empty())
             .collect();
         let cells = cells(words);
-        outs.par_extend(seeds.into_par_iter().map(|(ranks, codes)| {
-            with_worker::<G>(cells, Mode::Threshold(t), &sinks, |w| {
-                let mut evs = Vec::with_capacity(2 * ranks.len());
-                let mut codes = codes.iter();
-                for_each_board::<G>(&ranks, n, |_, b| {
-                    let code = codes.next().expect("one code a seed");
-                    for kind in [W, L].into_iter().filter(|&k| code >> k & 1 != 0) {
-                        evs.push(Ev {
-                            board: b,
-                            kind: kind as u8,
-                            lo: 0,
-                            hi: 0,
-                        })
-                    }
-                });
-                w.run(evs)
-            })
-        }));
+        // One worker and one event list per rayon job, reused over its chunks.
+        outs.par_extend(seeds.into_par_iter().map_init(
+            || (worker::<G>(cells, Mode::Threshold(t), &sinks), Vec::new()),
+            |(w, evs), (ranks, codes)| {
+                seed_events::<G>(n, &ranks, &codes, evs);
+                w.run(evs.drain(..));
+                std::mem::take(&mut w.lists)
+            },
+        ));
     }
     collect(outs, &sinks)
+}
+
+/// The events of the seeds `ranks` (ascending) of level `n` with their
+/// `codes` ([`claim_seeds`]), into `evs`.
+fn seed_events<G: Game>(n: u32, ranks: &[u32], codes: &[u8], evs: &mut Vec<Ev>) {
+    let mut codes = codes.iter();
+    for_each_board::<G>(ranks, n, |_, b| {
+        let code = codes.next().expect("one code a seed");
+        for kind in [W, L].into_iter().filter(|&k| code >> k & 1 != 0) {
+            evs.push(Ev {
+                board: b,
+                kind: kind as u8,
+                lo: 0,
+                hi: 0,
+            })
+        }
+    });
 }
 
 /// The seeds at threshold `t` among `words`, the cells of ranks `first..`
