@@ -41,9 +41,9 @@ pub(super) fn capture<G: Game>(x: u64, pits: &[u8; MAX_PITS], o: usize) -> Optio
 /// [`adjiboto_moves`]), without a move list, so that the only loop is
 /// over the moves that may capture (for Adjito, every legal move), instead
 /// of a branch per move that the processor mispredicts. Adjito's
-/// candidates are then decided one by one ([`capture`]); Adji-Boto's mask
-/// is exact, so its captures are only played ([`adjiboto_take`]). The
-/// tests check both against the game's moves.
+/// candidates are then decided one by one ([`adjito_capture`]);
+/// Adji-Boto's mask is exact, so its captures are only played
+/// ([`adjiboto_take`]). The tests check both against the game's moves.
 #[inline]
 pub(super) fn exits<G: Game>(
     x: u64,
