@@ -39,16 +39,6 @@ pub(crate) fn playable_mask(pits: &[u8; MAX_PITS], opening: u16, offset: usize) 
     })
 }
 
-#[inline]
-fn sowing_moves(pits: &[u8; MAX_PITS], opening: u16, offset: usize) -> MoveList {
-    let mut ml = MoveList::new();
-    let mask = playable_mask(pits, opening, offset);
-    for i in (0..H).filter(|&i| mask >> i & 1 != 0) {
-        ml.push(Move(i as u8));
-    }
-    ml
-}
-
 impl Game for AdjiBoto {
     const ID: crate::game::GameId = crate::game::GameId::AdjiBoto;
     const PITS: usize = N;
@@ -95,7 +85,7 @@ impl Game for AdjiBoto {
 
     #[inline]
     fn legal_moves(pos: &Position) -> MoveList {
-        let ml = sowing_moves(&pos.pits, pos.opening, 0);
+        let ml = MoveList::from_mask(playable_mask(&pos.pits, pos.opening, 0));
         if !ml.is_empty() {
             return ml;
         }

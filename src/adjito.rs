@@ -100,12 +100,7 @@ impl Game for Adjito {
 
     #[inline]
     fn legal_moves(pos: &Position) -> MoveList {
-        let mut ml = MoveList::new();
-        let legal = legal_mask(&pos.pits);
-        for i in (0..H).filter(|&i| legal >> i & 1 != 0) {
-            ml.push(Move(i as u8));
-        }
-        ml
+        MoveList::from_mask(legal_mask(&pos.pits))
     }
 
     fn end_reason(pos: &Position) -> Option<EndReason> {

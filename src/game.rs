@@ -97,6 +97,18 @@ impl MoveList {
         }
     }
 
+    /// The sowing moves of the set bits of `mask`, pit `i` for bit `i`, in
+    /// ascending order (the games decide their legal pits as a mask).
+    #[inline]
+    pub fn from_mask(mut mask: u32) -> Self {
+        let mut ml = MoveList::new();
+        while mask != 0 {
+            ml.push(Move(mask.trailing_zeros() as u8));
+            mask &= mask - 1;
+        }
+        ml
+    }
+
     /// Appends a move.
     #[inline]
     pub fn push(&mut self, m: Move) {

@@ -75,10 +75,10 @@ pub(super) fn exits<G: Game>(
 
 /// Adjito's legal sowing moves (bit `o`: the pit is not empty and, when
 /// the opponent's row is empty, its seeds reach it: `s ≥ 6 − o`), each a
-/// capture to try: the capture test
-/// computed here for every origin at once (as for Adji-Boto) made the
-/// forward pass slower at Adjito 26 (`results/tables.md` §2, seventh
-/// round), so [`capture`] decides each move.
+/// capture to try: the capture test computed here for every origin at
+/// once (as for Adji-Boto) made the forward pass slower at Adjito 26
+/// (`results/tables.md` §2, seventh round), so [`adjito_capture`]
+/// decides each move.
 #[inline]
 fn adjito_moves(pits: &[u8; MAX_PITS]) -> (u32, u32) {
     let legal = crate::adjito::legal_mask(pits);
