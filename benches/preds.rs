@@ -12,7 +12,7 @@
 
 use adji::game::{Game, MAX_PITS};
 use adji::index::{level_size, unrank};
-use adji::tables::build::{claim_cells, count_predecessors, walk_ranks};
+use adji::tables::retrograde::{claim_cells, count_predecessors, walk_ranks};
 use adji::{AdjiBoto, Adjito};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 

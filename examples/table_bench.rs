@@ -4,7 +4,7 @@
 //! `MEM=1` copies the lower levels into memory first.
 use adji::game::Game;
 use adji::progress::NoProgress;
-use adji::tables::build::{build_level, floor_pass};
+use adji::tables::retrograde::{build_level, floor_pass};
 use adji::tables::TableSet;
 use adji::value::LoopRule;
 use adji::{AdjiBoto, Adjito};

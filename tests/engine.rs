@@ -10,7 +10,7 @@ use adji::game::{mix64, Game, Position};
 use adji::index::{level_size, unrank};
 use adji::progress::NoProgress;
 use adji::search::Limits;
-use adji::tables::build::build_tables;
+use adji::tables::retrograde::build_tables;
 use adji::tables::{move_values, TableSet};
 use adji::value::LoopRule;
 use adji::{AdjiBoto, Adjito};

@@ -6,7 +6,7 @@ use adji::game::{Game, Move, Position};
 use adji::index::{level_size, unrank};
 use adji::progress::NoProgress;
 use adji::search::{Limits, Options, Searcher};
-use adji::tables::build::build_tables;
+use adji::tables::retrograde::build_tables;
 use adji::tables::{move_values, TableSet};
 use adji::tt::AtomicTable;
 use adji::value::{capture_value, quiet_value, LoopRule};

@@ -7,7 +7,7 @@ use adji::game::{Game, Position};
 use adji::index::{level_size, unrank};
 use adji::progress::NoProgress;
 use adji::search::{Limits, Options, PvEnd, Searcher};
-use adji::tables::build::build_tables;
+use adji::tables::retrograde::build_tables;
 use adji::tables::{move_values, TableSet};
 use adji::tt::AtomicTable;
 use adji::value::LoopRule;

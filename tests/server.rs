@@ -163,7 +163,7 @@ async fn analyse_is_the_command_lines_report() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn probe_and_solve_with_tables_are_the_command_lines_reports() {
     let dir = tempfile::tempdir().unwrap();
-    adji::tables::build::build_tables::<Adjito>(
+    adji::tables::retrograde::build_tables::<Adjito>(
         dir.path(),
         adji::value::LoopRule::Start,
         8,
@@ -506,7 +506,7 @@ async fn stream_lines(url: &str) -> Vec<Value> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_moves_loop_flag_is_its_childs_from_the_tables() {
     let dir = tempfile::tempdir().unwrap();
-    let set = adji::tables::build::build_tables::<Adjito>(
+    let set = adji::tables::retrograde::build_tables::<Adjito>(
         dir.path(),
         adji::value::LoopRule::Start,
         8,

@@ -5,8 +5,8 @@ use std::path::Path;
 
 use adji::game::{Game, GameId};
 use adji::progress::NoProgress;
-use adji::tables::build::build_tables;
 use adji::tables::format::{Header, HEADER_LEN};
+use adji::tables::retrograde::build_tables;
 use adji::tables::verify::{verify_dir, verify_level, LevelOutcome, VerifyOptions};
 use adji::tables::{level_path, Table, TableError, TableSet};
 use adji::value::LoopRule;
@@ -421,15 +421,15 @@ fn a_build_removes_stale_temporary_files_of_our_naming() {
 fn a_level_too_large_for_the_builder_is_refused_not_a_panic() {
     // House item 5: Adji-Boto level 60 has 5.7e10 positions, beyond u32
     // ranks; the plan names the first level too large (44: 4.4e9).
-    let r = adji::tables::build::plan::<AdjiBoto>(60);
+    let r = adji::tables::retrograde::plan::<AdjiBoto>(60);
     assert!(
         matches!(r, Err(TableError::TooLarge { level: 44, .. })),
         "{r:?}"
     );
     let empty = TableSet::empty(GameId::AdjiBoto, LoopRule::Start);
-    let r = adji::tables::build::build_level::<AdjiBoto>(60, &empty, &NoProgress);
+    let r = adji::tables::retrograde::build_level::<AdjiBoto>(60, &empty, &NoProgress);
     assert!(matches!(r, Err(TableError::TooLarge { level: 60, .. })));
-    assert!(adji::tables::build::plan::<AdjiBoto>(40).is_ok());
+    assert!(adji::tables::retrograde::plan::<AdjiBoto>(40).is_ok());
 }
 
 #[test]
@@ -549,7 +549,7 @@ fn a_bad_exception_list_is_corrupt_not_a_panic() {
 
 #[test]
 fn a_build_over_its_memory_budget_is_refused_before_anything_is_built() {
-    use adji::tables::build::{build_tables_within, check_memory, plan, plan_peak};
+    use adji::tables::retrograde::{build_tables_within, check_memory, plan, plan_peak};
     let dir = tempfile::tempdir().unwrap();
     let p = plan::<Adjito>(9).unwrap();
     let need = plan_peak(&p);

@@ -5,7 +5,7 @@ use adji::game::{Game, Position, MAX_PITS};
 use adji::index::{level_size, next_board, rank, unrank};
 use adji::progress::NoProgress;
 use adji::reference::Reference;
-use adji::tables::build::build_tables;
+use adji::tables::retrograde::build_tables;
 use adji::tables::TableSet;
 use adji::value::LoopRule;
 use adji::{AdjiBoto, Adjito};
@@ -207,7 +207,7 @@ fn literal_rule_and_start_rule_disagree_on_4_of_910_small_adjito_positions() {
 
 #[test]
 fn a_tiny_frontier_cap_spills_to_pending_bits_and_gives_identical_tables() {
-    use adji::tables::build::{build_level, build_level_with, BuildConfig};
+    use adji::tables::retrograde::{build_level, build_level_with, BuildConfig};
     for rule in [LoopRule::Start, LoopRule::Even] {
         let dir = tempfile::tempdir().unwrap();
         let set = tables_to::<Adjito>(dir.path(), rule, 8);
@@ -243,7 +243,7 @@ fn lower_levels<G: Game>(dir: &std::path::Path, rule: LoopRule, n: u32) -> Table
 /// levels where Adji-Boto's quiet graph has cycles (16, 17) and on Adjito's
 /// (whose graph has one giant cycle component).
 fn acyclic_pass_changes_nothing<G: Game>(top: u32, levels: std::ops::RangeInclusive<u32>) {
-    use adji::tables::build::{build_level_with, BuildConfig};
+    use adji::tables::retrograde::{build_level_with, BuildConfig};
     let dir = tempfile::tempdir().unwrap();
     tables_to::<G>(dir.path(), LoopRule::Start, top);
     for n in levels {

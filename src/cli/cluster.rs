@@ -7,9 +7,9 @@ use adji::distributed::mpi::{launched_by_mpirun, MpiComm};
 use adji::distributed::Comm;
 use adji::game::Game;
 use adji::progress::{NoProgress, Progress};
-use adji::tables::build::dist::{build_tables_distributed, worst_rank_plan, DistLevelReport};
-use adji::tables::build::project;
-use adji::tables::build::BuildEvent;
+use adji::tables::retrograde::dist::{build_tables_distributed, worst_rank_plan, DistLevelReport};
+use adji::tables::retrograde::project;
+use adji::tables::retrograde::BuildEvent;
 
 use crate::error::CliError;
 use crate::out;

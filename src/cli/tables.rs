@@ -8,7 +8,7 @@ use clap::{ArgGroup, Args, Subcommand};
 use adji::game::{Game, GameId};
 use adji::notation::{parse_state, Stores};
 use adji::report::{CheckOutcome, EntryMismatch, LevelCheck, ProbeReport};
-use adji::tables::build::{
+use adji::tables::retrograde::{
     build_tables_within, floor_pass, plan, plan_peak, project, LevelPlan, BUILD_PER_FLOOR,
 };
 use adji::tables::stats::{level_stats, markdown};

@@ -4,7 +4,7 @@
 //! the implementation on MPI (`mpi::MpiComm`, rsmpi).
 //!
 //! Every MPI call of the crate lives in the `mpi` submodule; the algorithms
-//! (`crate::tables::build::dist`, the distributed openings run) see only
+//! (`crate::tables::retrograde::dist`, the distributed openings run) see only
 //! [`Comm`], so they are plain Rust and tested here without MPI.
 //!
 //! Collectives must be called by every rank in the same order, as in MPI.

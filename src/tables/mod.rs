@@ -2,7 +2,7 @@
 //! of the level stored, values exactly as the README's rules §4 defines them.
 //!
 //! - [`format`]: the file format and atomic writes;
-//! - [`build`]: the parallel retrograde builder;
+//! - [`retrograde`]: the parallel retrograde builder (named for its algorithm, not build output);
 //! - [`verify`]: header, checksum and successor checks;
 //! - [`stats`]: per-level statistics;
 //! - [`bench`]: probe speed.
@@ -11,8 +11,8 @@
 //! ([`crate::index`]); Adji-Boto tables cover main-phase positions only.
 
 pub mod bench;
-pub mod build;
 pub mod format;
+pub mod retrograde;
 pub mod stats;
 pub mod verify;
 

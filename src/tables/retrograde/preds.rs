@@ -263,8 +263,8 @@ mod tests {
     use super::{for_each_pred, rank_packed};
     use crate::game::{Game, Position, MAX_PITS};
     use crate::index::{boards, level_size, rank, unrank};
-    use crate::tables::build::check_size;
-    use crate::tables::build::frontier::{pack, unpack};
+    use crate::tables::retrograde::check_size;
+    use crate::tables::retrograde::frontier::{pack, unpack};
     use crate::{AdjiBoto, Adjito};
 
     /// The board `pits` (rank `r`) of level `n`: its packed rank is the

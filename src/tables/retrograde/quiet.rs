@@ -240,7 +240,7 @@ mod tests {
     use super::{capture, exits};
     use crate::game::{Game, Position, MAX_PITS};
     use crate::index::{boards, level_size};
-    use crate::tables::build::frontier::pack;
+    use crate::tables::retrograde::frontier::pack;
     use crate::{AdjiBoto, Adjito};
 
     /// `capture` agrees with playing every legal sowing move of `pits`,

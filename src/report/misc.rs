@@ -1,0 +1,72 @@
+//! The text of `bench`, `match` and `eval train`.
+
+use std::fmt;
+
+impl fmt::Display for crate::bench::BenchReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for p in &self.positions {
+            writeln!(
+                f,
+                "{:<9} {:<48} value {:+4}  nodes {:>10}  {:>6} ms",
+                p.game, p.position, p.value, p.nodes, p.time_ms
+            )?;
+        }
+        writeln!(f, "===========================")?;
+        writeln!(f, "total time (ms) : {}", self.time_ms)?;
+        writeln!(f, "nodes searched  : {}", self.nodes)?;
+        writeln!(f, "nodes/second    : {}", self.nps)
+    }
+}
+
+impl fmt::Display for crate::selfplay::MatchReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{} games: engine B won {}, drew {}, lost {}; B scored {:.1} of {} points, mean margin {:+.2} seeds",
+            self.games.len(),
+            self.b_wins,
+            self.draws,
+            self.b_losses,
+            self.b_points,
+            self.games.len(),
+            self.b_mean_margin
+        )
+    }
+}
+
+impl fmt::Display for crate::eval::Model {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let t = &self.trained;
+        writeln!(
+            f,
+            "{}: trained on {} positions of levels {}..={} ({} draw, seed {}), validated on {}: \
+             mean |error| {:.3} (baseline split {:.3}), RMSE {:.3} (baseline {:.3})",
+            self.game,
+            t.train_positions,
+            t.levels.0,
+            t.levels.1,
+            t.sampling.name(),
+            t.seed,
+            t.validation_positions,
+            t.validation_mae,
+            t.baseline_mae,
+            t.validation_rmse,
+            t.baseline_rmse
+        )?;
+        if t.excluded > 0 {
+            writeln!(
+                f,
+                "  {} drawn positions left out (exclusion list)",
+                t.excluded
+            )?;
+        }
+        for b in &t.bands {
+            writeln!(
+                f,
+                "  held out, levels {}..={}: {} positions, mean |error| {:.3} (baseline split {:.3})",
+                b.levels.0, b.levels.1, b.positions, b.mae, b.baseline_mae
+            )?;
+        }
+        Ok(())
+    }
+}
