@@ -445,10 +445,7 @@ impl<'a, G: Game> Engine<'a, G> {
                 (-v, r.neg())
             };
             // Every iteration's bounds are proven: keep their intersection.
-            let proven = Range {
-                lower: proven.lower.max(m.proven.lower),
-                upper: proven.upper.min(m.proven.upper),
-            };
+            let proven = proven.meet(m.proven);
             out.push(MoveEstimate {
                 estimate: within((est, proven)).0 as f64 / SCALE as f64,
                 proven,

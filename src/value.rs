@@ -164,6 +164,19 @@ impl Range {
         }
     }
 
+    /// Both bounds at once: `self` and `other` each contain the same value
+    /// (two proofs about one position), so their intersection does. Disjoint
+    /// bounds mean one of the proofs is wrong (checked in debug builds).
+    #[inline]
+    pub fn meet(self, other: Range) -> Range {
+        let r = Range {
+            lower: self.lower.max(other.lower),
+            upper: self.upper.min(other.upper),
+        };
+        debug_assert!(r.lower <= r.upper, "disjoint bounds {self:?} and {other:?}");
+        r
+    }
+
     /// Bounds of the maximum of two values (the mover picks the better move).
     #[inline]
     pub fn max_join(self, other: Range) -> Range {
@@ -171,6 +184,22 @@ impl Range {
             lower: self.lower.max(other.lower),
             upper: self.upper.max(other.upper),
         }
+    }
+}
+
+/// Whether a value depends on how endless play is scored, from bounds on
+/// its `lo` and `hi` (the README's rules §4: loop-sensitive when `lo < hi`):
+/// `Some(true)` when every `lo` allowed is below every `hi` allowed, even if
+/// neither is exact; `Some(false)` when both are exact and equal; `None`
+/// when the limits left it open. Positions and moves alike, in every report.
+#[inline]
+pub const fn loop_flag(lo: Range, hi: Range) -> Option<bool> {
+    if lo.upper < hi.lower {
+        Some(true)
+    } else if lo.exact() && hi.exact() {
+        Some(lo.lower < hi.lower)
+    } else {
+        None
     }
 }
 
@@ -271,5 +300,71 @@ impl Bounds {
     #[inline]
     pub fn quiet_child(self, w: i32) -> Contribution {
         Contribution::quiet(w, Range::point(self.lo), Range::point(self.hi))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(lower: i32, upper: i32) -> Range {
+        Range { lower, upper }
+    }
+
+    #[test]
+    fn meet_intersects() {
+        assert_eq!(r(-3, 4).meet(r(-1, 9)), r(-1, 4));
+        assert_eq!(r(2, 2).meet(Range::full(5, 0)), r(2, 2));
+        assert_eq!(
+            r(-1, 7).meet(Range {
+                lower: i32::MIN,
+                upper: 3
+            }),
+            r(-1, 3)
+        );
+    }
+
+    /// Every pair of small ranges: the flag is `Some(lo < hi)` when both are
+    /// exact, `Some(true)` whenever every `lo` allowed is below every `hi`
+    /// allowed, and `None` only when some allowed pair is sensitive and some
+    /// is not.
+    #[test]
+    fn loop_flag_is_what_every_allowed_pair_agrees_on() {
+        let ranges: Vec<Range> = (-3..=3)
+            .flat_map(|a| (a..=3).map(move |b| r(a, b)))
+            .collect();
+        for &lo in &ranges {
+            for &hi in &ranges {
+                let pairs: Vec<bool> = (lo.lower..=lo.upper)
+                    .flat_map(|l| {
+                        (hi.lower..=hi.upper)
+                            .filter(move |&h| l <= h)
+                            .map(move |h| l < h)
+                    })
+                    .collect();
+                if pairs.is_empty() {
+                    continue;
+                }
+                let all = pairs.iter().all(|&s| s);
+                let none = pairs.iter().all(|&s| !s);
+                let want = if all {
+                    Some(true)
+                } else if none && lo.exact() && hi.exact() {
+                    Some(false)
+                } else {
+                    None
+                };
+                let got = loop_flag(lo, hi);
+                if none && !(lo.exact() && hi.exact()) {
+                    // Not sensitive for every allowed pair, but only exact
+                    // bounds are reported as a firm "no".
+                    assert_eq!(got, None, "lo {lo:?} hi {hi:?}");
+                } else {
+                    assert_eq!(got, want, "lo {lo:?} hi {hi:?}");
+                }
+            }
+        }
+        // The case the openings JSON once missed: disjoint, neither exact.
+        assert_eq!(loop_flag(r(-5, -3), r(1, 3)), Some(true));
     }
 }

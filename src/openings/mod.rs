@@ -100,10 +100,7 @@ impl LeafResult {
     /// bounds become the intersection of both searches' proven bounds, and
     /// the estimate is kept (inside them) unless that makes the value exact.
     pub fn with_estimate(mut self, e: &crate::engine::Estimate) -> Self {
-        self.value = Range {
-            lower: self.value.lower.max(e.proven.lower),
-            upper: self.value.upper.min(e.proven.upper),
-        };
+        self.value = self.value.meet(e.proven);
         self.nodes += e.nodes;
         if !self.value.exact() {
             let s = crate::engine::SCALE;

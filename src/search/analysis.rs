@@ -34,13 +34,10 @@ impl MoveResult {
     /// This result, knowing that the move is worth at most `v` (the
     /// position's value is at most `v`).
     pub fn at_most(mut self, v: i32) -> Self {
-        self.value = meet(
-            self.value,
-            Range {
-                lower: i32::MIN,
-                upper: v,
-            },
-        );
+        self.value = self.value.meet(Range {
+            lower: i32::MIN,
+            upper: v,
+        });
         self.part.value = self.value;
         self
     }
@@ -60,17 +57,6 @@ impl MoveResult {
             .iter()
             .fold(Contribution::NONE, |acc, m| acc.join(m.part))
     }
-}
-
-/// Both bounds at once: `a` and `b` each contain the same value, so their
-/// intersection does.
-pub(super) fn meet(a: Range, b: Range) -> Range {
-    let r = Range {
-        lower: a.lower.max(b.lower),
-        upper: a.upper.min(b.upper),
-    };
-    debug_assert!(r.lower <= r.upper, "disjoint bounds {a:?} and {b:?}");
-    r
 }
 
 /// Where a principal variation stopped.
@@ -115,13 +101,7 @@ pub struct Analysis {
 impl Analysis {
     /// `Some(true/false)` when known, `None` when the limits left it open.
     pub fn loop_sensitive(&self) -> Option<bool> {
-        if self.lo.upper < self.hi.lower {
-            Some(true)
-        } else if self.lo.exact() && self.hi.exact() {
-            Some(self.lo.lower < self.hi.lower)
-        } else {
-            None
-        }
+        crate::value::loop_flag(self.lo, self.hi)
     }
 }
 

@@ -290,11 +290,11 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
             mut hi,
         } = MoveResult::join(&moves);
         if let Some((r, free)) = root {
-            value = analysis::meet(value, r);
+            value = value.meet(r);
             if free {
                 // The root's bounds hold however repeats score: for lo and hi too.
-                lo = analysis::meet(lo, r);
-                hi = analysis::meet(hi, r);
+                lo = lo.meet(r);
+                hi = hi.meet(r);
             }
         }
         moves.sort_by_key(|m| std::cmp::Reverse((m.value.lower, m.value.upper)));

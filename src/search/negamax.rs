@@ -174,13 +174,9 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
         // entry hold only for this stretch's w: a cut that needs them is
         // reported as repeat-dependent, so no caller stores it as Free.
         let seed = Range::full(node.pos.level() as i32, node.w);
-        let mut own = Range {
-            lower: free.lower.max(seed.lower),
-            upper: free.upper.min(seed.upper),
-        };
+        let mut own = free.meet(seed);
         if let Some(e) = node.start.and_then(|k| self.probe_tt(ctx, key(board, k))) {
-            own.lower = own.lower.max(e.lower as i32);
-            own.upper = own.upper.min(e.upper as i32);
+            own = own.meet(e.range());
             if e.best != NO_MOVE {
                 hint = e.best;
             }

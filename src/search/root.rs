@@ -24,7 +24,6 @@ use crate::game::{Game, Move, MoveList, Position};
 use crate::tt::{Kind, TransTable, NO_MOVE};
 use crate::value::Range;
 
-use super::analysis::meet;
 use super::bisect::{next_test, span};
 use super::ordering::{MoveSorter, Order};
 use super::{Abort, MoveResult, Searcher};
@@ -91,12 +90,12 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
         while !self.shared.stopped() {
             self.shared.set_budget(Some(budget));
             let (a, f) = self.solve_start_within(pos, Kind::Rule, Some(r));
-            (r, free) = (meet(r, a), f && a.exact());
+            (r, free) = (r.meet(a), f && a.exact());
             if r.exact() {
                 break;
             }
             self.shared.set_budget(Some(budget));
-            r = meet(r, self.root_by_moves(pos, w, r, &mut first, &cands));
+            r = r.meet(self.root_by_moves(pos, w, r, &mut first, &cands));
             if r.exact() {
                 break;
             }
@@ -194,7 +193,7 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
                 continue;
             }
             let (r, free) = self.solve_start_within(&p.child, kind, p.parts[i]);
-            p.parts[i] = Some(p.parts[i].map_or(r, |k| meet(k, r)));
+            p.parts[i] = Some(p.parts[i].map_or(r, |k| k.meet(r)));
             // A `lo` proved without any repeat is `hi` too.
             if kind == Kind::Lo && free && r.exact() {
                 p.parts[1] = Some(r);

@@ -94,12 +94,7 @@ const MAX_DEPTH: u32 = 200;
 /// move by move.
 pub fn move_loop_flags<G: Game>(pos: &Position, a: &Analysis) -> serde_json::Value {
     let flags = a.moves.iter().map(|m| {
-        let (lo, hi) = (m.part.lo, m.part.hi);
-        let flag = if lo.upper < hi.lower {
-            Some(true)
-        } else {
-            (lo.exact() && hi.exact()).then_some(lo.lower < hi.lower)
-        };
+        let flag = crate::value::loop_flag(m.part.lo, m.part.hi);
         (format_move::<G>(pos, m.mv), flag)
     });
     serde_json::to_value(flags.collect::<std::collections::BTreeMap<_, _>>()).unwrap_or_default()

@@ -58,7 +58,7 @@ struct RangeJson {
 impl<G: Game> Serialize for NodeJson<'_, G> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let n = &self.tree.nodes[self.i];
-        let loop_sensitive = (n.lo.exact() && n.hi.exact()).then_some(n.lo.lower < n.hi.lower);
+        let loop_sensitive = crate::value::loop_flag(n.lo, n.hi);
         let move_value = |e: &Edge| RangeJson {
             lower: e.value.lower,
             upper: e.value.upper,
@@ -109,5 +109,57 @@ impl<G: Game> Serialize for Children<'_, G> {
             })?;
         }
         seq.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::State;
+    use crate::openings::enumerate;
+    use crate::value::{loop_flag, Range};
+    use crate::Adjito;
+
+    /// `tree.json`'s `loop_sensitive` is the same function of a node's `lo`
+    /// and `hi` bounds as `solve`'s, including bounds that are disjoint
+    /// without being exact (it once said `null` there, `solve` `true`).
+    #[test]
+    fn loop_flag_agrees_with_solve() {
+        let root = State {
+            pos: Adjito::start(),
+            stores: [0, 0],
+        };
+        let cases = [
+            (
+                Range {
+                    lower: -5,
+                    upper: -3,
+                },
+                Range { lower: 1, upper: 3 },
+            ),
+            (Range::point(-1), Range::point(2)),
+            (Range::point(2), Range::point(2)),
+            (
+                Range {
+                    lower: -2,
+                    upper: 1,
+                },
+                Range { lower: 0, upper: 3 },
+            ),
+        ];
+        for (lo, hi) in cases {
+            let mut tree = enumerate::<Adjito>(root, 0, 1).unwrap();
+            tree.nodes[0].lo = lo;
+            tree.nodes[0].hi = hi;
+            let node = NodeJson::<Adjito> {
+                tree: &tree,
+                i: 0,
+                edge: None,
+                game: PhantomData,
+            };
+            let json = serde_json::to_value(&node).unwrap();
+            let want = serde_json::to_value(loop_flag(lo, hi)).unwrap();
+            assert_eq!(json["loop_sensitive"], want, "lo {lo:?} hi {hi:?}");
+        }
     }
 }
