@@ -25,16 +25,27 @@ pub fn world() -> Option<MpiComm> {
     }
 }
 
-/// Runs `f` on this rank. An error that every rank meets alike
-/// ([`CliError::OnEveryRank`]) is reported once, by rank 0, before any rank
-/// exits; any other error
-/// is printed with the rank and, when other ranks run, stops them all (they
-/// would wait for this one forever).
+/// How long a rank that met an error waits for the others to finish too
+/// before it reports the error alone and stops the job.
+const AGREE_WITHIN: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Runs `f` on this rank, and reports its error once for the whole job:
+/// - an error that every rank meets alike ([`CliError::OnEveryRank`]) is
+///   written by rank 0 before any rank exits;
+/// - any other error: if every rank finishes `f` within [`AGREE_WITHIN`] of
+///   it, rank 0 collects the errors and writes one line (`error: …` when
+///   all ranks failed alike, else one line per failed rank, with its rank);
+///   if not, some rank still works or waits for this one, so this rank
+///   writes its error with its rank and stops the job (MPI's abort).
 pub fn on_every_rank(
     comm: &MpiComm,
     f: impl FnOnce(&MpiComm) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
-    match f(comm) {
+    let r = f(comm);
+    if comm.size() == 1 {
+        return r;
+    }
+    match r {
         Err(CliError::OnEveryRank(e)) => {
             if comm.rank() == 0 {
                 crate::error::report(&e);
@@ -45,11 +56,76 @@ pub fn on_every_rank(
             comm.barrier();
             Err(CliError::ReportedByRankZero)
         }
-        Err(e) if comm.size() > 1 && !matches!(e, CliError::Closed) => {
-            out::note(format_args!("error (rank {}): {e}", comm.rank()));
-            comm.abort(1)
+        Ok(()) | Err(CliError::Closed) => {
+            comm.barrier();
+            agree(comm, None)
         }
-        r => r,
+        Err(e) => {
+            if comm.barrier_within(AGREE_WITHIN) {
+                agree(comm, Some(&e))
+            } else {
+                crate::error::report_line(&format!("error (rank {}): {e}", comm.rank()));
+                comm.abort(1)
+            }
+        }
+    }
+}
+
+/// After every rank finished: rank 0 writes the errors (one line when all
+/// ranks failed alike), and every rank learns whether any failed.
+fn agree(comm: &MpiComm, err: Option<&CliError>) -> Result<(), CliError> {
+    let mine = err.map_or_else(String::new, |e| e.to_string());
+    let all = comm.gather(mine.as_bytes());
+    let mut failed = vec![0u8];
+    if comm.rank() == 0 {
+        let texts: Vec<String> = all
+            .iter()
+            .map(|b| String::from_utf8_lossy(b).into_owned())
+            .collect();
+        failed[0] = texts.iter().any(|t| !t.is_empty()) as u8;
+        for line in error_lines(&texts) {
+            crate::error::report_line(&line);
+        }
+    }
+    comm.broadcast(&mut failed);
+    match failed.first() {
+        Some(1) => Err(CliError::ReportedByRankZero),
+        _ => Ok(()),
+    }
+}
+
+/// The lines rank 0 writes for the ranks' error texts (empty: no error):
+/// one `error: …` when every rank failed alike, else one per failed rank.
+fn error_lines(texts: &[String]) -> Vec<String> {
+    match texts.first() {
+        Some(t) if !t.is_empty() && texts.iter().all(|x| x == t) => vec![format!("error: {t}")],
+        _ => texts
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| !t.is_empty())
+            .map(|(r, t)| format!("error (rank {r}): {t}"))
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::error_lines;
+
+    #[test]
+    fn one_line_when_every_rank_failed_alike_else_one_per_failed_rank() {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(error_lines(&s(&["bad", "bad", "bad"])), ["error: bad"]);
+        assert_eq!(error_lines(&s(&["", "bad", ""])), ["error (rank 1): bad"]);
+        assert_eq!(
+            error_lines(&s(&["a", "b", "a"])),
+            [
+                "error (rank 0): a",
+                "error (rank 1): b",
+                "error (rank 2): a"
+            ]
+        );
+        assert!(error_lines(&s(&["", "", ""])).is_empty());
     }
 }
 

@@ -119,7 +119,18 @@ pub fn exit(r: Result<(), CliError>) -> ExitCode {
     }
 }
 
-/// Writes `e` as the command's one error line.
+/// Writes `e` as the command's one error line, to standard error (a failed
+/// write is ignored: there is nowhere left to report it). Written here, not
+/// through `out`, which depends on this module's error type.
 pub fn report(e: &CliError) {
-    crate::out::note(format_args!("error: {e}"));
+    report_line(&format!("error: {e}"));
+}
+
+/// Writes `line` and a newline to standard error in one write, so that the
+/// lines of processes sharing a terminal (MPI ranks) never interleave.
+pub fn report_line(line: &str) {
+    use std::io::Write;
+    let _ = io::stderr()
+        .lock()
+        .write_all(format!("{line}\n").as_bytes());
 }

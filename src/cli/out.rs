@@ -27,8 +27,13 @@ pub fn report<R: Serialize + Display>(r: &R, json: bool) -> Result<(), CliError>
 }
 
 /// Writes a line to standard error (plans, warnings, timings, errors).
+/// The line goes out in one write (standard error is unbuffered, and a
+/// formatted write would be several), so that the lines of processes
+/// sharing a terminal, such as MPI ranks, never interleave.
 pub fn note(text: impl Display) {
-    let _ = writeln!(io::stderr().lock(), "{text}");
+    let _ = io::stderr()
+        .lock()
+        .write_all(format!("{text}\n").as_bytes());
 }
 
 /// Writes a warning to standard error.

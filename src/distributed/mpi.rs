@@ -36,6 +36,27 @@ impl MpiComm {
             _universe: universe,
         })
     }
+
+    /// Waits at most `timeout` for every rank to reach this call (a
+    /// non-blocking barrier, tested every millisecond); true if they all
+    /// did. A rank that gets false must not call MPI again but abort: the
+    /// barrier is still pending.
+    pub fn barrier_within(&self, timeout: std::time::Duration) -> bool {
+        let deadline = std::time::Instant::now() + timeout;
+        let mut req = self.world.immediate_barrier();
+        loop {
+            match req.test() {
+                Ok(_) => return true,
+                Err(r) if std::time::Instant::now() >= deadline => {
+                    // Dropping an incomplete request panics; the caller aborts.
+                    std::mem::forget(r);
+                    return false;
+                }
+                Err(r) => req = r,
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
 }
 
 /// A byte that gives empty buffers a real address.
