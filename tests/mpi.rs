@@ -333,3 +333,53 @@ fn a_distributed_build_over_its_memory_budget_is_refused_before_building() {
         "nothing may be built"
     );
 }
+
+/// An error every rank meets (here a corrupt table every rank opens) is
+/// written once, by rank 0, as one whole line: each rank used to print it,
+/// and the ranks' lines interleaved (`error (rank error (rank 2): …`).
+#[test]
+fn an_error_every_rank_meets_is_written_once_as_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    alone(
+        dir.path(),
+        &[
+            "tables",
+            "build",
+            "--game",
+            "adjito",
+            "--max-seeds",
+            "5",
+            "--dir",
+            "t",
+        ],
+    );
+    let f = dir.path().join("t/adjito-start-004.adjt");
+    let mut b = std::fs::read(&f).unwrap();
+    let last = b.len() - 1;
+    b[last] ^= 0x01;
+    std::fs::write(&f, b).unwrap();
+    let args = [
+        "openings",
+        "--game",
+        "adjito",
+        "--position",
+        "1,0,0,0,0,1/0,1,0,2,1,1 B 20-21",
+        "--plies",
+        "2",
+        "--exact",
+        "--tables",
+        "t",
+        "--out",
+        "o",
+    ];
+    let o = mpirun(3, dir.path(), &args).output().unwrap();
+    assert!(!o.status.success(), "{o:?}");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 1, "{stderr}");
+    assert!(
+        errors[0].starts_with("error: ") && errors[0].contains("adjito-start-004.adjt"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("MPI_ABORT"), "{stderr}");
+}
