@@ -10,6 +10,9 @@
 //! | `GET /api/analyse?game&position[&time][&nodes]` | the `analyse --json` report: estimates kept apart from proven bounds |
 //! | `GET /api/solve/stream?…`, `/api/analyse/stream?…` | the same as NDJSON: progress lines, then the report |
 //!
+//! Only requests for this server's names are answered, and API requests
+//! from other sites are refused ([`super::guard`]: 421, 403).
+//!
 //! Errors are JSON `{"error": TEXT}`: 400 for bad input (with the command
 //! line's text), 404 for what the tables do not cover, 503 when the solve
 //! queue is full, 500 if anything panicked (the server itself goes on).
@@ -25,6 +28,7 @@ use axum::{Json, Router};
 use serde_json::{json, Value};
 
 use super::app::App;
+use super::guard::{self, Hosts};
 use super::request::{game, params, state, to_json, Q};
 use super::{assets, jobs};
 use crate::game::{Game, GameId};
@@ -36,8 +40,8 @@ pub use super::request::{ApiError, Params};
 /// Longest move list `replay` takes.
 pub const MAX_MOVES: usize = 10_000;
 
-/// The router of `app`.
-pub fn router(app: Arc<App>) -> Router {
+/// The router of `app`, answering only for `hosts` ([`super::guard`]).
+pub fn router(app: Arc<App>, hosts: Arc<Hosts>) -> Router {
     Router::new()
         .route("/", get(assets::index))
         .route("/board.js", get(assets::script))
@@ -52,6 +56,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/analyse/stream", get(jobs::analyse_stream))
         .fallback(not_found)
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(panicked))
+        .layer(axum::middleware::from_fn_with_state(hosts, guard::check))
         .with_state(app)
 }
 

@@ -1,13 +1,14 @@
 //! The server's state and configuration: [`Config`], the tables of both
 //! games, the solve queue ([`App`]), and why a server cannot start
 //! ([`ServerError`]). Everything else in `server/` reads it; it reads only
-//! the queue.
+//! the queue and the connection limits.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::listen::ConnLimits;
 use super::queue::SolveQueue;
 use crate::game::{Game, GameId};
 use crate::tables::{OpenCheck, TableError, TableSet};
@@ -34,6 +35,11 @@ pub struct Config {
     pub hash_mib: usize,
     /// The longest a solve may run.
     pub time_cap: Duration,
+    /// Names the server answers to besides localhost and its addresses
+    /// (`--allow-host`).
+    pub allow_hosts: Vec<String>,
+    /// The header timeout and the connection cap.
+    pub conn: ConnLimits,
 }
 
 impl Default for Config {
@@ -47,6 +53,8 @@ impl Default for Config {
             waiting: 16,
             hash_mib: 64,
             time_cap: Duration::from_secs(30),
+            allow_hosts: Vec::new(),
+            conn: ConnLimits::default(),
         }
     }
 }

@@ -12,7 +12,9 @@
 //!   cancellation;
 //! - `request`: what the routes share (the error answer, the query
 //!   parameters and their parsing), below `api` and `jobs`;
-//! - `assets`: the page, its script and style sheet, compiled in.
+//! - `assets`: the page, its script and style sheet, compiled in;
+//! - `guard`: the names the server answers to, and no cross-site API calls;
+//! - `listen`: the accept loop (header timeout, connection cap).
 //!
 //! Everything a request can make the server do is bounded: cheap requests
 //! (`moves`, `replay`, `probe`) take microseconds; solves go through the
@@ -34,7 +36,9 @@ pub mod api;
 mod app;
 mod assets;
 mod engine;
+mod guard;
 mod jobs;
+mod listen;
 pub mod queue;
 mod request;
 
@@ -42,6 +46,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 pub use app::{App, Config, ServerError};
+pub use listen::ConnLimits;
 pub use queue::SolveQueue;
 
 /// Binds `addr` (port 0 picks a free port).
@@ -100,7 +105,13 @@ pub async fn serve(
     app: Arc<App>,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, api::router(app))
-        .with_graceful_shutdown(shutdown)
-        .await
+    let hosts = guard::Hosts::new(listener.local_addr()?, &app.config().allow_hosts);
+    let limits = app.config().conn;
+    listen::run(
+        listener,
+        api::router(app, Arc::new(hosts)),
+        limits,
+        shutdown,
+    )
+    .await
 }

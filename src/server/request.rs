@@ -45,6 +45,7 @@ impl ApiError {
         }
     }
 
+    /// The answer's body, `{"error": …}`.
     pub(super) fn json(&self) -> Value {
         json!({ "error": self.message })
     }
