@@ -8,9 +8,8 @@
 
 mod server_util;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use server_util::*;
@@ -148,38 +147,17 @@ async fn cross_site_api_requests_are_refused_with_403() {
 
 #[test]
 fn allow_host_adds_a_name() {
-    let bin = assert_cmd::cargo::cargo_bin("adji");
-    let mut child = Command::new(bin)
-        .args([
-            "serve",
-            "--port",
-            "0",
-            "--no-tables",
-            "--workers",
-            "1",
-            "--hash",
-            "1",
-        ])
-        .args([
-            "--allow-host",
-            "board.example",
-            "--allow-host",
-            "Other.Example",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("adji serve starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr: SocketAddr = line
-        .trim()
-        .trim_start_matches("http://")
-        .trim_end_matches('/')
-        .parse()
-        .unwrap_or_else(|_| panic!("printed {line:?}"));
+    let (child, addr) = serve_bin(&[
+        "--no-tables",
+        "--workers",
+        "1",
+        "--hash",
+        "1",
+        "--allow-host",
+        "board.example",
+        "--allow-host",
+        "Other.Example",
+    ]);
     let cases = [
         ("board.example", None, 200),
         ("board.example:80", Some("http://board.example"), 200),
@@ -195,8 +173,7 @@ fn allow_host_adds_a_name() {
         let (st, body) = raw(addr, "/api/info", &h);
         seen.push((host, origin, st, want, body));
     }
-    let _ = child.kill();
-    let _ = child.wait();
+    drop(child);
     for (host, origin, st, want, body) in seen {
         assert_eq!(st, want, "Host {host} Origin {origin:?}: {body}");
     }
