@@ -640,3 +640,29 @@ fn serve_counts_each_workers_move_hints_in_its_memory_plan() {
     assert!(err.contains("of move hints)"), "{err}");
     assert!(err.contains("--memory"), "{err}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_stops_accepting_and_lets_a_running_request_finish() {
+    let app = std::sync::Arc::new(adji::server::App::new(small(1, 4, 10)).unwrap());
+    let q = std::sync::Arc::clone(app.queue());
+    let listener = adji::server::bind("127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(adji::server::serve(listener, app, async {
+        let _ = stopped.await;
+    }));
+    let url = format!("http://{addr}/api/solve?position=start&time=1");
+    let request = tokio::spawn(async move { get_json(&url).await });
+    assert!(eventually(Duration::from_secs(5), || q.admitted() == 1).await);
+    stop.send(()).unwrap();
+    let (st, v) = request.await.unwrap();
+    assert_eq!(st, 200, "{v}");
+    let done = tokio::time::timeout(Duration::from_secs(5), server).await;
+    assert!(matches!(done, Ok(Ok(Ok(())))), "{done:?}");
+    assert!(
+        std::net::TcpStream::connect(addr).is_err(),
+        "still accepting"
+    );
+}

@@ -11,13 +11,13 @@
 //! | `GET /api/solve/stream?…`, `/api/analyse/stream?…` | the same as NDJSON: progress lines, then the report |
 //!
 //! Only requests for this server's names are answered, and API requests
-//! from other sites are refused ([`super::guard`]: 421, 403).
+//! from other sites are refused (`guard`: 421, 403).
 //!
 //! Errors are JSON `{"error": TEXT}`: 400 for bad input (with the command
 //! line's text), 404 for what the tables do not cover, 503 when the solve
 //! queue is full, 500 if anything panicked (the server itself goes on).
-//! Solves and analyses are jobs of the queue ([`super::jobs`]); the error
-//! type and the query parameters are [`super::request`]'s.
+//! Solves and analyses are jobs of the queue (`jobs`); the error
+//! type and the query parameters are `request`'s.
 
 use std::sync::Arc;
 
@@ -40,7 +40,7 @@ pub use super::request::{ApiError, Params};
 /// Longest move list `replay` takes.
 pub const MAX_MOVES: usize = 10_000;
 
-/// The router of `app`, answering only for `hosts` ([`super::guard`]).
+/// The router of `app`, answering only for `hosts`.
 pub fn router(app: Arc<App>, hosts: Arc<Hosts>) -> Router {
     Router::new()
         .route("/", get(assets::index))

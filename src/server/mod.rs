@@ -46,6 +46,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 pub use app::{App, Config, ServerError};
+pub use guard::Hosts;
 pub use listen::ConnLimits;
 pub use queue::SolveQueue;
 
