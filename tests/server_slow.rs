@@ -225,6 +225,8 @@ fn bad_limits_are_usage_errors() {
         assert!(!ok, "{args:?} accepted");
         assert!(err.contains(args[0]), "{args:?}: {err}");
     }
+    let text = server_util::cli_error(&["serve", "--allow-host", "http://board.example"]);
+    assert!(text.contains("--allow-host"), "{text}");
     // Sound values pass the parser: this plan then fails on memory only.
     let text = server_util::cli_error(&[
         "serve",
@@ -240,4 +242,38 @@ fn bad_limits_are_usage_errors() {
         "1048576",
     ]);
     assert!(text.contains("--memory"), "{text}");
+}
+
+/// `adji serve ARGS` under `ulimit -n 300`, standard output and error piped.
+fn under_300_descriptors(args: &str) -> std::process::Child {
+    let bin = assert_cmd::cargo::cargo_bin("adji");
+    let script = format!(
+        "ulimit -n 300 && exec '{}' serve --port 0 --no-tables --hash 1 {args}",
+        bin.display()
+    );
+    std::process::Command::new("sh")
+        .args(["-c", &script])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("sh runs")
+}
+
+#[test]
+fn a_cap_over_the_descriptor_limit_is_refused() {
+    let out = under_300_descriptors("--max-connections 512")
+        .wait_with_output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("--max-connections: needs 640 file descriptors") && err.contains("300"),
+        "{err}"
+    );
+    // A cap that fits starts: it prints its URL (and is stopped here).
+    let mut child = Serve(under_300_descriptors("--max-connections 100"));
+    let mut line = String::new();
+    let out = child.0.stdout.take().unwrap();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(out), &mut line).unwrap();
+    assert!(line.starts_with("http://127.0.0.1:"), "printed {line:?}");
 }
