@@ -24,8 +24,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use ahash::AHashMap;
-
 use crate::eval::Model;
 use crate::game::{Game, Move, Position};
 use crate::search::Limits;
@@ -139,6 +137,99 @@ fn root_bounds(moves: &[MoveEstimate]) -> Range {
 /// Stopped by a limit.
 struct Abort;
 
+/// Entries the move hints hold before they are cleared.
+const HINT_LIMIT: usize = 1 << 22;
+/// Slots of the largest hint table: `HINT_LIMIT + 1` entries fill it to
+/// just over a half, under the three quarters that make it grow.
+const HINT_SLOTS: usize = 1 << 23;
+/// Slots of a new hint table; it grows eightfold up to [`HINT_SLOTS`].
+const FIRST_HINT_SLOTS: usize = 1 << 11;
+/// Bytes of one hint slot: a key and a move.
+const HINT_SLOT_BYTES: usize = 9;
+/// A move no position has: an empty slot.
+const NO_HINT: u8 = 0xFE;
+
+/// The most memory one engine's move hints take, whatever it searches: the
+/// largest table, and the one it grows from while both exist (81 MiB).
+pub const HINT_BYTES: u64 = ((HINT_SLOTS + HINT_SLOTS / 8) * HINT_SLOT_BYTES) as u64;
+
+/// The best move found at each inner node, by position key: tried first
+/// there in the next iteration, and followed by the principal variation.
+/// A map with a known bound: open addressing over a key array and a move
+/// array, grown eightfold up to [`HINT_SLOTS`], and cleared when it holds
+/// more than [`HINT_LIMIT`] entries (exact keys, so it answers as a hash
+/// map of the same entries would).
+struct Hints {
+    keys: Vec<u64>,
+    moves: Vec<u8>,
+    shift: u32,
+    len: usize,
+}
+
+impl Hints {
+    fn new() -> Self {
+        Self::with_slots(FIRST_HINT_SLOTS)
+    }
+
+    fn with_slots(n: usize) -> Self {
+        Hints {
+            keys: vec![0; n],
+            moves: vec![NO_HINT; n],
+            shift: 64 - n.trailing_zeros(),
+            len: 0,
+        }
+    }
+
+    /// The slot of `key`, or the empty slot where it would go.
+    fn slot(&self, key: u64) -> usize {
+        let mask = self.keys.len() - 1;
+        let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
+        while self.moves[i] != NO_HINT && self.keys[i] != key {
+            i = (i + 1) & mask;
+        }
+        i
+    }
+
+    fn get(&self, key: u64) -> Option<u8> {
+        let m = self.moves[self.slot(key)];
+        (m != NO_HINT).then_some(m)
+    }
+
+    fn insert(&mut self, key: u64, mv: u8) {
+        debug_assert_ne!(mv, NO_HINT);
+        if self.len > HINT_LIMIT {
+            self.clear();
+        }
+        let mut i = self.slot(key);
+        if self.moves[i] == NO_HINT {
+            if (self.len + 1) * 4 > self.keys.len() * 3 && self.keys.len() < HINT_SLOTS {
+                self.grow();
+                i = self.slot(key);
+            }
+            self.len += 1;
+        }
+        self.keys[i] = key;
+        self.moves[i] = mv;
+    }
+
+    fn grow(&mut self) {
+        let mut next = Hints::with_slots((self.keys.len() * 8).min(HINT_SLOTS));
+        for (&k, &m) in self.keys.iter().zip(&self.moves) {
+            if m != NO_HINT {
+                let i = next.slot(k);
+                (next.keys[i], next.moves[i]) = (k, m);
+            }
+        }
+        next.len = self.len;
+        *self = next;
+    }
+
+    fn clear(&mut self) {
+        self.moves.fill(NO_HINT);
+        self.len = 0;
+    }
+}
+
 /// The depth-limited engine for game `G`.
 pub struct Engine<'a, G: Game> {
     tables: Option<&'a TableSet>,
@@ -148,7 +239,7 @@ pub struct Engine<'a, G: Game> {
     t0: Instant,
     path: Vec<u64>,
     base: usize,
-    hints: AHashMap<u64, u8>,
+    hints: Hints,
     history: [u32; 16],
     stop: Option<Arc<AtomicBool>>,
     _g: std::marker::PhantomData<G>,
@@ -166,7 +257,7 @@ impl<'a, G: Game> Engine<'a, G> {
             t0: Instant::now(),
             path: Vec::with_capacity(256),
             base: 0,
-            hints: AHashMap::new(),
+            hints: Hints::new(),
             history: [0; 16],
             stop: None,
             _g: Default::default(),
@@ -281,9 +372,6 @@ impl<'a, G: Game> Engine<'a, G> {
             // Unsearched moves may be worth anything the board allows.
             proven = proven.max_join(Range::full(pos.level() as i32, w));
         }
-        if self.hints.len() > 1 << 22 {
-            self.hints.clear();
-        }
         self.hints.insert(pos.key(), best_mv.0);
         Ok((best, proven))
     }
@@ -352,7 +440,7 @@ impl<'a, G: Game> Engine<'a, G> {
 
     /// Moves with children: the hint first, captures by size, then history.
     fn ordered(&self, pos: &Position) -> Vec<(Move, Position, u8)> {
-        let hint = self.hints.get(&pos.key()).copied();
+        let hint = self.hints.get(pos.key());
         let mut v: Vec<(i64, Move, Position, u8)> = G::legal_moves(pos)
             .iter()
             .map(|mv| {
@@ -466,7 +554,7 @@ impl<'a, G: Game> Engine<'a, G> {
         let mut pos = G::play_unchecked(root, first).pos;
         let mut seen = vec![root.key(), pos.key()];
         while line.len() < max {
-            let Some(&m) = self.hints.get(&pos.key()) else {
+            let Some(m) = self.hints.get(pos.key()) else {
                 break;
             };
             let mv = Move(m);
@@ -499,5 +587,36 @@ impl<'a, G: Game> Engine<'a, G> {
             nodes: self.nodes,
             time_ms: self.t0.elapsed().as_millis() as u64,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hints answer as a hash map of the same entries, across growths
+    /// (keys chosen to collide in their low and high bits).
+    #[test]
+    fn hints_answer_as_a_map() {
+        let mut h = Hints::new();
+        let mut m = ahash::AHashMap::new();
+        let mut x: u64 = 1;
+        for i in 0..300_000u64 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let key = if i % 3 == 0 { i << 40 } else { x >> (i % 7) };
+            let mv = (x >> 60) as u8 % 12;
+            h.insert(key, mv);
+            m.insert(key, mv);
+            assert_eq!(h.len, m.len());
+        }
+        assert!(h.keys.len() > FIRST_HINT_SLOTS);
+        for (&k, &v) in &m {
+            assert_eq!(h.get(k), Some(v));
+        }
+        assert_eq!(h.get(12345), m.get(&12345).copied());
+        h.clear();
+        assert_eq!(h.get(m.keys().next().copied().unwrap()), None);
     }
 }

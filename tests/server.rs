@@ -590,3 +590,79 @@ fn searcher_stop_ends_a_running_search_with_bounds() {
     assert!(s.nodes() > 0);
     assert_eq!(Adjito::legal_moves(&st.pos).len(), a.moves.len());
 }
+
+/// Runs `adji serve ARGS` and returns its error text; fails if it is
+/// still running (serving) after 20 s.
+fn serve_refusal(args: &[&str]) -> String {
+    let bin = assert_cmd::cargo::cargo_bin("adji");
+    let mut child = std::process::Command::new(bin)
+        .arg("serve")
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("adji runs");
+    let t = Instant::now();
+    while t.elapsed() < Duration::from_secs(20) {
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut err = String::new();
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut err)
+                .unwrap();
+            assert!(!status.success(), "{err}");
+            return err;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    panic!("adji serve {args:?} started instead of refusing its memory plan");
+}
+
+#[test]
+fn serve_counts_each_workers_move_hints_in_its_memory_plan() {
+    // 2 × 16 MiB of hash fit in 100 MB; with each worker's move hints they do not.
+    let err = serve_refusal(&[
+        "--port",
+        "0",
+        "--no-tables",
+        "--workers",
+        "2",
+        "--hash",
+        "16",
+        "--memory",
+        "100M",
+    ]);
+    assert!(err.contains("2 worker(s) × (16.0 MiB of hash + "), "{err}");
+    assert!(err.contains("of move hints)"), "{err}");
+    assert!(err.contains("--memory"), "{err}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_stops_accepting_and_lets_a_running_request_finish() {
+    let app = std::sync::Arc::new(adji::server::App::new(small(1, 4, 10)).unwrap());
+    let q = std::sync::Arc::clone(app.queue());
+    let listener = adji::server::bind("127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(adji::server::serve(listener, app, async {
+        let _ = stopped.await;
+    }));
+    let url = format!("http://{addr}/api/solve?position=start&time=1");
+    let request = tokio::spawn(async move { get_json(&url).await });
+    assert!(eventually(Duration::from_secs(5), || q.admitted() == 1).await);
+    stop.send(()).unwrap();
+    let (st, v) = request.await.unwrap();
+    assert_eq!(st, 200, "{v}");
+    let done = tokio::time::timeout(Duration::from_secs(5), server).await;
+    assert!(matches!(done, Ok(Ok(Ok(())))), "{done:?}");
+    assert!(
+        std::net::TcpStream::connect(addr).is_err(),
+        "still accepting"
+    );
+}

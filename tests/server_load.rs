@@ -15,39 +15,18 @@
 
 mod server_util;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use server_util::*;
 
-/// The server binary, killed on drop.
-struct Serve(Child);
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 /// Starts `adji serve` on a free loopback port; returns it and its URL.
 fn serve(args: &[&str]) -> (Serve, String) {
-    let bin = assert_cmd::cargo::cargo_bin("adji");
-    let mut child = Command::new(bin)
-        .args(["serve", "--port", "0", "--no-tables"])
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("adji serve starts");
-    let out = child.stdout.take().unwrap();
-    let mut line = String::new();
-    BufReader::new(out).read_line(&mut line).unwrap();
-    let url = line.trim().trim_end_matches('/').to_string();
+    let mut all = vec!["--no-tables"];
+    all.extend(args);
+    let (served, addr) = serve_bin(&all);
     // Loopback by default.
-    assert!(url.starts_with("http://127.0.0.1:"), "printed {line:?}");
-    (Serve(child), url)
+    assert!(addr.ip().is_loopback(), "printed {addr}");
+    (served, format!("http://{addr}"))
 }
 
 const SMALL: [&str; 4] = [

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use adji::server::{App, Config};
+use adji::engine::HINT_BYTES;
+use adji::server::{App, Config, ConnLimits};
 
 use adji::tt::{AtomicTable, SLOT_BYTES};
 
@@ -44,6 +45,37 @@ pub struct ServeArgs {
     pub time_cap: u32,
     #[command(flatten)]
     pub memory: MemoryArg,
+    /// A name the server also answers to (repeatable), e.g. behind a proxy
+    /// or on a LAN. It always answers to localhost, 127.0.0.1, [::1] and the
+    /// --bind address; requests for any other Host get HTTP 421, and API
+    /// requests from other sites (Origin, Sec-Fetch-Site) get 403.
+    #[arg(long, value_name = "NAME", value_parser = host_name)]
+    pub allow_host: Vec<String>,
+    /// Seconds a client may take to send a request head, and may stay
+    /// silent on an open connection; then it is closed.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=3600))]
+    pub header_timeout: u32,
+    /// Connections open at once; more are closed as soon as they are
+    /// accepted. Must fit the descriptor limit (ulimit -n) with room to spare.
+    #[arg(long, value_name = "N", default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub max_connections: u32,
+}
+
+/// Parses an `--allow-host` name: letters, digits, dots, hyphens (or an
+/// address), no port, no scheme.
+fn host_name(s: &str) -> Result<String, String> {
+    let ok = !s.is_empty()
+        && s.len() <= 253
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-.:[]".contains(c))
+        && (s.starts_with('[') || !s.contains(':'));
+    if ok {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "expected a host name such as board.example (no scheme, no port), found '{s}'"
+        ))
+    }
 }
 
 /// Runs `serve` until the process is stopped.
@@ -61,8 +93,14 @@ pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
         waiting: a.queue.into(),
         hash_mib: a.hash as usize,
         time_cap: Duration::from_secs(a.time_cap.into()),
+        allow_hosts: a.allow_host.clone(),
+        conn: ConnLimits {
+            header_timeout: Duration::from_secs(a.header_timeout.into()),
+            max_connections: a.max_connections as usize,
+        },
     };
     check_memory(a, workers)?;
+    crate::util::descriptors_for(a.max_connections as u64 + RESERVED_FDS, "--max-connections")?;
     let app = Arc::new(App::new(config).map_err(|e| CliError::Input(e.to_string()))?);
     let addr = SocketAddr::new(a.bind, a.port);
     adji::server::run(Arc::clone(&app), addr, |bound| announce(&app, bound))
@@ -79,15 +117,29 @@ fn tables_dir(a: &SearchTablesArgs) -> Option<PathBuf> {
     }
 }
 
-/// Refuses, before allocating, workers' hash tables over the memory budget.
+/// Descriptors the server needs besides its connections (standard
+/// streams, the listener, the runtime, table files).
+const RESERVED_FDS: u64 = 128;
+
+/// The memory plan: each worker holds its hash table, and an analysis its
+/// move hints (at most [`HINT_BYTES`]).
+fn plan(a: &ServeArgs, workers: usize) -> (u64, String) {
+    let hash = AtomicTable::entries_for(a.hash as usize).map_or(0, |e| (e * SLOT_BYTES) as u64);
+    let need = hash
+        .saturating_add(HINT_BYTES)
+        .saturating_mul(workers as u64);
+    let text = format!(
+        "{workers} worker(s) × ({} of hash + {} of move hints)",
+        fmt_bytes(hash),
+        fmt_bytes(HINT_BYTES)
+    );
+    (need, text)
+}
+
+/// Refuses, before allocating, a plan over the memory budget.
 fn check_memory(a: &ServeArgs, workers: usize) -> Result<(), CliError> {
-    let one = AtomicTable::entries_for(a.hash as usize).map_or(0, |e| (e * SLOT_BYTES) as u64);
-    let need = one.saturating_mul(workers as u64);
-    MemoryBudget::of(a.memory).check(
-        need,
-        format!("{workers} worker(s) × {} of hash", fmt_bytes(one)),
-        "lower --hash or --workers, or raise --memory",
-    )
+    let (need, text) = plan(a, workers);
+    MemoryBudget::of(a.memory).check(need, text, "lower --hash or --workers, or raise --memory")
 }
 
 /// Prints the URL on stdout (one line, flushed: scripts read it) and the
@@ -100,13 +152,17 @@ fn announce(app: &App, addr: SocketAddr) {
         n => format!("{g}: levels 0..={}", n - 1),
     };
     eprintln!(
-        "adji serve: tables {}, {}; {} worker(s) with {} hash each, {} may wait; {} s per solve at most",
+        "adji serve: tables {}, {}; {} worker(s) with {} hash each (and up to {} of move hints \
+         per analysis), {} may wait; {} s per solve at most; {} connections at most, {} s per request head",
         tables(adji::GameId::Adjito),
         tables(adji::GameId::AdjiBoto),
         app.queue().workers(),
         fmt_bytes(app.queue().hash_bytes() as u64),
+        fmt_bytes(HINT_BYTES),
         app.queue().waiting(),
-        c.time_cap.as_secs()
+        c.time_cap.as_secs(),
+        c.conn.max_connections,
+        c.conn.header_timeout.as_secs()
     );
     if let Some(dir) = &c.tables {
         for g in GameArg::ALL.map(GameArg::id) {

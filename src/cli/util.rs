@@ -95,3 +95,36 @@ pub fn peak_rss() -> u64 {
 pub fn available_memory() -> Option<u64> {
     proc_kib("/proc/meminfo", "MemAvailable:")
 }
+
+/// Makes sure this process may open `need` descriptors, raising its soft
+/// limit up to the hard one when it must (Linux; elsewhere nothing is
+/// checked); `option` is named when even the hard limit is too low.
+pub fn descriptors_for(need: u64, option: &str) -> Result<(), crate::error::CliError> {
+    #[cfg(target_os = "linux")]
+    {
+        let mut lim = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit and setrlimit read or write one rlimit we own.
+        if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 || lim.rlim_cur >= need {
+            return Ok(());
+        }
+        if lim.rlim_max >= need {
+            lim.rlim_cur = need;
+            if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &lim) } == 0 {
+                return Ok(());
+            }
+        }
+        Err(crate::error::CliError::Input(format!(
+            "{option}: needs {need} file descriptors with the server's own, but the limit is {} \
+             (ulimit -n); lower {option} or raise the limit",
+            lim.rlim_max
+        )))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = (need, option);
+        Ok(())
+    }
+}

@@ -10,133 +10,38 @@
 //! | `GET /api/analyse?game&position[&time][&nodes]` | the `analyse --json` report: estimates kept apart from proven bounds |
 //! | `GET /api/solve/stream?…`, `/api/analyse/stream?…` | the same as NDJSON: progress lines, then the report |
 //!
+//! Only requests for this server's names are answered, and API requests
+//! from other sites are refused (`guard`: 421, 403).
+//!
 //! Errors are JSON `{"error": TEXT}`: 400 for bad input (with the command
 //! line's text), 404 for what the tables do not cover, 503 when the solve
 //! queue is full, 500 if anything panicked (the server itself goes on).
-//! Solves and analyses are jobs of the queue ([`super::jobs`]).
+//! Solves and analyses are jobs of the queue (`jobs`); the error
+//! type and the query parameters are `request`'s.
 
 use std::sync::Arc;
 
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State as AxState};
-use axum::http::StatusCode;
+use axum::extract::State as AxState;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::{json, Value};
 
-use super::jobs;
-use super::queue::{Busy, QueueError};
-use super::{assets, App};
-use crate::game::{Game, GameId, State};
-use crate::notation::{parse_state, Stores};
+use super::app::App;
+use super::guard::{self, Hosts};
+use super::request::{game, params, state, to_json, Q};
+use super::{assets, jobs};
+use crate::game::{Game, GameId};
+use crate::notation::Stores;
 use crate::report::{MovesReport, ProbeReport, ReplayReport};
+
+pub use super::request::{ApiError, Params};
 
 /// Longest move list `replay` takes.
 pub const MAX_MOVES: usize = 10_000;
 
-/// An error answer: a status and the message (JSON `{"error": …}`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ApiError {
-    /// The HTTP status.
-    pub status: StatusCode,
-    /// What is wrong, in the command line's words.
-    pub message: String,
-}
-
-impl ApiError {
-    pub(super) fn bad(message: impl Into<String>) -> Self {
-        ApiError {
-            status: StatusCode::BAD_REQUEST,
-            message: message.into(),
-        }
-    }
-
-    fn not_found(message: impl Into<String>) -> Self {
-        ApiError {
-            status: StatusCode::NOT_FOUND,
-            message: message.into(),
-        }
-    }
-
-    pub(super) fn internal(message: impl Into<String>) -> Self {
-        ApiError {
-            status: StatusCode::INTERNAL_SERVER_ERROR,
-            message: message.into(),
-        }
-    }
-
-    pub(super) fn json(&self) -> Value {
-        json!({ "error": self.message })
-    }
-}
-
-impl From<Busy> for ApiError {
-    fn from(b: Busy) -> Self {
-        ApiError {
-            status: StatusCode::SERVICE_UNAVAILABLE,
-            message: b.to_string(),
-        }
-    }
-}
-
-impl From<QueueError> for ApiError {
-    fn from(e: QueueError) -> Self {
-        match e {
-            QueueError::Cancelled => ApiError::internal("the solve was cancelled"),
-            QueueError::Failed(m) => ApiError::internal(m),
-        }
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (self.status, Json(self.json())).into_response()
-    }
-}
-
-/// The query parameters of the API (each route reads the ones it needs).
-#[derive(Debug, Default, serde::Deserialize)]
-pub struct Params {
-    /// `adjito` or `adjiboto` (default: the server's game).
-    pub game: Option<String>,
-    /// A position in notation, or `start` (the default).
-    pub position: Option<String>,
-    /// `replay`: space-separated moves.
-    pub moves: Option<String>,
-    /// `solve`, `analyse`: seconds (at most the server's cap, which is the default).
-    pub time: Option<String>,
-    /// `solve`, `analyse`: stop after about this many nodes.
-    pub nodes: Option<String>,
-}
-
-/// The query of a request, or why it cannot be read.
-pub(super) type Q = Result<Query<Params>, QueryRejection>;
-
-pub(super) fn params(q: Q) -> Result<Params, ApiError> {
-    q.map(|Query(p)| p)
-        .map_err(|e| ApiError::bad(e.body_text()))
-}
-
-pub(super) fn game(app: &App, p: &Params) -> Result<GameId, ApiError> {
-    match p.game.as_deref() {
-        None => Ok(app.config().game),
-        Some("adjito") => Ok(GameId::Adjito),
-        Some("adjiboto") => Ok(GameId::AdjiBoto),
-        Some(other) => Err(ApiError::bad(format!(
-            "--game: expected adjito or adjiboto, found '{}'",
-            other.chars().take(40).collect::<String>()
-        ))),
-    }
-}
-
-pub(super) fn state<G: Game>(p: &Params, stores: Stores) -> Result<State, ApiError> {
-    let text = p.position.as_deref().unwrap_or("start");
-    parse_state::<G>(text, stores).map_err(|e| ApiError::bad(format!("--position: {e}")))
-}
-
-/// The router of `app`.
-pub fn router(app: Arc<App>) -> Router {
+/// The router of `app`, answering only for `hosts`.
+pub fn router(app: Arc<App>, hosts: Arc<Hosts>) -> Router {
     Router::new()
         .route("/", get(assets::index))
         .route("/board.js", get(assets::script))
@@ -151,6 +56,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/analyse/stream", get(jobs::analyse_stream))
         .fallback(not_found)
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(panicked))
+        .layer(axum::middleware::from_fn_with_state(hosts, guard::check))
         .with_state(app)
 }
 
@@ -180,11 +86,6 @@ async fn info(AxState(app): AxState<Arc<App>>) -> Json<Value> {
         "time_cap_ms": c.time_cap.as_millis() as u64,
         "max_moves": MAX_MOVES,
     }))
-}
-
-/// A report as a JSON value.
-pub(super) fn to_json(r: &impl serde::Serialize) -> Result<Value, ApiError> {
-    serde_json::to_value(r).map_err(|e| ApiError::internal(e.to_string()))
 }
 
 async fn moves(AxState(app): AxState<Arc<App>>, q: Q) -> Result<Json<Value>, ApiError> {

@@ -15,9 +15,10 @@ use axum::Json;
 use serde_json::{json, Value};
 use tokio::task::JoinHandle;
 
-use super::api::{game, params, state, to_json, ApiError, Params, Q};
+use super::app::App;
+use super::engine;
 use super::queue::{CancelOnDrop, Job, QueueError};
-use super::{engine, App};
+use super::request::{game, params, state, to_json, ApiError, Params, Q};
 use crate::game::{Game, GameId, State};
 use crate::notation::Stores;
 use crate::report::{AnalyseReport, SolveReport};

@@ -143,3 +143,38 @@ pub async fn eventually(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
     }
     f()
 }
+
+/// `adji serve` as a child process, killed on drop.
+pub struct Serve(pub std::process::Child);
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts the release binary's `adji serve --port 0 ARGS` (standard error
+/// dropped) and reads the URL it prints: the child and its address.
+pub fn serve_bin(args: &[&str]) -> (Serve, std::net::SocketAddr) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("adji"))
+        .args(["serve", "--port", "0"])
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("adji serve starts");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let served = Serve(child);
+    let addr = line
+        .trim()
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .parse()
+        .unwrap_or_else(|_| panic!("printed {line:?}"));
+    (served, addr)
+}

@@ -1,0 +1,279 @@
+//! Slow and silent clients on loopback (slowloris): connections that send
+//! half a request head, or nothing, or go quiet after a request, are
+//! closed after `--header-timeout`; at most `--max-connections` are open at
+//! once (more are closed as soon as they are accepted), and `/api/info`
+//! still answers a legitimate client. Each test starts the release binary
+//! on a free port of 127.0.0.1 with short limits, opens a bounded number
+//! of connections, and waits a bounded time.
+//!
+//! `ADJI_SLOW_CONNECTIONS=N` sets how many slow connections the first test
+//! opens (default 400: half of them half a head, half silent);
+//! `ADJI_SLOW_REPORT=FILE` writes its figures as Markdown.
+#![cfg(all(feature = "server", target_os = "linux"))]
+
+mod server_util;
+
+use std::io::{ErrorKind, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+use server_util::{serve_bin, Serve};
+
+/// Starts `adji serve` with `args` on a free loopback port.
+fn serve(args: &[&str]) -> (Serve, SocketAddr) {
+    let mut all = vec!["--no-tables", "--workers", "1", "--hash", "1"];
+    all.extend(args);
+    serve_bin(&all)
+}
+
+/// The server's resident memory in KiB (`VmRSS` of /proc/PID/status).
+fn rss_kib(s: &Serve) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", s.0.id())).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+/// What a slow client sends before going quiet.
+#[derive(Clone, Copy, Debug)]
+enum Slow {
+    /// Half a request head.
+    HalfHead,
+    /// Nothing at all.
+    Silent,
+    /// One whole request (answered), then nothing: an idle keep-alive.
+    Idle,
+}
+
+/// Opens `n` connections that behave as `kind`.
+fn open(addr: SocketAddr, n: usize, kind: Slow) -> Vec<TcpStream> {
+    (0..n)
+        .map(|_| {
+            let mut c = TcpStream::connect(addr).expect("connects");
+            match kind {
+                Slow::HalfHead => c
+                    .write_all(b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+                    .unwrap(),
+                Slow::Silent => {}
+                Slow::Idle => {
+                    c.write_all(b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                        .unwrap();
+                    c.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+                    let mut buf = [0u8; 4096];
+                    let n = c.read(&mut buf).unwrap();
+                    assert!(buf[..n].starts_with(b"HTTP/1.1 200"));
+                }
+            }
+            c.set_nonblocking(true).unwrap();
+            c
+        })
+        .collect()
+}
+
+/// Whether the server closed `c` (end of file or reset; pending data of an
+/// answered request is read past).
+fn closed(c: &mut TcpStream) -> bool {
+    let mut buf = [0u8; 4096];
+    loop {
+        match c.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => continue,
+            Err(e) if e.kind() == ErrorKind::WouldBlock => return false,
+            Err(_) => return true,
+        }
+    }
+}
+
+fn count_closed(cs: &mut [TcpStream]) -> usize {
+    cs.iter_mut().map(|c| closed(c) as usize).sum()
+}
+
+/// One `GET /api/info` on a fresh connection: its latency when answered
+/// 200 within 5 s, `None` when the connection was refused or closed.
+fn info(addr: SocketAddr) -> Option<Duration> {
+    let t = Instant::now();
+    let mut c = TcpStream::connect(addr).ok()?;
+    c.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+    c.write_all(b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        .ok()?;
+    let mut text = String::new();
+    c.read_to_string(&mut text).ok()?;
+    text.starts_with("HTTP/1.1 200").then(|| t.elapsed())
+}
+
+/// Tries `info` every 100 ms until it answers or `limit` has passed.
+fn info_within(addr: SocketAddr, limit: Duration) -> Option<Duration> {
+    let t = Instant::now();
+    while t.elapsed() < limit {
+        if info(addr).is_some() {
+            return Some(t.elapsed());
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    None
+}
+
+/// Polls every 50 ms until every connection is closed or `limit` has
+/// passed: how long it waited, or `None`.
+fn all_closed_within(cs: &mut [TcpStream], limit: Duration) -> Option<Duration> {
+    let t = Instant::now();
+    while t.elapsed() < limit {
+        if count_closed(cs) == cs.len() {
+            return Some(t.elapsed());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    None
+}
+
+#[test]
+fn slow_clients_are_closed_after_the_header_timeout_and_info_answers() {
+    let n: usize = std::env::var("ADJI_SLOW_CONNECTIONS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(400);
+    let cap = (n + 100).to_string();
+    // Long enough to open them all first: loopback connects sometimes wait
+    // 1 s for a retried SYN on a loaded machine.
+    let timeout = Duration::from_secs(4 + n as u64 / 250);
+    let secs = timeout.as_secs().to_string();
+    let (s, addr) = serve(&["--header-timeout", &secs, "--max-connections", &cap]);
+    assert!(info(addr).is_some());
+    let rss0 = rss_kib(&s);
+    let t0 = Instant::now();
+    let mut slow = open(addr, n / 2, Slow::HalfHead);
+    slow.extend(open(addr, n - n / 2, Slow::Silent));
+    slow.extend(open(addr, 10, Slow::Idle));
+    let opened = t0.elapsed();
+    std::thread::sleep(Duration::from_millis(300));
+    let held = slow.len() - count_closed(&mut slow);
+    let rss1 = rss_kib(&s);
+    let latency = info(addr).expect("/api/info answers while the slow clients hold on");
+    assert!(latency < Duration::from_secs(1), "{latency:?}");
+    assert!(
+        t0.elapsed() + Duration::from_millis(500) < timeout,
+        "the test was too slow to open: {:?}",
+        t0.elapsed()
+    );
+    assert_eq!(
+        held,
+        slow.len(),
+        "the slow clients are held until the timeout"
+    );
+    all_closed_within(&mut slow, timeout + Duration::from_secs(6))
+        .expect("every slow client is closed after the timeout");
+    let gone = t0.elapsed();
+    assert!(
+        gone >= Duration::from_millis(1500),
+        "closed too soon: {gone:?}"
+    );
+    let rss2 = rss_kib(&s);
+    assert!(info(addr).is_some());
+    let report = format!(
+        "| slow connections | header timeout | opened in | held after 0.3 s | /api/info meanwhile | all closed after | VmRSS before | with them held | after |\n\
+         | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n\
+         | {} ({} half head, {} silent, 10 idle keep-alive) | {} s | {:.2} s | {held} | {:.1} ms | {:.2} s | {:.1} MiB | {:.1} MiB | {:.1} MiB |\n",
+        slow.len(),
+        n / 2,
+        n - n / 2,
+        timeout.as_secs(),
+        opened.as_secs_f64(),
+        latency.as_secs_f64() * 1000.0,
+        gone.as_secs_f64(),
+        rss0 as f64 / 1024.0,
+        rss1 as f64 / 1024.0,
+        rss2 as f64 / 1024.0,
+    );
+    let _ = std::io::stderr().write_all(format!("\n{report}").as_bytes());
+    if let Ok(path) = std::env::var("ADJI_SLOW_REPORT") {
+        std::fs::write(path, report).unwrap();
+    }
+}
+
+#[test]
+fn the_connection_cap_holds_and_info_answers_once_slots_free() {
+    let (_s, addr) = serve(&["--header-timeout", "3", "--max-connections", "100"]);
+    let t0 = Instant::now();
+    let mut slow = open(addr, 150, Slow::Silent);
+    std::thread::sleep(Duration::from_millis(500));
+    // The first 100 are held; the 50 beyond the cap are closed at once.
+    let closed_now = count_closed(&mut slow);
+    assert_eq!(closed_now, 50, "connections beyond the cap of 100");
+    // A legitimate client gets its answer once the timeout frees slots.
+    let waited = info_within(addr, Duration::from_secs(8)).expect("/api/info answers");
+    assert!(
+        t0.elapsed() < Duration::from_secs(3) + Duration::from_secs(3),
+        "{waited:?}"
+    );
+    assert!(all_closed_within(&mut slow, Duration::from_secs(6)).is_some());
+    // Below the cap, the answer is immediate.
+    let _few = open(addr, 20, Slow::HalfHead);
+    let t = info(addr).expect("answers below the cap");
+    assert!(t < Duration::from_secs(1), "{t:?}");
+}
+
+#[test]
+fn bad_limits_are_usage_errors() {
+    for args in [
+        ["--header-timeout", "0"],
+        ["--header-timeout", "100000"],
+        ["--max-connections", "0"],
+        ["--max-connections", "10000000"],
+    ] {
+        let mut all = vec!["serve", "--port", "0"];
+        all.extend(args);
+        let (ok, _, err) = server_util::cli(&all);
+        assert!(!ok, "{args:?} accepted");
+        assert!(err.contains(args[0]), "{args:?}: {err}");
+    }
+    let text = server_util::cli_error(&["serve", "--allow-host", "http://board.example"]);
+    assert!(text.contains("--allow-host"), "{text}");
+    // Sound values pass the parser: this plan then fails on memory only.
+    let text = server_util::cli_error(&[
+        "serve",
+        "--port",
+        "0",
+        "--header-timeout",
+        "5",
+        "--max-connections",
+        "64",
+        "--workers",
+        "4",
+        "--hash",
+        "1048576",
+    ]);
+    assert!(text.contains("--memory"), "{text}");
+}
+
+/// `adji serve ARGS` under `ulimit -n 300`, standard output and error piped.
+fn under_300_descriptors(args: &str) -> std::process::Child {
+    let bin = assert_cmd::cargo::cargo_bin("adji");
+    let script = format!(
+        "ulimit -n 300 && exec '{}' serve --port 0 --no-tables --hash 1 {args}",
+        bin.display()
+    );
+    std::process::Command::new("sh")
+        .args(["-c", &script])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("sh runs")
+}
+
+#[test]
+fn a_cap_over_the_descriptor_limit_is_refused() {
+    let out = under_300_descriptors("--max-connections 512")
+        .wait_with_output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("--max-connections: needs 640 file descriptors") && err.contains("300"),
+        "{err}"
+    );
+    // A cap that fits starts: it prints its URL (and is stopped here).
+    let mut child = Serve(under_300_descriptors("--max-connections 100"));
+    let mut line = String::new();
+    let out = child.0.stdout.take().unwrap();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(out), &mut line).unwrap();
+    assert!(line.starts_with("http://127.0.0.1:"), "printed {line:?}");
+}
