@@ -17,13 +17,18 @@ use adji::search::Limits;
 use adji::selfplay::{play_match, MatchConfig};
 use adji::tables::TableSet;
 
-use crate::args::{self, PosArgs, RuleArg, SearchTablesArgs, TablesDirArg};
+use crate::args::{self, PosArgs, RuleArg, SearchTablesArgs, TablesDirArg, ThreadsArg};
 use crate::error::CliError;
-use crate::setup::{no_tables_found, search_tables};
+use crate::setup::{no_tables_found, search_tables, set_threads, tables_text};
 use crate::{dispatch, out, GameArg};
+
+/// Help of `analyse --threads`: the estimate search runs on one thread.
+const ANALYSE_THREADS_HELP: &str = "Threads that read the endgame tables through when \
+they are opened (their checksums) [default: all cores]; the estimate search itself runs on one thread";
 
 /// Options of `analyse`.
 #[derive(Args, Debug)]
+#[command(mut_arg("threads", |a| a.help(ANALYSE_THREADS_HELP)))]
 pub struct AnalyseArgs {
     #[command(flatten)]
     pub pos: PosArgs,
@@ -42,6 +47,8 @@ pub struct AnalyseArgs {
     pub depth: Option<u32>,
     #[command(flatten)]
     pub eval: EvalArg,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
     /// Print JSON (the estimate is the field `estimate`; `value` is set only when proven exact).
     #[arg(long)]
     pub json: bool,
@@ -78,13 +85,19 @@ fn load_model<G: Game>(opt: &str, p: &std::path::Path) -> Result<Model, CliError
 
 /// `analyse`.
 pub fn analyse(a: &AnalyseArgs) -> Result<(), CliError> {
-    dispatch!(a.pos.game, run_analyse(a))
+    let threads = set_threads(a.threads)?;
+    dispatch!(a.pos.game, run_analyse(a, threads))
 }
 
-fn run_analyse<G: Game>(a: &AnalyseArgs) -> Result<(), CliError> {
+fn run_analyse<G: Game>(a: &AnalyseArgs, threads: usize) -> Result<(), CliError> {
     let st = parse_state::<G>(&a.pos.position, Stores::Required)?;
     let model = a.eval.model::<G>()?;
     let tables = search_tables::<G>(&a.tables, a.rule.rule())?;
+    out::note(format_args!(
+        "{}: threads {threads} (reading the tables; the search runs on one), tables {}",
+        G::ID,
+        tables_text(tables.as_ref())
+    ));
     let default_time = (a.nodes.is_none() && a.depth.is_none()).then_some(5.0);
     let opts = EngineOptions {
         rule: a.rule.rule(),

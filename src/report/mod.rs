@@ -76,14 +76,6 @@ impl<T: fmt::Display> Sides<T> {
     }
 }
 
-impl<T: Serialize> fmt::Display for Sides<T> {
-    /// The JSON form, as the solve text shows projected scores.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s = serde_json::to_string(self).map_err(|_| fmt::Error)?;
-        f.write_str(&s)
-    }
-}
-
 /// An error for one line of a positions file; the other lines are answered.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct LineError {
