@@ -79,7 +79,7 @@ fn load_model<G: Game>(opt: &str, p: &std::path::Path) -> Result<Model, CliError
         return Ok(Model::baseline::<G>());
     }
     let bad = |e: &dyn std::fmt::Display| CliError::Input(format!("{opt} {}: {e}", p.display()));
-    let text = std::fs::read_to_string(p).map_err(|e| bad(&e))?;
+    let text = adji::fsutil::read_regular_to_string(p).map_err(|e| bad(&e))?;
     Model::from_json::<G>(&text).map_err(|e| bad(&e))
 }
 
@@ -246,7 +246,8 @@ impl SampleArg {
 fn exclusions<G: Game>(files: &[PathBuf]) -> Result<HashSet<u64>, CliError> {
     let mut keys = HashSet::new();
     for p in files {
-        let text = std::fs::read_to_string(p).map_err(CliError::file(p))?;
+        let text = adji::fsutil::read_regular_to_string(p)
+            .map_err(|e| CliError::Input(format!("--exclude {}: {e}", p.display())))?;
         keys.extend(
             exclusion_keys::<G>(&text)
                 .map_err(|e| CliError::Input(format!("--exclude {}: {e}", p.display())))?,
