@@ -141,7 +141,8 @@ fn i9_eval_train_prints_its_plan_and_refuses_one_over_memory() {
         "--out",
         m.to_str().unwrap(),
     ];
-    let big = [&base[..], &["--per-level", "30000000", "--memory", "1G"]].concat();
+    let big = ["--per-level", "30000000", "--sample", "playouts", "--memory", "1G"];
+    let big = [&base[..], &big].concat();
     let out = fails_with(&big, &["the plan needs", "--memory allows 1.0 GiB"]);
     assert!(text(&out.stderr).contains("positions"), "{out:?}");
     assert!(!m.exists());

@@ -8,7 +8,7 @@ use std::time::Duration;
 use clap::Args;
 
 use adji::engine::{Engine, EngineOptions};
-use adji::eval::train::{exclusion_keys, train as fit, Sampling, TrainConfig};
+use adji::eval::train::{exclusion_keys, train as fit, Sampling, TrainConfig, TrainPlan};
 use adji::eval::Model;
 use adji::game::Game;
 use adji::notation::{parse_state, Stores};
@@ -17,9 +17,10 @@ use adji::search::Limits;
 use adji::selfplay::{play_match, MatchConfig};
 use adji::tables::TableSet;
 
-use crate::args::{self, PosArgs, RuleArg, SearchTablesArgs, TablesDirArg, ThreadsArg};
+use crate::args::{self, MemoryArg, PosArgs, RuleArg, SearchTablesArgs, TablesDirArg, ThreadsArg};
 use crate::error::CliError;
-use crate::setup::{no_tables_found, search_tables, set_threads, tables_text};
+use crate::setup::{no_tables_found, search_tables, set_threads, tables_text, MemoryBudget};
+use crate::util::fmt_bytes;
 use crate::{dispatch, out, GameArg};
 
 /// Help of `analyse --threads`: the estimate search runs on one thread.
@@ -222,6 +223,8 @@ pub struct TrainArgs {
     /// Output model file (JSON).
     #[arg(long)]
     pub out: PathBuf,
+    #[command(flatten)]
+    pub memory: MemoryArg,
 }
 
 /// `eval train --sample`.
@@ -270,6 +273,33 @@ pub fn eval(c: &EvalCommand) -> Result<(), CliError> {
     }
 }
 
+/// Prints the memory plan of training `cfg` and refuses one over `--memory`.
+fn check_plan<G: Game>(cfg: &TrainConfig, memory: MemoryArg) -> Result<(), CliError> {
+    let plan = TrainPlan::of::<G>(cfg);
+    let budget = MemoryBudget::of(memory);
+    let parts = format!(
+        "{} positions × {} + {} for the fit",
+        plan.positions,
+        fmt_bytes(plan.bytes_per_position),
+        fmt_bytes(plan.fit_bytes)
+    );
+    out::note(format_args!(
+        "{}: levels {}..={}, at most {} positions per level; memory {parts} = {} of {}{}",
+        G::ID,
+        cfg.min_level,
+        cfg.max_level,
+        cfg.per_level,
+        fmt_bytes(plan.bytes()),
+        fmt_bytes(budget.bytes),
+        budget.origin
+    ));
+    budget.check(
+        plan.bytes(),
+        parts,
+        "lower --per-level or the levels, or raise --memory",
+    )
+}
+
 fn train<G: Game>(a: &TrainArgs) -> Result<(), CliError> {
     let dir = &a.dir.dir;
     let set = TableSet::open_available::<G>(dir, a.rule.rule())?;
@@ -285,6 +315,7 @@ fn train<G: Game>(a: &TrainArgs) -> Result<(), CliError> {
         exclude: exclusions::<G>(&a.exclude)?,
         ..TrainConfig::default()
     };
+    check_plan::<G>(&cfg, a.memory)?;
     let model = fit::<G>(&set, &cfg).map_err(|e| CliError::Input(e.to_string()))?;
     let text = serde_json::to_string_pretty(&model)?;
     adji::fsutil::write_atomic(&a.out, format!("{text}\n").as_bytes())

@@ -276,6 +276,53 @@ fn draw<G: Game>(set: &TableSet, cfg: &TrainConfig) -> Result<(Vec<Sample>, u64)
     Ok((drawn.into_iter().flatten().collect(), excluded))
 }
 
+/// What training `cfg` holds in memory at its peak, before it allocates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TrainPlan {
+    /// Positions drawn (at most; a uniform draw takes every position of a
+    /// smaller level, playouts may find fewer).
+    pub positions: u64,
+    /// Bytes per position: the drawn position, its sample while drawn and
+    /// kept, and its place in the training or held-out list.
+    pub bytes_per_position: u64,
+    /// Bytes of the normal equations: one partial matrix per chunk of
+    /// training positions, summed in order, and the system solved.
+    pub fit_bytes: u64,
+}
+
+/// Training positions per partial sum of the normal equations.
+const FIT_CHUNK: usize = 1 << 14;
+
+impl TrainPlan {
+    /// The plan of `cfg` for game `G`.
+    pub fn of<G: Game>(cfg: &TrainConfig) -> Self {
+        let levels = cfg.min_level..=cfg.max_level;
+        let positions: u64 = match cfg.sampling {
+            Sampling::Uniform => levels
+                .map(|n| cfg.per_level.min(level_size(n as usize, G::PITS)))
+                .fold(0, u64::saturating_add),
+            Sampling::Playouts => cfg.per_level.saturating_mul(levels.count() as u64),
+        };
+        let f = NUM_FEATURES as u64;
+        let chunks = positions.div_ceil(FIT_CHUNK as u64) + 2;
+        TrainPlan {
+            positions,
+            bytes_per_position: (std::mem::size_of::<Position>()
+                + 2 * std::mem::size_of::<Option<Sample>>()
+                + std::mem::size_of::<Sample>()
+                + std::mem::size_of::<&Sample>()) as u64,
+            fit_bytes: chunks * (f * f + f) * 8,
+        }
+    }
+
+    /// Bytes of the whole plan.
+    pub fn bytes(&self) -> u64 {
+        self.positions
+            .saturating_mul(self.bytes_per_position)
+            .saturating_add(self.fit_bytes)
+    }
+}
+
 /// The main-phase position (mover to move) with relative board `pits`.
 fn main_position(pits: [u8; MAX_PITS]) -> Position {
     Position {
@@ -482,7 +529,7 @@ fn errors(set: &[&Sample], est: impl Fn(&Sample) -> f64) -> (f64, f64) {
 /// formed per fixed chunk and added in order (deterministic).
 fn fit(train: &[&Sample], f: usize, ridge: f64) -> Result<Vec<f64>, TrainError> {
     let parts: Vec<(Vec<f64>, Vec<f64>)> = train
-        .par_chunks(1 << 14)
+        .par_chunks(FIT_CHUNK)
         .map(|chunk| {
             let (mut xtx, mut xty) = (vec![0.0; f * f], vec![0.0; f]);
             for s in chunk {
