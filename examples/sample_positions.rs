@@ -19,7 +19,9 @@ fn sample<G: Game>(seed: u64, per_level: usize, levels: &[u32]) {
     let mut out = std::io::stdout().lock();
     for &level in levels {
         let (mut found, mut tries) = (0, 0u64);
-        let most = (per_level as u64).saturating_mul(PLAYOUT_TRIES).max(PLAYOUT_TRIES);
+        let most = (per_level as u64)
+            .saturating_mul(PLAYOUT_TRIES)
+            .max(PLAYOUT_TRIES);
         while found < per_level {
             tries += 1;
             if tries > most {

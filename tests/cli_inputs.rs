@@ -59,7 +59,10 @@ fn build(dir: &Path, max: u32) {
 /// A FIFO at `dir/name`.
 fn fifo(dir: &Path, name: &str) -> PathBuf {
     let p = dir.join(name);
-    let st = std::process::Command::new("mkfifo").arg(&p).status().unwrap();
+    let st = std::process::Command::new("mkfifo")
+        .arg(&p)
+        .status()
+        .unwrap();
     assert!(st.success());
     p
 }
@@ -141,7 +144,14 @@ fn i9_eval_train_prints_its_plan_and_refuses_one_over_memory() {
         "--out",
         m.to_str().unwrap(),
     ];
-    let big = ["--per-level", "30000000", "--sample", "playouts", "--memory", "1G"];
+    let big = [
+        "--per-level",
+        "30000000",
+        "--sample",
+        "playouts",
+        "--memory",
+        "1G",
+    ];
     let big = [&base[..], &big].concat();
     let out = fails_with(&big, &["the plan needs", "--memory allows 1.0 GiB"]);
     assert!(text(&out.stderr).contains("positions"), "{out:?}");
@@ -200,6 +210,8 @@ fn i10_devices_and_fifos_are_refused_for_every_input_file() {
 // ---- item 11: long batch lines ----
 
 /// Runs `args` and returns its output and its peak resident memory in KiB.
+// The child is reaped by `wait4`, which also gives its resource usage.
+#[allow(clippy::zombie_processes)]
 fn with_peak_rss(args: &[&str]) -> (String, i64) {
     let bin = assert_cmd::cargo::cargo_bin("adji");
     let child = std::process::Command::new(bin)
@@ -247,7 +259,11 @@ fn i11_a_huge_batch_line_is_read_with_a_bound_and_quoted_short() {
     let (out, rss_kib) = with_peak_rss(&args);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2, "{}", &out[..out.len().min(2000)]);
-    assert!(lines[1].len() < 1000, "error line of {} bytes", lines[1].len());
+    assert!(
+        lines[1].len() < 1000,
+        "error line of {} bytes",
+        lines[1].len()
+    );
     assert!(lines[1].contains("too long"), "{}", lines[1]);
     assert!(lines[1].contains("209715200 bytes"), "{}", lines[1]);
     assert!(rss_kib < 120 * 1024, "peak RSS {rss_kib} KiB");
@@ -373,9 +389,21 @@ fn i14_replay_errors_list_the_legal_moves_after_the_game_so_far() {
     let s = "start";
     // Adjito: a pit of the other side, an empty pit.
     let after_2b = "0,4,4,4,4,4/4,0,5,5,5,5 A 0-4";
-    replay_fails("adjito", s, "2B 2B", &[after_2b, "  1.   2B"], "2A 3A 4A 5A 6A");
+    replay_fails(
+        "adjito",
+        s,
+        "2B 2B",
+        &[after_2b, "  1.   2B"],
+        "2A 3A 4A 5A 6A",
+    );
     let after_2a = "0,0,5,5,5,5/0,0,5,5,5,5 B 4-4";
-    replay_fails("adjito", s, "2B 2A 2B", &[after_2a, "  2.   2A"], "3B 4B 5B 6B");
+    replay_fails(
+        "adjito",
+        s,
+        "2B 2A 2B",
+        &[after_2a, "  2.   2A"],
+        "3B 4B 5B 6B",
+    );
     // Adji-Boto: a pit of the other row, one played in the opening, one
     // with fewer than two seeds.
     let after_5 = "11,11,11,11,11/1,11,11,11,11 1 0-0 opening:5";

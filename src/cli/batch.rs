@@ -107,9 +107,8 @@ pub fn answer<R: Serialize + Display>(
     let each = || -> Result<(), CliError> {
         for line in lines {
             let (number, text) = line?;
-            let r = text.and_then(|t| {
-                answer(&t).map_err(|error| LineError::new(number, error, &t))
-            });
+            let r =
+                text.and_then(|t| answer(&t).map_err(|error| LineError::new(number, error, &t)));
             bar.inc(1);
             bar.suspend(|| print_answer(&r, json))?;
             bad += r.is_err() as usize;
