@@ -56,6 +56,23 @@ fn build(dir: &Path, max: u32) {
     assert!(out.status.success(), "{out:?}");
 }
 
+/// `eval train` of Adjito on the tables in `dir`, writing `dir/m.json`.
+fn train_args(dir: &Path) -> Vec<String> {
+    let (d, m) = (dir.to_str().unwrap(), dir.join("m.json"));
+    let args = ["eval", "train", "--game", "adjito", "--dir", d, "--out"];
+    let mut v: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    v.push(m.to_str().unwrap().to_string());
+    v
+}
+
+/// Joins `base` and `extra` into one argument list.
+fn with<'a>(base: &'a [String], extra: &[&'a str]) -> Vec<&'a str> {
+    base.iter()
+        .map(String::as_str)
+        .chain(extra.iter().copied())
+        .collect()
+}
+
 /// A FIFO at `dir/name`.
 fn fifo(dir: &Path, name: &str) -> PathBuf {
     let p = dir.join(name);
@@ -103,22 +120,9 @@ fn i5_playouts_at_an_unreachable_level_end_with_an_error() {
     let d = tempfile::tempdir().unwrap();
     build(d.path(), 6);
     let m = d.path().join("m.json");
-    let args = [
-        "eval",
-        "train",
-        "--game",
-        "adjito",
-        "--dir",
-        d.path().to_str().unwrap(),
-        "--out",
-        m.to_str().unwrap(),
-        "--sample",
-        "playouts",
-        "--min-level",
-        "1",
-        "--max-level",
-        "1",
-    ];
+    let base = train_args(d.path());
+    let limits = ["--min-level", "1", "--max-level", "1"];
+    let args = with(&base, &[&["--sample", "playouts"][..], &limits].concat());
     let out = run(&args, 120);
     let err = text(&out.stderr);
     assert!(out.status.code().is_some(), "killed by the deadline: {err}");
@@ -134,16 +138,7 @@ fn i9_eval_train_prints_its_plan_and_refuses_one_over_memory() {
     let d = tempfile::tempdir().unwrap();
     build(d.path(), 8);
     let m = d.path().join("m.json");
-    let base = [
-        "eval",
-        "train",
-        "--game",
-        "adjito",
-        "--dir",
-        d.path().to_str().unwrap(),
-        "--out",
-        m.to_str().unwrap(),
-    ];
+    let base = train_args(d.path());
     let big = [
         "--per-level",
         "30000000",
@@ -152,11 +147,11 @@ fn i9_eval_train_prints_its_plan_and_refuses_one_over_memory() {
         "--memory",
         "1G",
     ];
-    let big = [&base[..], &big].concat();
+    let big = with(&base, &big);
     let out = fails_with(&big, &["the plan needs", "--memory allows 1.0 GiB"]);
     assert!(text(&out.stderr).contains("positions"), "{out:?}");
     assert!(!m.exists());
-    let small = [&base[..], &["--per-level", "50", "--memory", "1G"]].concat();
+    let small = with(&base, &["--per-level", "50", "--memory", "1G"]);
     let out = run(&small, 60);
     assert!(out.status.success(), "{out:?}");
     assert!(text(&out.stderr).contains("memory"), "{out:?}");
@@ -170,7 +165,7 @@ fn i10_devices_and_fifos_are_refused_for_every_input_file() {
     build(d.path(), 6);
     let t = d.path().to_str().unwrap();
     let f = fifo(d.path(), "fifo");
-    let m = d.path().join("m.json");
+    let train = train_args(d.path());
     for (file, kind) in [("/dev/zero", "device"), (f.to_str().unwrap(), "FIFO")] {
         let cases: Vec<Vec<&str>> = vec![
             vec!["solve", "--no-tables", "--positions-file", file],
@@ -188,18 +183,7 @@ fn i10_devices_and_fifos_are_refused_for_every_input_file() {
                 "--a-eval",
                 file,
             ],
-            vec![
-                "eval",
-                "train",
-                "--game",
-                "adjito",
-                "--dir",
-                t,
-                "--out",
-                m.to_str().unwrap(),
-                "--exclude",
-                file,
-            ],
+            with(&train, &["--exclude", file]),
         ];
         for args in cases {
             fails_with(&args, &[file, kind]);
@@ -208,6 +192,13 @@ fn i10_devices_and_fifos_are_refused_for_every_input_file() {
 }
 
 // ---- item 11: long batch lines ----
+
+/// A quick `solve --json` of each line of `file`.
+fn solve_batch(file: &Path) -> Vec<&str> {
+    let quick = ["solve", "--no-tables", "--nodes", "1000", "--hash", "1"];
+    let batch = ["--json", "--positions-file", file.to_str().unwrap()];
+    [&quick[..], &batch].concat()
+}
 
 /// Runs `args` and returns its output and its peak resident memory in KiB.
 // The child is reaped by `wait4`, which also gives its resource usage.
@@ -245,17 +236,7 @@ fn i11_a_huge_batch_line_is_read_with_a_bound_and_quoted_short() {
             w.write_all(&chunk).unwrap();
         }
     }
-    let args = [
-        "solve",
-        "--no-tables",
-        "--nodes",
-        "1000",
-        "--hash",
-        "1",
-        "--json",
-        "--positions-file",
-        p.to_str().unwrap(),
-    ];
+    let args = solve_batch(&p);
     let (out, rss_kib) = with_peak_rss(&args);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2, "{}", &out[..out.len().min(2000)]);
@@ -274,17 +255,7 @@ fn i11_a_long_malformed_line_is_quoted_by_a_prefix() {
     let d = tempfile::tempdir().unwrap();
     let p = d.path().join("in.txt");
     std::fs::write(&p, format!("start\n{}\n", "é".repeat(1500))).unwrap();
-    let args = [
-        "solve",
-        "--no-tables",
-        "--nodes",
-        "1000",
-        "--hash",
-        "1",
-        "--json",
-        "--positions-file",
-        p.to_str().unwrap(),
-    ];
+    let args = solve_batch(&p);
     let out = run(&args, 60);
     assert_eq!(out.status.code(), Some(1));
     let out = text(&out.stdout);
@@ -297,40 +268,34 @@ fn i11_a_long_malformed_line_is_quoted_by_a_prefix() {
 
 // ---- item 13: openings never overwrites another run's outputs ----
 
+/// Runs `args` in the directory `dir` (deadline 60 s).
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    adji()
+        .args(args)
+        .current_dir(dir)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn i13_openings_writes_outside_results_and_refuses_to_overwrite() {
     let d = tempfile::tempdir().unwrap();
     let args = ["openings", "--plies", "1", "--depth", "1", "--no-tables"];
-    let out = adji()
-        .args(args)
-        .current_dir(d.path())
-        .timeout(Duration::from_secs(60))
-        .output()
-        .unwrap();
+    let out = run_in(d.path(), &args);
     assert!(out.status.success(), "{out:?}");
     let o = d.path().join("openings-adjito-1");
     assert!(o.join("summary.md").exists(), "{out:?}");
     assert!(!d.path().join("results").exists());
     let before = std::fs::read(o.join("lines.csv")).unwrap();
-    let again = adji()
-        .args(args)
-        .current_dir(d.path())
-        .timeout(Duration::from_secs(60))
-        .output()
-        .unwrap();
+    let again = run_in(d.path(), &args);
     let err = text(&again.stderr);
     assert_eq!(again.status.code(), Some(1), "{again:?}");
     for n in ["openings-adjito-1", "--resume", "--force"] {
         assert!(err.contains(n), "{err}");
     }
     assert_eq!(std::fs::read(o.join("lines.csv")).unwrap(), before);
-    let forced = adji()
-        .args(args)
-        .arg("--force")
-        .current_dir(d.path())
-        .timeout(Duration::from_secs(60))
-        .output()
-        .unwrap();
+    let forced = run_in(d.path(), &[&args[..], &["--force"]].concat());
     assert!(forced.status.success(), "{forced:?}");
 }
 
