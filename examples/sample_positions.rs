@@ -4,7 +4,7 @@
 //! `cargo run --release --example sample_positions -- GAME SEED PER_LEVEL LEVEL...`
 //! prints one position per line in the project's notation.
 
-use adji::eval::train::random_playout;
+use adji::eval::train::{random_playout, PLAYOUT_TRIES};
 use adji::game::{mix64, Game};
 use adji::notation::format_state;
 use adji::{AdjiBoto, Adjito};
@@ -18,8 +18,16 @@ fn sample<G: Game>(seed: u64, per_level: usize, levels: &[u32]) {
     };
     let mut out = std::io::stdout().lock();
     for &level in levels {
-        let mut found = 0;
+        let (mut found, mut tries) = (0, 0u64);
+        let most = (per_level as u64)
+            .saturating_mul(PLAYOUT_TRIES)
+            .max(PLAYOUT_TRIES);
         while found < per_level {
+            tries += 1;
+            if tries > most {
+                eprintln!("level {level}: {found} positions in {most} playouts; giving up");
+                break;
+            }
             let st = random_playout::<G>(level, &mut next);
             if st.pos.level() == level && !G::legal_moves(&st.pos).is_empty() {
                 if writeln!(out, "{}", format_state::<G>(&st)).is_err() {

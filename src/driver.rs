@@ -87,11 +87,36 @@ fn result<G: Game>(st: &State, reason: EndReason) -> GameResult {
     }
 }
 
+/// The positions of the current stretch (the moves since the last
+/// capture): the loop rule of "Playing a game" (the README's rules §4) ends
+/// a game when one of them occurs a second time.
+#[derive(Clone, Debug, Default)]
+pub struct Stretch(AHashSet<Position>);
+
+impl Stretch {
+    /// A stretch beginning at `start` (its first occurrence).
+    pub fn new(start: Position) -> Self {
+        let mut s = Stretch::default();
+        s.0.insert(start);
+        s
+    }
+
+    /// Records `pos`, reached by a move that captured `captured` seeds (a
+    /// capture begins a new stretch); true when `pos` occurred before in
+    /// the stretch, which ends the game by the loop rule.
+    pub fn repeats(&mut self, pos: Position, captured: u8) -> bool {
+        if captured > 0 {
+            self.0.clear();
+        }
+        !self.0.insert(pos)
+    }
+}
+
 /// Drives one game from `start`, checking every end rule after each move.
 #[derive(Clone, Debug)]
 pub struct Driver<G: Game> {
     state: State,
-    stretch: AHashSet<Position>,
+    stretch: Stretch,
     result: Option<GameResult>,
     _g: std::marker::PhantomData<G>,
 }
@@ -101,11 +126,10 @@ impl<G: Game> Driver<G> {
     pub fn new(start: State) -> Self {
         let mut d = Driver {
             state: start,
-            stretch: AHashSet::new(),
+            stretch: Stretch::new(start.pos),
             result: None,
             _g: Default::default(),
         };
-        d.stretch.insert(start.pos);
         d.result = d.check_end(false);
         d
     }
@@ -146,10 +170,7 @@ impl<G: Game> Driver<G> {
         let p = G::try_play(&self.state.pos, mv)?;
         self.state.pos = p.pos;
         self.state.stores[(p.pos.side ^ 1) as usize] += p.captured as u16;
-        if p.captured > 0 {
-            self.stretch.clear();
-        }
-        let repeated = !self.stretch.insert(p.pos);
+        let repeated = self.stretch.repeats(p.pos, p.captured);
         self.result = self.check_end(repeated);
         Ok((p.captured, self.result.as_ref()))
     }

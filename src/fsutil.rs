@@ -107,6 +107,17 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
     File::open(path)
 }
 
+/// Reads `path` whole as text, only if it is a regular file (see
+/// [`open_regular`]: a FIFO or device is refused before it is opened).
+///
+/// # Errors
+/// As [`open_regular`], or the read's own error (also for text that is not UTF-8).
+pub fn read_regular_to_string(path: &Path) -> io::Result<String> {
+    let mut text = String::new();
+    io::Read::read_to_string(&mut open_regular(path)?, &mut text)?;
+    Ok(text)
+}
+
 fn kind_name(meta: &std::fs::Metadata) -> &'static str {
     #[cfg(unix)]
     {

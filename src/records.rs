@@ -75,11 +75,53 @@ pub enum CheckpointError {
     /// The file is not a checkpoint or was made with other settings.
     #[error("{path}: {1}", path = .0.display())]
     Mismatch(PathBuf, String),
+    /// A frame with a good checksum does not decode (e.g. it claims a
+    /// string longer than itself).
+    #[error("{path}: frame {frame} ({what}) does not decode: {msg}; not an openings checkpoint, or a damaged one", path = .path.display())]
+    Frame {
+        /// The checkpoint file.
+        path: PathBuf,
+        /// The frame's number, from 0 (the header).
+        frame: usize,
+        /// What the frame should hold.
+        what: &'static str,
+        /// The decoder's message.
+        msg: String,
+    },
+}
+
+/// The most bytes one frame's payload may claim when decoded: a record
+/// takes under 100 bytes, a header a few hundred. A length prefix beyond
+/// it (or beyond the frame) is refused before anything is allocated.
+const MAX_PAYLOAD: usize = 1 << 16;
+
+/// The encoding of every frame's payload, bounded by [`MAX_PAYLOAD`].
+fn config() -> impl bincode::config::Config {
+    bincode::config::standard().with_limit::<MAX_PAYLOAD>()
+}
+
+/// A decoding error in words.
+fn decode_message(e: &bincode::error::DecodeError) -> String {
+    use bincode::error::DecodeError as E;
+    match e {
+        E::LimitExceeded => {
+            format!("a length in it claims more than the {MAX_PAYLOAD} bytes a frame may hold")
+        }
+        E::UnexpectedEnd { .. } => "a length in it claims more bytes than it holds".into(),
+        e => e.to_string(),
+    }
+}
+
+/// Decodes one payload, refusing lengths that claim more than it holds.
+fn decode<T: Decode<()>>(payload: &[u8]) -> Result<T, bincode::error::DecodeError> {
+    if payload.len() > MAX_PAYLOAD {
+        return Err(bincode::error::DecodeError::LimitExceeded);
+    }
+    bincode::decode_from_slice(payload, config()).map(|(v, _)| v)
 }
 
 fn frame<T: Encode>(v: &T) -> Vec<u8> {
-    let payload = bincode::encode_to_vec(v, bincode::config::standard())
-        .expect("encoding to a Vec cannot fail");
+    let payload = bincode::encode_to_vec(v, config()).expect("encoding a small record cannot fail");
     let mut out = Vec::with_capacity(payload.len() + 8);
     out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
     out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
@@ -235,9 +277,12 @@ fn check_header(
     let mismatch = |m: String| CheckpointError::Mismatch(path.to_path_buf(), m);
     let first =
         first.ok_or_else(|| mismatch("not an openings checkpoint (no valid header)".into()))?;
-    let (found, _): (CheckpointHeader, usize) =
-        bincode::decode_from_slice(first, bincode::config::standard())
-            .map_err(|_| mismatch("not an openings checkpoint (unreadable header)".into()))?;
+    let found: CheckpointHeader = decode(first).map_err(|e| CheckpointError::Frame {
+        path: path.to_path_buf(),
+        frame: 0,
+        what: "the header",
+        msg: decode_message(&e),
+    })?;
     if found.magic != want.magic {
         return Err(mismatch("not an openings checkpoint (bad magic)".into()));
     }
@@ -257,8 +302,8 @@ fn decode_records(frames: &[&[u8]], good: usize) -> (Vec<ResultRecord>, usize) {
     let mut records = Vec::new();
     let mut off = 8 + frames[0].len();
     for p in &frames[1..] {
-        match bincode::decode_from_slice::<ResultRecord, _>(p, bincode::config::standard()) {
-            Ok((r, _)) => records.push(r),
+        match decode::<ResultRecord>(p) {
+            Ok(r) => records.push(r),
             Err(_) => return (records, off),
         }
         off += 8 + p.len();
@@ -322,6 +367,41 @@ mod tests {
             ms: 0,
             estimate: k.is_multiple_of(2).then_some((150, 7)),
         }
+    }
+
+    /// A file of one frame with a good checksum holding `payload`.
+    fn one_frame(payload: &[u8]) -> tempfile::NamedTempFile {
+        let mut b = (payload.len() as u32).to_le_bytes().to_vec();
+        b.extend_from_slice(&crc32fast::hash(payload).to_le_bytes());
+        b.extend_from_slice(payload);
+        let f = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(f.path(), b).unwrap();
+        f
+    }
+
+    #[test]
+    fn a_header_claiming_a_huge_string_is_a_frame_error_not_a_panic() {
+        let want = CheckpointHeader {
+            magic: "ADJI-OPENINGS-2".into(),
+            game: "adjito".into(),
+            root: "start".into(),
+            plies: 1,
+            rule: "start".into(),
+            budget: "exact".into(),
+        };
+        for len in [u64::MAX, 1 << 40, MAX_PAYLOAD as u64 + 1] {
+            let mut payload = vec![253u8]; // bincode's varint tag of a u64
+            payload.extend_from_slice(&len.to_le_bytes());
+            let f = one_frame(&payload);
+            let e = Checkpoint::resume(f.path(), &want).err().unwrap();
+            assert!(
+                matches!(&e, CheckpointError::Frame { frame: 0, path, .. } if path == f.path()),
+                "{e}"
+            );
+        }
+        // The same header, well formed, still opens.
+        let f = one_frame(&frame(&want)[8..]);
+        assert!(Checkpoint::resume(f.path(), &want).is_ok());
     }
 
     #[test]

@@ -102,7 +102,7 @@ fn solve_reports_are_unchanged() {
     let text = stdout(&over);
     assert_eq!(
         mask(&mask(&text, "time "), "ms, "),
-        "  player A (top)    store 24\n        6A  5A  4A  3A  2A  1A\n         0   0   0   0   0   1\n         0   0   0   0   0   0\n        1B  2B  3B  4B  5B  6B\n  player B (bottom) store 23\n  to move: B\n  1,0,0,0,0,0/0,0,0,0,0,0 B 24-23\ngame over: the player to move has no seeds\nvalue: -1 (seeds on the board, mover minus opponent)\nprojected final score: {\"A\":25,\"B\":23}\nresult for the mover: loss\nloop-sensitive: no\nnodes 0, time N ms, N nodes/s, TT hit rate 0.0%, table hits 0\n"
+        "  player A (top)    store 24\n        6A  5A  4A  3A  2A  1A\n         0   0   0   0   0   1\n         0   0   0   0   0   0\n        1B  2B  3B  4B  5B  6B\n  player B (bottom) store 23\n  to move: B\n  1,0,0,0,0,0/0,0,0,0,0,0 B 24-23\ngame over: the player to move has no seeds\nvalue: -1 (seeds on the board, mover minus opponent)\nprojected final score: B: 23 A: 25\nresult for the mover: loss\nloop-sensitive: no\nnodes 0, time N ms, N nodes/s, TT hit rate 0.0%, table hits 0\n"
     );
     // A searched position: every key, in the same order (the counts vary with the search).
     let pos = "0,0,0,0,0,1/0,1,0,1,0,0 B 22-23";
@@ -127,7 +127,7 @@ fn solve_reports_are_unchanged() {
             + k.len();
     }
     let text = stdout(&["solve", "--no-tables", "--position", pos]);
-    assert!(text.contains("  0,0,0,0,0,1/0,1,0,1,0,0 B 22-23\nvalue: +3 (seeds on the board, mover minus opponent)\nprojected final score: {\"A\":22,\"B\":26}\nresult for the mover: win\nloop-sensitive: no\nmoves (best first):\n     2B +3\n     4B +3\nprincipal variation: "), "{text}");
+    assert!(text.contains("  0,0,0,0,0,1/0,1,0,1,0,0 B 22-23\nvalue: +3 (seeds on the board, mover minus opponent)\nprojected final score: B: 26 A: 22\nresult for the mover: win\nloop-sensitive: no\nmoves (best first):\n     2B +3\n     4B +3\nprincipal variation: "), "{text}");
 }
 
 #[test]

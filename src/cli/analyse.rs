@@ -8,7 +8,7 @@ use std::time::Duration;
 use clap::Args;
 
 use adji::engine::{Engine, EngineOptions};
-use adji::eval::train::{exclusion_keys, train as fit, Sampling, TrainConfig};
+use adji::eval::train::{exclusion_keys, train as fit, Sampling, TrainConfig, TrainPlan};
 use adji::eval::Model;
 use adji::game::Game;
 use adji::notation::{parse_state, Stores};
@@ -17,13 +17,19 @@ use adji::search::Limits;
 use adji::selfplay::{play_match, MatchConfig};
 use adji::tables::TableSet;
 
-use crate::args::{self, PosArgs, RuleArg, SearchTablesArgs, TablesDirArg};
+use crate::args::{self, MemoryArg, PosArgs, RuleArg, SearchTablesArgs, TablesDirArg, ThreadsArg};
 use crate::error::CliError;
-use crate::setup::{no_tables_found, search_tables};
+use crate::setup::{no_tables_found, search_tables, set_threads, tables_text, MemoryBudget};
+use crate::util::fmt_bytes;
 use crate::{dispatch, out, GameArg};
+
+/// Help of `analyse --threads`: the estimate search runs on one thread.
+const ANALYSE_THREADS_HELP: &str = "Threads that read the endgame tables through when \
+they are opened (their checksums) [default: all cores]; the estimate search itself runs on one thread";
 
 /// Options of `analyse`.
 #[derive(Args, Debug)]
+#[command(mut_arg("threads", |a| a.help(ANALYSE_THREADS_HELP)))]
 pub struct AnalyseArgs {
     #[command(flatten)]
     pub pos: PosArgs,
@@ -42,6 +48,8 @@ pub struct AnalyseArgs {
     pub depth: Option<u32>,
     #[command(flatten)]
     pub eval: EvalArg,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
     /// Print JSON (the estimate is the field `estimate`; `value` is set only when proven exact).
     #[arg(long)]
     pub json: bool,
@@ -72,19 +80,25 @@ fn load_model<G: Game>(opt: &str, p: &std::path::Path) -> Result<Model, CliError
         return Ok(Model::baseline::<G>());
     }
     let bad = |e: &dyn std::fmt::Display| CliError::Input(format!("{opt} {}: {e}", p.display()));
-    let text = std::fs::read_to_string(p).map_err(|e| bad(&e))?;
+    let text = adji::fsutil::read_regular_to_string(p).map_err(|e| bad(&e))?;
     Model::from_json::<G>(&text).map_err(|e| bad(&e))
 }
 
 /// `analyse`.
 pub fn analyse(a: &AnalyseArgs) -> Result<(), CliError> {
-    dispatch!(a.pos.game, run_analyse(a))
+    let threads = set_threads(a.threads)?;
+    dispatch!(a.pos.game, run_analyse(a, threads))
 }
 
-fn run_analyse<G: Game>(a: &AnalyseArgs) -> Result<(), CliError> {
+fn run_analyse<G: Game>(a: &AnalyseArgs, threads: usize) -> Result<(), CliError> {
     let st = parse_state::<G>(&a.pos.position, Stores::Required)?;
     let model = a.eval.model::<G>()?;
     let tables = search_tables::<G>(&a.tables, a.rule.rule())?;
+    out::note(format_args!(
+        "{}: threads {threads} (reading the tables; the search runs on one), tables {}",
+        G::ID,
+        tables_text(tables.as_ref())
+    ));
     let default_time = (a.nodes.is_none() && a.depth.is_none()).then_some(5.0);
     let opts = EngineOptions {
         rule: a.rule.rule(),
@@ -209,6 +223,8 @@ pub struct TrainArgs {
     /// Output model file (JSON).
     #[arg(long)]
     pub out: PathBuf,
+    #[command(flatten)]
+    pub memory: MemoryArg,
 }
 
 /// `eval train --sample`.
@@ -233,7 +249,8 @@ impl SampleArg {
 fn exclusions<G: Game>(files: &[PathBuf]) -> Result<HashSet<u64>, CliError> {
     let mut keys = HashSet::new();
     for p in files {
-        let text = std::fs::read_to_string(p).map_err(CliError::file(p))?;
+        let text = adji::fsutil::read_regular_to_string(p)
+            .map_err(|e| CliError::Input(format!("--exclude {}: {e}", p.display())))?;
         keys.extend(
             exclusion_keys::<G>(&text)
                 .map_err(|e| CliError::Input(format!("--exclude {}: {e}", p.display())))?,
@@ -256,6 +273,33 @@ pub fn eval(c: &EvalCommand) -> Result<(), CliError> {
     }
 }
 
+/// Prints the memory plan of training `cfg` and refuses one over `--memory`.
+fn check_plan<G: Game>(cfg: &TrainConfig, memory: MemoryArg) -> Result<(), CliError> {
+    let plan = TrainPlan::of::<G>(cfg);
+    let budget = MemoryBudget::of(memory);
+    let parts = format!(
+        "{} positions × {} + {} for the fit",
+        plan.positions,
+        fmt_bytes(plan.bytes_per_position),
+        fmt_bytes(plan.fit_bytes)
+    );
+    out::note(format_args!(
+        "{}: levels {}..={}, at most {} positions per level; memory {parts} = {} of {}{}",
+        G::ID,
+        cfg.min_level,
+        cfg.max_level,
+        cfg.per_level,
+        fmt_bytes(plan.bytes()),
+        fmt_bytes(budget.bytes),
+        budget.origin
+    ));
+    budget.check(
+        plan.bytes(),
+        parts,
+        "lower --per-level or the levels, or raise --memory",
+    )
+}
+
 fn train<G: Game>(a: &TrainArgs) -> Result<(), CliError> {
     let dir = &a.dir.dir;
     let set = TableSet::open_available::<G>(dir, a.rule.rule())?;
@@ -271,6 +315,7 @@ fn train<G: Game>(a: &TrainArgs) -> Result<(), CliError> {
         exclude: exclusions::<G>(&a.exclude)?,
         ..TrainConfig::default()
     };
+    check_plan::<G>(&cfg, a.memory)?;
     let model = fit::<G>(&set, &cfg).map_err(|e| CliError::Input(e.to_string()))?;
     let text = serde_json::to_string_pretty(&model)?;
     adji::fsutil::write_atomic(&a.out, format!("{text}\n").as_bytes())

@@ -105,8 +105,15 @@ pub fn perft(a: &PerftArgs) -> Result<(), CliError> {
 pub fn replay_moves(a: &ReplayArgs) -> Result<(), CliError> {
     fn run<G: Game>(a: &ReplayArgs) -> Result<(), CliError> {
         let st = parse_pos::<G>(&a.pos)?;
-        let rep = ReplayReport::play::<G>(st, &a.moves).map_err(CliError::Input)?;
-        out::report(&rep, a.json)
+        match ReplayReport::play_partial::<G>(st, &a.moves) {
+            Ok(rep) => out::report(&rep, a.json),
+            // JSON prints no partial game: its one answer is the error.
+            Err(fail) if a.json => Err(CliError::Input(fail.error)),
+            Err(fail) => {
+                out::print(&fail)?;
+                Err(CliError::Input(fail.error))
+            }
+        }
     }
     dispatch!(a.pos.game, run(a))
 }

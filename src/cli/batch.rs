@@ -3,10 +3,10 @@
 //! only; the others are answered. The command fails at the end if any line did.
 
 use std::fmt::Display;
-use std::io::{BufRead, BufReader};
+use std::io::{self, BufRead, BufReader};
 use std::path::Path;
 
-use adji::report::LineError;
+use adji::report::{quote, LineError};
 use indicatif::ProgressBar;
 use serde::Serialize;
 
@@ -17,29 +17,78 @@ use crate::out;
 /// and its text, or the error for it.
 pub type Line = (usize, Result<String, LineError>);
 
-/// The lines of `path` that are neither blank nor comments (`#`).
-pub fn lines(path: &Path) -> Result<impl Iterator<Item = Result<Line, CliError>>, CliError> {
-    let file = std::fs::File::open(path).map_err(CliError::file(path))?;
-    let path = path.to_path_buf();
-    let lines = BufReader::new(file).split(b'\n').enumerate();
-    Ok(lines.filter_map(move |(i, bytes)| {
-        let mut bytes = match bytes {
-            Ok(b) => b,
-            Err(e) => return Some(Err(CliError::file(path.clone())(e))),
-        };
-        if bytes.last() == Some(&b'\r') {
-            bytes.pop();
+/// The longest line read whole: a position takes under 100 bytes. A longer
+/// line is an error for that line, read past without being kept.
+pub const MAX_LINE: usize = 4096;
+
+/// One line as read: at most [`MAX_LINE`] bytes of it, and its whole length.
+struct RawLine {
+    kept: Vec<u8>,
+    len: u64,
+}
+
+/// Reads the next line (without its newline), keeping at most
+/// [`MAX_LINE`] bytes of it; `None` at the end of the file.
+fn next_line(r: &mut impl BufRead) -> io::Result<Option<RawLine>> {
+    let mut line = RawLine {
+        kept: Vec::new(),
+        len: 0,
+    };
+    let mut started = false;
+    loop {
+        let avail = r.fill_buf()?;
+        if avail.is_empty() {
+            return Ok(started.then_some(line));
         }
-        let text = String::from_utf8(bytes).map_err(|e| LineError {
-            error: "not valid UTF-8".into(),
-            input: String::from_utf8_lossy(e.as_bytes()).into_owned(),
-            line: i + 1,
+        started = true;
+        let end = avail.iter().position(|&b| b == b'\n');
+        let chunk = &avail[..end.unwrap_or(avail.len())];
+        let room = MAX_LINE.saturating_sub(line.kept.len()).min(chunk.len());
+        line.kept.extend_from_slice(&chunk[..room]);
+        line.len += chunk.len() as u64;
+        let used = chunk.len() + end.is_some() as usize;
+        r.consume(used);
+        if end.is_some() {
+            return Ok(Some(line));
+        }
+    }
+}
+
+/// The text of line `number`, or its error: too long, or not UTF-8.
+fn decode(number: usize, mut line: RawLine) -> Result<String, LineError> {
+    let lossy = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    if line.len > MAX_LINE as u64 {
+        return Err(LineError {
+            error: format!("line too long ({} bytes; at most {MAX_LINE})", line.len),
+            input: quote(&lossy(&line.kept), line.len),
+            line: number,
         });
-        let keep = match &text {
-            Ok(t) => !t.trim().is_empty() && !t.trim_start().starts_with('#'),
-            Err(_) => true,
-        };
-        keep.then_some(Ok((i + 1, text)))
+    }
+    if line.kept.last() == Some(&b'\r') {
+        line.kept.pop();
+    }
+    String::from_utf8(line.kept)
+        .map_err(|e| LineError::new(number, "not valid UTF-8".into(), &lossy(e.as_bytes())))
+}
+
+/// The lines of `path` that are neither blank nor comments (`#`). `path`
+/// must be a regular file (a FIFO or device is refused before it is opened).
+pub fn lines(path: &Path) -> Result<impl Iterator<Item = Result<Line, CliError>>, CliError> {
+    let file = adji::fsutil::open_regular(path).map_err(CliError::file(path))?;
+    let path = path.to_path_buf();
+    let mut r = BufReader::new(file);
+    let mut number = 0;
+    let lines = std::iter::from_fn(move || match next_line(&mut r) {
+        Ok(None) => None,
+        Ok(Some(line)) => {
+            number += 1;
+            Some(Ok((number, decode(number, line))))
+        }
+        Err(e) => Some(Err(CliError::file(path.clone())(e))),
+    });
+    Ok(lines.filter(|l| match l {
+        Ok((_, Ok(t))) => !t.trim().is_empty() && !t.trim_start().starts_with('#'),
+        _ => true,
     }))
 }
 
@@ -58,13 +107,8 @@ pub fn answer<R: Serialize + Display>(
     let each = || -> Result<(), CliError> {
         for line in lines {
             let (number, text) = line?;
-            let r = text.and_then(|t| {
-                answer(&t).map_err(|error| LineError {
-                    error,
-                    input: t,
-                    line: number,
-                })
-            });
+            let r =
+                text.and_then(|t| answer(&t).map_err(|error| LineError::new(number, error, &t)));
             bar.inc(1);
             bar.suspend(|| print_answer(&r, json))?;
             bad += r.is_err() as usize;

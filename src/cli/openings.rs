@@ -1,6 +1,6 @@
 //! `openings`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::Args;
@@ -12,7 +12,7 @@ use adji::eval::Model;
 use adji::game::{Game, Position, State};
 use adji::notation::{parse_state, Stores};
 use adji::openings::{
-    max_nodes_for, run, run_distributed, Budget, Config, LeafResult, WorkerError,
+    max_nodes_for, run, run_distributed, run_files, Budget, Config, LeafResult, WorkerError,
 };
 use adji::search::{Limits, Options, Searcher};
 use adji::tables::TableSet;
@@ -93,12 +93,18 @@ pub struct OpeningsArgs {
     pub budget: BudgetArgs,
     #[command(flatten)]
     pub compute: ComputeArgs,
-    /// Output directory [default: results/openings-<game>-<plies>].
+    /// Output directory [default: openings-<game>-<plies> in the current
+    /// directory]. One holding another run's checkpoint or reports is
+    /// refused unless --resume or --force is given.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Continue from the checkpoint in the output directory.
     #[arg(long)]
     pub resume: bool,
+    /// Start afresh in an output directory that holds another run's
+    /// checkpoint or reports, replacing them.
+    #[arg(long, conflicts_with = "resume")]
+    pub force: bool,
     /// Write 0 for wall-clock times, so that reruns give byte-identical files.
     #[arg(long)]
     pub no_timings: bool,
@@ -179,6 +185,30 @@ impl OpeningsArgs {
     }
 }
 
+impl OpeningsArgs {
+    /// Refuses an output directory holding another run's files, unless
+    /// `--resume` or `--force` says what to do with them.
+    fn check_out(&self, out: &Path) -> Result<(), CliError> {
+        if self.resume || self.force {
+            return Ok(());
+        }
+        let found = run_files(out)?;
+        if found.is_empty() {
+            return Ok(());
+        }
+        let names: Vec<String> = found
+            .iter()
+            .filter_map(|p| Some(p.file_name()?.to_string_lossy().into_owned()))
+            .collect();
+        Err(CliError::Input(format!(
+            "--out {}: holds another run's outputs ({}); give --resume to continue that run, \
+             --force to replace it, or another --out",
+            out.display(),
+            names.join(", ")
+        )))
+    }
+}
+
 /// Analyses one position with the worker's table, cleared first so that the
 /// result is the one a fresh table gives (deterministic, resumable).
 /// With `--estimate-time`, an unresolved value gets the estimate engine's
@@ -230,7 +260,8 @@ fn run_openings<G: Game>(
     let out_dir = a
         .out
         .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("results/openings-{}-{}", G::ID.name(), a.plies)));
+        .unwrap_or_else(|| PathBuf::from(format!("openings-{}-{}", G::ID.name(), a.plies)));
+    a.check_out(&out_dir)?;
     let budget = a.budget.budget();
     if root_rank {
         out::note(format_args!(

@@ -182,6 +182,15 @@ pub fn search_tables<G: Game>(
     Ok(Some(set))
 }
 
+/// The tables a search uses, as its first line names them: `levels 0..=N`
+/// or `none`.
+pub fn tables_text(tables: Option<&TableSet>) -> String {
+    match tables {
+        Some(t) => format!("levels 0..={}", t.covered() - 1),
+        None => "none".into(),
+    }
+}
+
 /// "no adjito tables for --loop start in DIR", with what the directory holds instead.
 pub fn no_tables_found(dir: &Path, game: GameId, rule: LoopRule) -> String {
     let mut found = Vec::new();

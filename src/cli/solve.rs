@@ -14,7 +14,7 @@ use adji::tt::{AtomicTable, TransTable};
 
 use crate::args::{self, ComputeArgs, MemoryArg, RuleArg, SearchTablesArgs, POSITIONS_FILE_HELP};
 use crate::error::CliError;
-use crate::setup::{search_tables, set_threads, SearchPlan};
+use crate::setup::{search_tables, set_threads, tables_text, SearchPlan};
 use crate::util::{bar, fmt_bytes};
 use crate::{batch, dispatch, out, GameArg};
 
@@ -75,10 +75,7 @@ fn run<G: Game>(a: &SolveArgs, threads: usize) -> Result<(), CliError> {
         G::ID,
         fmt_bytes(plan.hash_bytes),
         plan.hash_bytes as usize / adji::tt::SLOT_BYTES,
-        match &tables {
-            Some(t) => format!("levels 0..={}", t.covered() - 1),
-            None => "none".into(),
-        }
+        tables_text(tables.as_ref())
     ));
     let tt = plan.table()?;
     let s = Solver {

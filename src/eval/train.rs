@@ -15,6 +15,7 @@ use rayon::prelude::*;
 use std::collections::HashSet;
 
 use super::{baseline, correction, feature_names, features, Model, NUM_FEATURES};
+use crate::driver::Stretch;
 use crate::game::{mix64, Game, Position, State, MAX_PITS};
 use crate::index::{level_size, unrank};
 use crate::notation::{parse_state, Stores};
@@ -178,6 +179,14 @@ pub enum TrainError {
     /// The normal equations are singular.
     #[error("the fit is singular (too few distinct positions)")]
     Singular,
+    /// No random playout reached a level (it may be unreachable by play).
+    #[error("no random playout from the start reached level {level} ({games} games played); sample higher levels")]
+    Unreached {
+        /// The level.
+        level: u32,
+        /// Playouts tried.
+        games: u64,
+    },
     /// A line of an exclusion list is not a position.
     #[error("exclusion list, line {line}: {msg}")]
     Exclude {
@@ -242,7 +251,7 @@ fn draw<G: Game>(set: &TableSet, cfg: &TrainConfig) -> Result<(Vec<Sample>, u64)
     }
     let picks = match cfg.sampling {
         Sampling::Uniform => uniform_picks::<G>(cfg),
-        Sampling::Playouts => playout_picks::<G>(cfg),
+        Sampling::Playouts => playout_picks::<G>(cfg)?,
     };
     let holdout = cfg.holdout.max(2);
     let drawn: Vec<Option<Sample>> = picks
@@ -265,6 +274,53 @@ fn draw<G: Game>(set: &TableSet, cfg: &TrainConfig) -> Result<(Vec<Sample>, u64)
         .collect();
     let excluded = drawn.iter().filter(|s| s.is_none()).count() as u64;
     Ok((drawn.into_iter().flatten().collect(), excluded))
+}
+
+/// What training `cfg` holds in memory at its peak, before it allocates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TrainPlan {
+    /// Positions drawn (at most; a uniform draw takes every position of a
+    /// smaller level, playouts may find fewer).
+    pub positions: u64,
+    /// Bytes per position: the drawn position, its sample while drawn and
+    /// kept, and its place in the training or held-out list.
+    pub bytes_per_position: u64,
+    /// Bytes of the normal equations: one partial matrix per chunk of
+    /// training positions, summed in order, and the system solved.
+    pub fit_bytes: u64,
+}
+
+/// Training positions per partial sum of the normal equations.
+const FIT_CHUNK: usize = 1 << 14;
+
+impl TrainPlan {
+    /// The plan of `cfg` for game `G`.
+    pub fn of<G: Game>(cfg: &TrainConfig) -> Self {
+        let levels = cfg.min_level..=cfg.max_level;
+        let positions: u64 = match cfg.sampling {
+            Sampling::Uniform => levels
+                .map(|n| cfg.per_level.min(level_size(n as usize, G::PITS)))
+                .fold(0, u64::saturating_add),
+            Sampling::Playouts => cfg.per_level.saturating_mul(levels.count() as u64),
+        };
+        let f = NUM_FEATURES as u64;
+        let chunks = positions.div_ceil(FIT_CHUNK as u64) + 2;
+        TrainPlan {
+            positions,
+            bytes_per_position: (std::mem::size_of::<Position>()
+                + 2 * std::mem::size_of::<Option<Sample>>()
+                + std::mem::size_of::<Sample>()
+                + std::mem::size_of::<&Sample>()) as u64,
+            fit_bytes: chunks * (f * f + f) * 8,
+        }
+    }
+
+    /// Bytes of the whole plan.
+    pub fn bytes(&self) -> u64 {
+        self.positions
+            .saturating_mul(self.bytes_per_position)
+            .saturating_add(self.fit_bytes)
+    }
 }
 
 /// The main-phase position (mover to move) with relative board `pits`.
@@ -294,21 +350,54 @@ fn uniform_picks<G: Game>(cfg: &TrainConfig) -> Vec<Position> {
     picks
 }
 
+/// Draws per batch of [`Sampling::Playouts`]: a level is given up after a
+/// whole batch reached it not once.
+pub const PLAYOUT_BATCH: u64 = 1024;
+
 /// `per_level` positions of each level reached by random playouts
-/// ([`Sampling::Playouts`]), in parallel and in a fixed order.
-fn playout_picks<G: Game>(cfg: &TrainConfig) -> Vec<Position> {
-    let draws: Vec<(u32, u64)> = (cfg.min_level..=cfg.max_level)
-        .flat_map(|n| (0..cfg.per_level).map(move |i| (n, i)))
-        .collect();
-    draws
-        .par_iter()
-        .filter_map(|&(n, i)| {
-            (0..PLAYOUT_TRIES).find_map(|t| {
-                let seed = mix64(cfg.seed ^ mix64(((n as u64) << 40) | i) ^ mix64(t + 1));
-                playout::<G>(n, seed).map(|pos| main_position(pos.pits))
+/// ([`Sampling::Playouts`]), in parallel and in a fixed order. A level's
+/// draws stop after a batch of [`PLAYOUT_BATCH`] draws that all failed.
+///
+/// # Errors
+/// [`TrainError::Unreached`] for a level no playout reached.
+fn playout_picks<G: Game>(cfg: &TrainConfig) -> Result<Vec<Position>, TrainError> {
+    let mut picks = Vec::new();
+    for n in cfg.min_level..=cfg.max_level {
+        let found = level_playouts::<G>(cfg, n);
+        if found.is_empty() {
+            return Err(TrainError::Unreached {
+                level: n,
+                games: PLAYOUT_BATCH.min(cfg.per_level) * PLAYOUT_TRIES,
+            });
+        }
+        picks.extend(found);
+    }
+    Ok(picks)
+}
+
+/// The positions of level `n` drawn by playouts, batch by batch, until
+/// `per_level` draws were made or a whole batch found nothing.
+fn level_playouts<G: Game>(cfg: &TrainConfig, n: u32) -> Vec<Position> {
+    let mut found = Vec::new();
+    let mut start = 0;
+    while start < cfg.per_level {
+        let end = (start + PLAYOUT_BATCH).min(cfg.per_level);
+        let batch: Vec<Position> = (start..end)
+            .into_par_iter()
+            .filter_map(|i| {
+                (0..PLAYOUT_TRIES).find_map(|t| {
+                    let seed = mix64(cfg.seed ^ mix64(((n as u64) << 40) | i) ^ mix64(t + 1));
+                    playout::<G>(n, seed).map(|pos| main_position(pos.pits))
+                })
             })
-        })
-        .collect()
+            .collect();
+        if batch.is_empty() {
+            break;
+        }
+        found.extend(batch);
+        start = end;
+    }
+    found
 }
 
 /// Plays uniformly random legal moves (generator seeded by `seed`) from the
@@ -323,23 +412,35 @@ fn playout<G: Game>(level: u32, mut seed: u64) -> Option<Position> {
     (st.pos.level() == level).then_some(st.pos)
 }
 
+/// The most moves a random playout plays ([`random_playout`]).
+pub const MAX_PLAYOUT_PLIES: u32 = 10_000;
+
 /// Plays uniformly random legal moves from the start, each picked by one
 /// call of `next`, until the board holds at most `level` seeds outside the
-/// opening or the game is over; the state reached (it holds fewer seeds
-/// when a capture jumped past `level`).
+/// opening, the game is over (no legal move, or a position repeated with no
+/// capture in between: the loop rule of the README's rules §4), or
+/// [`MAX_PLAYOUT_PLIES`] moves were played; the state reached (it holds
+/// fewer seeds when a capture jumped past `level`, more when the game ended
+/// above it).
 pub fn random_playout<G: Game>(level: u32, next: &mut impl FnMut() -> u64) -> State {
     let mut st = State {
         pos: G::start(),
         stores: [0, 0],
     };
-    while st.pos.level() > level || st.pos.in_opening() {
+    let mut stretch = Stretch::new(st.pos);
+    for _ in 0..MAX_PLAYOUT_PLIES {
+        if st.pos.level() <= level && !st.pos.in_opening() {
+            break;
+        }
         let moves = G::legal_moves(&st.pos);
         if moves.is_empty() {
             break;
         }
-        st = st
-            .play::<G>(moves.get((next() % moves.len() as u64) as usize))
-            .0;
+        let captured;
+        (st, captured) = st.play::<G>(moves.get((next() % moves.len() as u64) as usize));
+        if stretch.repeats(st.pos, captured) {
+            break;
+        }
     }
     st
 }
@@ -428,7 +529,7 @@ fn errors(set: &[&Sample], est: impl Fn(&Sample) -> f64) -> (f64, f64) {
 /// formed per fixed chunk and added in order (deterministic).
 fn fit(train: &[&Sample], f: usize, ridge: f64) -> Result<Vec<f64>, TrainError> {
     let parts: Vec<(Vec<f64>, Vec<f64>)> = train
-        .par_chunks(1 << 14)
+        .par_chunks(FIT_CHUNK)
         .map(|chunk| {
             let (mut xtx, mut xty) = (vec![0.0; f * f], vec![0.0; f]);
             for s in chunk {

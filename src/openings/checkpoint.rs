@@ -12,7 +12,7 @@ use crate::value::Range;
 use super::{Config, LeafEstimate, LeafResult, OpeningsError};
 
 /// The checkpoint's file name in the output directory.
-pub(super) const FILE: &str = "checkpoint.bin";
+pub(crate) const FILE: &str = "checkpoint.bin";
 
 fn header<G: Game>(cfg: &Config) -> CheckpointHeader {
     CheckpointHeader {

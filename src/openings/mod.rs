@@ -47,6 +47,28 @@ pub use backup::line_score;
 pub use run::{run, run_distributed, Budget, Config, Report, WorkerError};
 pub use tree::{bytes_per_node, enumerate, max_nodes_for, Edge, Node, Tree};
 
+/// The report files a run writes into its output directory.
+pub const REPORT_FILES: [&str; 4] = ["lines.csv", "tree.json", "tree.svg", "summary.md"];
+
+/// The files of a run already in `out`: its checkpoint (or the checkpoints
+/// of a distributed run's ranks) and its reports. None when `out` is missing.
+///
+/// # Errors
+/// An I/O error listing `out`.
+pub fn run_files(out: &std::path::Path) -> Result<Vec<PathBuf>, OpeningsError> {
+    if !out.is_dir() {
+        return Ok(Vec::new());
+    }
+    let mut found = checkpoint::rank_files(out)?;
+    let named = std::iter::once(checkpoint::FILE).chain(REPORT_FILES);
+    found.extend(
+        named
+            .map(|f| out.join(f))
+            .filter(|p| p.symlink_metadata().is_ok()),
+    );
+    Ok(found)
+}
+
 /// The engine's estimate of a position the budget left unresolved: never a
 /// value, and always inside the position's proven bounds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

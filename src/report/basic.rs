@@ -7,8 +7,8 @@ use serde::{Serialize, Serializer};
 
 use super::Sides;
 use crate::driver::{final_score, replay as drive, GameResult, Replay, ReplayError};
-use crate::game::{EndReason, Game, Move, Position, State};
-use crate::notation::{format_move, format_state, parse_move};
+use crate::game::{EndReason, Game, Move, MoveList, Position, State};
+use crate::notation::{format_move, format_state, parse_move, NotationError};
 
 /// How a game ended, with the split of the seeds (`moves` on a finished game).
 #[derive(Clone, Debug, Serialize)]
@@ -219,8 +219,9 @@ impl ReplayReport {
     }
 }
 
-impl fmt::Display for ReplayReport {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl ReplayReport {
+    /// The starting position and one line per move played.
+    fn fmt_steps(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "      {}", self.start)?;
         for (i, s) in self.steps.iter().enumerate() {
             write!(f, "{:>3}. {:>4}  {}", i + 1, s.mv, s.position)?;
@@ -229,9 +230,38 @@ impl fmt::Display for ReplayReport {
             }
             writeln!(f)?;
         }
+        Ok(())
+    }
+}
+
+impl fmt::Display for ReplayReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.fmt_steps(f)?;
         match &self.result {
             Some(r) => writeln!(f, "{r}"),
             None => writeln!(f, "game continues"),
+        }
+    }
+}
+
+/// A replay stopped by a move that cannot be played: the game up to it and
+/// the message naming the move, the position and the legal moves.
+#[derive(Clone, Debug)]
+pub struct ReplayFailure {
+    /// The game up to the move that could not be played.
+    pub partial: ReplayReport,
+    /// The command line's message.
+    pub error: String,
+}
+
+impl fmt::Display for ReplayFailure {
+    /// The game up to the bad move, as `replay` shows a game (with the
+    /// result when it was over), without the error itself.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.partial.fmt_steps(f)?;
+        match &self.partial.result {
+            Some(r) => writeln!(f, "{r}"),
+            None => Ok(()),
         }
     }
 }
@@ -244,50 +274,118 @@ impl ReplayReport {
     /// The command line's message for a bad or illegal move, or a move after
     /// the end of the game.
     pub fn play<G: Game>(st: State, names: &str) -> Result<Self, String> {
-        let moves = parse_moves::<G>(&st, names)?;
-        let rep = drive::<G>(st, &moves).map_err(replay_error::<G>)?;
-        Ok(ReplayReport::new::<G>(&rep))
+        Self::play_partial::<G>(st, names).map_err(|e| e.error)
+    }
+
+    /// [`ReplayReport::play`], with the game up to a move that cannot be
+    /// played.
+    ///
+    /// # Errors
+    /// A [`ReplayFailure`] at a malformed move, a pit of the wrong side, an
+    /// illegal move, or a move after the end of the game.
+    pub fn play_partial<G: Game>(st: State, names: &str) -> Result<Self, ReplayFailure> {
+        let (moves, bad) = parse_moves::<G>(&st, names);
+        let fail = |played: &[Move], error| ReplayFailure {
+            partial: ReplayReport::new::<G>(&played_prefix::<G>(st, played)),
+            error,
+        };
+        let rep = match drive::<G>(st, &moves) {
+            Ok(rep) => rep,
+            Err(e) => {
+                let index = match &e {
+                    ReplayError::Illegal { index, .. } | ReplayError::GameOver { index, .. } => {
+                        *index
+                    }
+                };
+                return Err(fail(&moves[..index], replay_error::<G>(e)));
+            }
+        };
+        let Some(bad) = bad else {
+            return Ok(ReplayReport::new::<G>(&rep));
+        };
+        let error = match &rep.result {
+            Some(result) => replay_error::<G>(ReplayError::GameOver {
+                index: bad.index,
+                result: result.clone(),
+            }),
+            None => bad.message::<G>(&rep.steps.last().map_or(st, |s| s.after)),
+        };
+        Err(fail(&moves, error))
     }
 }
 
-/// Parses a line's moves one by one, each for the mover of its position; stops
-/// after the first that cannot be played (the replay reports it).
-fn parse_moves<G: Game>(st: &State, names: &str) -> Result<Vec<Move>, String> {
+/// The replay of moves already known to be playable.
+fn played_prefix<G: Game>(st: State, moves: &[Move]) -> Replay {
+    drive::<G>(st, moves).unwrap_or_else(|_| Replay {
+        start: st,
+        steps: Vec::new(),
+        result: None,
+    })
+}
+
+/// A move name that does not parse for the mover of its position.
+struct BadName<'a> {
+    /// Index in the move list.
+    index: usize,
+    /// The name.
+    name: &'a str,
+    /// Why.
+    err: NotationError,
+}
+
+impl BadName<'_> {
+    /// The message for this name in `state`: what is wrong and the legal moves.
+    fn message<G: Game>(&self, state: &State) -> String {
+        format!(
+            "move {} ({}) is illegal in {}: {}; legal moves: {}",
+            self.index + 1,
+            self.name,
+            format_state::<G>(state),
+            self.err.message,
+            legal_text::<G>(&state.pos, &G::legal_moves(&state.pos)),
+        )
+    }
+}
+
+/// Parses a line's moves one by one, each for the mover of its position;
+/// stops after the first that cannot be played (the replay reports it) or
+/// at the first name that does not parse.
+fn parse_moves<'a, G: Game>(st: &State, names: &'a str) -> (Vec<Move>, Option<BadName<'a>>) {
     let mut parsed = Vec::new();
     let mut cur = st.pos;
-    for (i, name) in names.split_whitespace().enumerate() {
-        let mv =
-            parse_move::<G>(&cur, name).map_err(|e| format!("move {} ({name}): {e}", i + 1))?;
+    for (index, name) in names.split_whitespace().enumerate() {
+        let mv = match parse_move::<G>(&cur, name) {
+            Ok(mv) => mv,
+            Err(err) => return (parsed, Some(BadName { index, name, err })),
+        };
         parsed.push(mv);
         match G::try_play(&cur, mv) {
             Ok(p) => cur = p.pos,
             Err(_) => break,
         }
     }
-    Ok(parsed)
+    (parsed, None)
+}
+
+/// The legal moves `legal` of `pos`, named, or "none (the game is over)".
+fn legal_text<G: Game>(pos: &Position, legal: &MoveList) -> String {
+    if legal.is_empty() {
+        return "none (the game is over)".to_string();
+    }
+    let names: Vec<String> = legal.iter().map(|m| format_move::<G>(pos, m)).collect();
+    names.join(" ")
 }
 
 /// The message of a replay that stopped early.
 fn replay_error<G: Game>(e: ReplayError) -> String {
     match e {
-        ReplayError::Illegal { index, err, state } => {
-            let legal: Vec<String> = err
-                .legal
-                .iter()
-                .map(|m| format_move::<G>(&state.pos, m))
-                .collect();
-            let legal = if legal.is_empty() {
-                "none (the game is over)".to_string()
-            } else {
-                legal.join(" ")
-            };
-            format!(
-                "move {} ({}) is illegal in {}; legal moves: {legal}",
-                index + 1,
-                format_move::<G>(&state.pos, err.mv),
-                format_state::<G>(&state),
-            )
-        }
+        ReplayError::Illegal { index, err, state } => format!(
+            "move {} ({}) is illegal in {}; legal moves: {}",
+            index + 1,
+            format_move::<G>(&state.pos, err.mv),
+            format_state::<G>(&state),
+            legal_text::<G>(&state.pos, &err.legal),
+        ),
         ReplayError::GameOver { index, result } => format!(
             "move {} comes after the end of the game ({})",
             index + 1,

@@ -76,27 +76,65 @@ impl<T: fmt::Display> Sides<T> {
     }
 }
 
-impl<T: Serialize> fmt::Display for Sides<T> {
-    /// The JSON form, as the solve text shows projected scores.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s = serde_json::to_string(self).map_err(|_| fmt::Error)?;
-        f.write_str(&s)
-    }
-}
-
 /// An error for one line of a positions file; the other lines are answered.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct LineError {
     /// What is wrong.
     pub error: String,
-    /// The line as read (invalid UTF-8 replaced by U+FFFD).
+    /// The line as read (invalid UTF-8 replaced by U+FFFD), or its first
+    /// [`QUOTED_CHARS`] characters and its length when longer.
     pub input: String,
     /// Line number, from 1.
     pub line: usize,
 }
 
+/// Characters of a bad line quoted in its [`LineError`].
+pub const QUOTED_CHARS: usize = 200;
+
+impl LineError {
+    /// The error `error` of line `line` reading `input`, quoted by its first
+    /// [`QUOTED_CHARS`] characters and its length in bytes when longer.
+    pub fn new(line: usize, error: String, input: &str) -> Self {
+        LineError {
+            error,
+            input: quote(input, input.len() as u64),
+            line,
+        }
+    }
+}
+
+/// `text` (the start of an input of `bytes` bytes) as an error quotes it:
+/// whole when it is the whole input and short, else its first
+/// [`QUOTED_CHARS`] characters and "… (N bytes)".
+pub fn quote(text: &str, bytes: u64) -> String {
+    let cut = text
+        .char_indices()
+        .nth(QUOTED_CHARS)
+        .map_or(text.len(), |(i, _)| i);
+    if cut == text.len() && bytes == text.len() as u64 {
+        return text.to_string();
+    }
+    format!("{}… ({bytes} bytes)", &text[..cut])
+}
+
 impl fmt::Display for LineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "line {}: error: {}", self.line, self.error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_inputs_are_quoted_by_a_prefix_on_a_char_boundary() {
+        assert_eq!(quote("2B x", 4), "2B x");
+        let long = "é".repeat(QUOTED_CHARS + 1);
+        let q = quote(&long, long.len() as u64);
+        assert_eq!(q, format!("{}… (402 bytes)", "é".repeat(QUOTED_CHARS)));
+        assert_eq!(quote("abc", 10), "abc… (10 bytes)");
+        let e = LineError::new(3, "bad".into(), &long);
+        assert!(e.input.ends_with("… (402 bytes)"));
     }
 }

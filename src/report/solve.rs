@@ -228,11 +228,16 @@ impl fmt::Display for SolveReport {
                     f,
                     "value: {lo:+} (seeds on the board, mover minus opponent)"
                 )?;
-                writeln!(f, "projected final score: {s}")?;
+                writeln!(f, "projected final score: {}", s.text())?;
             }
             FinalScore::Between { lower, upper } => {
                 writeln!(f, "value: unresolved; lower bound {lo:+}, upper bound {hi:+} (a limit stopped the search)")?;
-                writeln!(f, "projected final score between {lower} and {upper}")?;
+                writeln!(
+                    f,
+                    "projected final score between {} and {}",
+                    lower.text(),
+                    upper.text()
+                )?;
             }
         }
         writeln!(f, "result for the mover: {}", self.wdl)?;
