@@ -72,8 +72,9 @@ fn d1_verify_fails_when_entries_differ_and_resume_says_what_it_checked() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
     build(dir.path(), "adjito", 7, "start");
-    // Level 5 holds values -5..=5: +7 is wrong for every entry.
-    forge(&dir.path().join("adjito-start-005.adjt"), &[0, 1], 7);
+    // Ranks 0 and 1 of level 5 are worth −5 (all seeds on the opponent's
+    // side); +5 is a possible value, but wrong for them.
+    forge(&dir.path().join("adjito-start-005.adjt"), &[0, 1], 5);
     let err = fails_with(&["tables", "verify", "--dir", d], "differ");
     assert!(err.contains("adjito-start-005.adjt"), "{err}");
     // The levels above are not recomputed against the bad one.
@@ -332,4 +333,95 @@ fn solve_warns_when_the_tables_directory_gives_nothing() {
     let err = run(&dir.path().join("nowhere"), "adjito", pos);
     assert!(err.contains("warning"), "{err}");
     assert!(err.contains("no such directory"), "{err}");
+}
+
+// ---- Issue 23: each test below failed before its fix.
+
+/// Item 1: with `--sample`, any level smaller than a sample block of 1024
+/// entries (but larger than the sample) panicked: remainder by zero.
+#[test]
+fn i23_1_a_sampled_verify_of_small_levels_does_not_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    build(dir.path(), "adjiboto", 5, "start");
+    let out = adji()
+        .args([
+            "tables", "verify", "--game", "adjiboto", "--dir", d, "--sample", "100",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{out:?}");
+    assert!(!err.contains("panicked"), "{err}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("not proven"), "{text}");
+}
+
+/// Item 3: a value byte of 127 in a 3-seed level read as exact −127.
+#[test]
+fn i23_3_an_impossible_value_byte_is_a_clean_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    build(dir.path(), "adjito", 4, "start");
+    forge(&dir.path().join("adjito-start-003.adjt"), &[0], 127);
+    let err = fails_with(&["tables", "verify", "--dir", d], "rank 0");
+    assert!(err.contains("adjito-start-003.adjt"), "{err}");
+    let pos = "0,0,0,0,0,0/0,0,0,0,0,3 B";
+    let err = fails_with(
+        &["tables", "probe", "--dir", d, "--position", pos],
+        "rank 0",
+    );
+    assert!(err.contains("127"), "{err}");
+}
+
+/// Item 6: a stray file name made verify walk 4e9 levels.
+#[test]
+fn i23_6_a_stray_level_name_is_one_error_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    build(dir.path(), "adjito", 3, "start");
+    std::fs::write(dir.path().join("adjito-start-4294967295.adjt"), b"").unwrap();
+    let out = adji()
+        .args(["tables", "verify", "--dir", d])
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(all.contains("adjito-start-4294967295.adjt"), "{all}");
+    assert!(!all.contains("missing"), "{all}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines = stdout.lines().filter(|l| l.contains("4294967295"));
+    assert_eq!(lines.count(), 1, "{all}");
+}
+
+/// Item 21: the command line's limit (60 for Adji-Boto, unexplained) and
+/// the builder's (43) disagreed; the error names the builder's and why.
+#[test]
+fn i23_21_max_seeds_above_the_builders_limit_is_explained() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    for (game, seeds, max) in [
+        ("adjiboto", "50", "43"),
+        ("adjito", "40", "31"),
+        ("adjito", "49", "31"),
+    ] {
+        let args = [
+            "tables",
+            "build",
+            "--game",
+            game,
+            "--max-seeds",
+            seeds,
+            "--dir",
+            d,
+        ];
+        let err = fails_with(&args, &format!("up to level {max}"));
+        assert!(err.contains("32-bit"), "{err}");
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }

@@ -24,7 +24,9 @@ use rayon::prelude::*;
 use crate::fsutil::open_regular;
 use crate::game::{Game, GameId, Position};
 use crate::index::rank;
-use crate::value::{capture_value, decode_bound, quiet_value, Bounds, LoopRule};
+use crate::value::{
+    capture_value, decode_bound, quiet_value, Bounds, LoopRule, NEG_INF_BYTE, POS_INF_BYTE,
+};
 
 pub use format::{level_path, Header};
 
@@ -141,18 +143,32 @@ pub enum TableError {
         /// The budget in bytes.
         budget: u64,
     },
-    /// The builder cannot take a level this large (its frontiers hold
-    /// 32-bit ranks); refused before anything is allocated.
+    /// The builder cannot take a level this large
+    /// ([`retrograde::max_build_level`]); refused before anything is
+    /// allocated.
     #[error(
-        "level {level} has {positions} positions; the builder handles at most {max} per level"
+        "level {level} ({positions} positions) is beyond the builder, which takes levels up to level {max}: {}",
+        retrograde::LIMIT_REASON
     )]
     TooLarge {
         /// The level.
         level: u32,
         /// Its positions.
         positions: u64,
-        /// The builder's limit.
-        max: u64,
+        /// The largest level the builder takes for this game.
+        max: u32,
+    },
+    /// A value no position of the level can have: a value byte outside
+    /// ±(seeds on the board), or an exception bound outside them (other
+    /// than −∞ for `lo`, +∞ for `hi`) or with `lo > hi`.
+    #[error("{}: impossible value at rank {rank}: {what}", .path.display())]
+    ImpossibleValue {
+        /// The file.
+        path: PathBuf,
+        /// The entry.
+        rank: u64,
+        /// What is wrong, with the value.
+        what: String,
     },
 }
 
@@ -288,33 +304,83 @@ impl Table {
         Ok(t)
     }
 
-    /// One parallel pass over the payload: its checksum, and one exception
-    /// record per value byte marked loop-sensitive.
+    /// One parallel pass over the payload: its checksum, one exception
+    /// record per value byte marked loop-sensitive, and no value byte
+    /// outside ±(seeds on the board).
     fn check_payload(&self, path: &Path) -> Result<(), TableError> {
-        let (crc, marked) = scan_payload(&self.map[format::HEADER_LEN..], self.count, 1 << 24);
+        let n = self.header.level as u8;
+        let scan = scan_payload(&self.map[format::HEADER_LEN..], self.count, n, 1 << 24);
         let corrupted = |what: String| TableError::Corrupted {
             path: path.to_path_buf(),
             what,
         };
-        if crc != self.header.payload_crc {
+        if scan.crc != self.header.payload_crc {
             return Err(corrupted("payload checksum mismatch".into()));
         }
-        if marked != self.header.exceptions {
+        if scan.outside > scan.marked {
+            return Err(self.first_impossible(path));
+        }
+        if scan.marked != self.header.exceptions {
             return Err(corrupted(format!(
-                "{marked} entries marked loop-sensitive but {} exception records",
-                self.header.exceptions
+                "{} entries marked loop-sensitive but {} exception records",
+                scan.marked, self.header.exceptions
             )));
         }
         Ok(())
     }
 
+    /// The error for the first value byte outside ±(seeds on the board)
+    /// (one is known to exist).
+    fn first_impossible(&self, path: &Path) -> TableError {
+        let n = self.header.level as i32;
+        let bad = |&(_, &b): &(usize, &u8)| {
+            let v = b as i8;
+            v != format::EXCEPTION && (v as i32).abs() > n
+        };
+        let (rank, v) = self
+            .values()
+            .iter()
+            .enumerate()
+            .find(bad)
+            .map_or((0, 0), |(i, &b)| (i as u64, b as i8));
+        TableError::ImpossibleValue {
+            path: path.to_path_buf(),
+            rank,
+            what: format!("value byte {v}, outside ±{n} (the seeds on the board)"),
+        }
+    }
+
+    /// The bounds of exception record `r` must be possible values of the
+    /// level (or −∞ for `lo`, +∞ for `hi`, which the builder gives
+    /// positions that never leave a quiet cycle) with `lo ≤ hi`.
+    fn check_record_bounds(&self, path: &Path, r: &[u8]) -> Result<(), TableError> {
+        let n = self.header.level as i32;
+        let rank = u32::from_le_bytes([r[0], r[1], r[2], r[3]]) as u64;
+        let (lo, hi) = (r[4] as i8, r[5] as i8);
+        let ok = |v: i8, inf: i8| v == inf || (v as i32).abs() <= n;
+        let what = if !ok(lo, NEG_INF_BYTE) || !ok(hi, POS_INF_BYTE) {
+            format!("exception bounds lo {lo}, hi {hi}, outside ±{n} (the seeds on the board)")
+        } else if lo > hi {
+            format!("exception bounds lo {lo} > hi {hi}")
+        } else {
+            return Ok(());
+        };
+        Err(TableError::ImpossibleValue {
+            path: path.to_path_buf(),
+            rank,
+            what,
+        })
+    }
+
     /// The exception list must be strictly ascending, in range, with
-    /// `lo < hi` (or an infinite bound), each record on a marked value byte,
+    /// possible bounds ([`Table::check_record_bounds`]) and `lo < hi` (or
+    /// an infinite bound), each record on a marked value byte,
     /// so that a probe never misreads it ([`Table::check_payload`] checks
     /// that no marked byte lacks its record).
     fn check_exceptions(&self, path: &Path) -> Result<(), TableError> {
         let mut prev: Option<u32> = None;
         for r in self.exception_records().chunks_exact(format::EXCEPTION_LEN) {
+            self.check_record_bounds(path, r)?;
             let rank = u32::from_le_bytes([r[0], r[1], r[2], r[3]]);
             let ok = prev.is_none_or(|p| rank > p)
                 && (rank as usize) < self.count
@@ -463,28 +529,48 @@ impl Table {
     }
 }
 
-/// The CRC-32 of `payload` and the number of its first `values` bytes that
-/// mark a loop-sensitive entry, in parallel over pieces of `piece` bytes
-/// (checksums joined with `crc32fast`'s combine).
-fn scan_payload(payload: &[u8], values: usize, piece: usize) -> (u32, u64) {
-    let pieces: Vec<(crc32fast::Hasher, u64)> = payload
+/// What [`scan_payload`] finds.
+#[derive(Debug, PartialEq, Eq)]
+struct PayloadScan {
+    /// CRC-32 of the payload.
+    crc: u32,
+    /// Value bytes marking a loop-sensitive entry.
+    marked: u64,
+    /// Value bytes outside `−n ..= n`, the marks included (−128 is never
+    /// a value: `n ≤ 100`).
+    outside: u64,
+}
+
+/// The CRC-32 of `payload`, and among its first `values` bytes those that
+/// mark a loop-sensitive entry and those outside ±`n`, in parallel over
+/// pieces of `piece` bytes (checksums joined with `crc32fast`'s combine).
+fn scan_payload(payload: &[u8], values: usize, n: u8, piece: usize) -> PayloadScan {
+    let pieces: Vec<(crc32fast::Hasher, u64, u64)> = payload
         .par_chunks(piece)
         .enumerate()
         .map(|(i, c)| {
             let mut h = crc32fast::Hasher::new();
             h.update(c);
             let end = values.saturating_sub(i * piece).min(c.len());
-            let marked = c[..end].iter().filter(|&&b| b as i8 == format::EXCEPTION);
-            (h, marked.count() as u64)
+            let vals = &c[..end];
+            let marked = vals.iter().filter(|&&b| b as i8 == format::EXCEPTION);
+            // b + n (mod 256) ≤ 2n exactly for the bytes of −n ..= n.
+            let outside = vals.iter().filter(|&&b| b.wrapping_add(n) > 2 * n);
+            (h, marked.count() as u64, outside.count() as u64)
         })
         .collect();
     let mut crc = crc32fast::Hasher::new();
-    let mut marked = 0;
-    for (h, m) in &pieces {
+    let (mut marked, mut outside) = (0, 0);
+    for (h, m, o) in &pieces {
         crc.combine(h);
         marked += m;
+        outside += o;
     }
-    (crc.finalize(), marked)
+    PayloadScan {
+        crc: crc.finalize(),
+        marked,
+        outside,
+    }
 }
 
 /// Bytes as GiB with two decimals (for messages).
@@ -701,19 +787,21 @@ mod tests {
             payload[i] = format::EXCEPTION as u8;
         }
         for values in [0, 1, 5_000, 9_999, 10_007] {
-            let want = (
-                crc32fast::hash(&payload),
-                payload[..values]
-                    .iter()
-                    .filter(|&&b| b as i8 == format::EXCEPTION)
-                    .count() as u64,
-            );
-            for piece in [1, 7, 64, 4096, 1 << 20] {
-                assert_eq!(
-                    scan_payload(&payload, values, piece),
-                    want,
-                    "values {values} piece {piece}"
-                );
+            for n in [0u8, 3, 48, 100] {
+                let vals = &payload[..values];
+                let count = |f: &dyn Fn(i8) -> bool| vals.iter().filter(|&&b| f(b as i8)).count();
+                let want = PayloadScan {
+                    crc: crc32fast::hash(&payload),
+                    marked: count(&|v| v == format::EXCEPTION) as u64,
+                    outside: count(&|v| (v as i32).abs() > n as i32) as u64,
+                };
+                for piece in [1, 7, 64, 4096, 1 << 20] {
+                    assert_eq!(
+                        scan_payload(&payload, values, n, piece),
+                        want,
+                        "values {values} n {n} piece {piece}"
+                    );
+                }
             }
         }
     }
