@@ -69,12 +69,17 @@
 //! dropped, so that the cells of the next level find the free memory to be
 //! on huge pages too.
 
+mod cell;
 pub mod dist;
 mod events;
 mod frontier;
 mod level;
+mod packed;
 mod preds;
 mod quiet;
+mod seeds;
+
+pub use level::LevelReport;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -88,12 +93,6 @@ use crate::progress::Progress;
 use crate::value::LoopRule;
 
 const CHUNK: usize = 1 << 14;
-const CNT: u8 = 0x0F;
-const IN_W: u8 = 0x10;
-const IN_L: u8 = 0x20;
-const PEND_W: u8 = 0x40;
-const PEND_L: u8 = 0x80;
-const NONE: i8 = i8::MIN;
 
 /// What one level needs.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -200,33 +199,6 @@ pub fn project<G: Game>(plan: &mut [LevelPlan]) -> f64 {
         l.projected_secs = Some(per * l.positions as f64 * BUILD_PER_FLOOR);
     }
     per
-}
-
-/// Measurements of one level's build.
-#[derive(Clone, Debug, Default, serde::Serialize)]
-pub struct LevelReport {
-    /// Seeds on the board.
-    pub level: u32,
-    /// Positions.
-    pub positions: u64,
-    /// Seconds in the forward pass.
-    pub forward_secs: f64,
-    /// Seconds in the acyclic pass.
-    pub kahn_secs: f64,
-    /// Positions the forward and acyclic passes settled (one event each).
-    pub kahn_settled: u64,
-    /// Seconds in the threshold sweep.
-    pub sweep_secs: f64,
-    /// Total seconds (including the final pass, not the write).
-    pub total_secs: f64,
-    /// Largest frontier, in entries (8 bytes each).
-    pub max_frontier: u64,
-    /// Thresholds that needed a scan.
-    pub scans: u32,
-    /// Seconds spent in the threshold scans (part of `sweep_secs`).
-    pub scan_secs: f64,
-    /// Frontier rounds that overflowed the cap and needed a pending-bit scan.
-    pub spills: u32,
 }
 
 /// Builds level `n` from the lower levels in `lower`. Returns the lo and hi
@@ -380,7 +352,7 @@ pub const LIMIT_REASON: &str = "its frontiers and seed lists hold ranks as 32-bi
 /// boards pack into 64.
 fn fits<G: Game>(n: u32) -> bool {
     let positions = crate::index::try_level_size(n as usize, G::PITS).unwrap_or(u64::MAX);
-    positions < MAX_POSITIONS && frontier::packs::<G>(n)
+    positions < MAX_POSITIONS && packed::packs::<G>(n)
 }
 
 /// The largest level the builder can take for `G` (31 for Adjito, 43 for
@@ -421,7 +393,7 @@ pub fn count_predecessors<G: Game>(boards: &[[u8; crate::game::MAX_PITS]]) -> (u
     let (mut count, mut sum) = (0u64, 0u64);
     for b in boards {
         debug_assert!(check_size::<G>(b.iter().map(|&x| x as u32).sum()).is_ok());
-        preds::for_each_pred::<G>(frontier::pack::<G>(b), |r, _| {
+        preds::for_each_pred::<G>(packed::pack::<G>(b), |r, _| {
             count += 1;
             sum = sum.wrapping_add(r);
         });
@@ -446,7 +418,7 @@ pub fn walk_ranks<G: Game>(n: u32, ranks: &[u32]) -> u64 {
 pub fn claim_cells(words: &mut [u32], t: i32) -> usize {
     words
         .chunks_mut(frontier::DIRTY_CHUNK)
-        .map(|ws| level::claim_seeds(ws, 0, t).0.len())
+        .map(|ws| seeds::claim_seeds(ws, 0, t).0.len())
         .sum()
 }
 
