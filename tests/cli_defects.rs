@@ -8,6 +8,8 @@ use std::process::{Command as StdCommand, Stdio};
 
 use assert_cmd::Command;
 
+mod common;
+
 fn adji() -> Command {
     Command::cargo_bin("adji").unwrap()
 }
@@ -52,19 +54,10 @@ fn build(dir: &Path, game: &str, max: u32, rule: &str) -> String {
     String::from_utf8_lossy(&out.stdout).to_string()
 }
 
-/// Overwrites payload bytes of a table file and recomputes both checksums,
-/// so that only the recompute of the entries can find the damage.
+/// Sets the payload bytes `at` of a table file to `byte`, checksums
+/// recomputed ([`common::forge`]).
 fn forge(path: &Path, at: &[usize], byte: u8) {
-    let mut b = std::fs::read(path).unwrap();
-    for &i in at {
-        b[64 + i] = byte;
-    }
-    // Table format 3: payload CRC at bytes 48..52, header CRC of 0..60 at 60..64.
-    let payload = crc32fast::hash(&b[64..]);
-    b[48..52].copy_from_slice(&payload.to_le_bytes());
-    let header = crc32fast::hash(&b[0..60]);
-    b[60..64].copy_from_slice(&header.to_le_bytes());
-    std::fs::write(path, b).unwrap();
+    common::forge(path, &at.iter().map(|&i| (i, byte)).collect::<Vec<_>>());
 }
 
 #[test]
@@ -337,13 +330,21 @@ fn solve_warns_when_the_tables_directory_gives_nothing() {
 
 // ---- Issue 23: each test below failed before its fix.
 
+/// `game` tables of levels 0..=`max` (`--loop start`) in a new directory,
+/// and its path as a string.
+fn built(game: &str, max: u32) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), game, max, "start");
+    let d = dir.path().to_str().unwrap().to_string();
+    (dir, d)
+}
+
 /// Item 1: with `--sample`, any level smaller than a sample block of 1024
 /// entries (but larger than the sample) panicked: remainder by zero.
 #[test]
 fn i23_1_a_sampled_verify_of_small_levels_does_not_panic() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path().to_str().unwrap();
-    build(dir.path(), "adjiboto", 5, "start");
+    let (_dir, d) = built("adjiboto", 5);
+    let d = d.as_str();
     let out = adji()
         .args([
             "tables", "verify", "--game", "adjiboto", "--dir", d, "--sample", "100",
@@ -360,9 +361,8 @@ fn i23_1_a_sampled_verify_of_small_levels_does_not_panic() {
 /// Item 3: a value byte of 127 in a 3-seed level read as exact −127.
 #[test]
 fn i23_3_an_impossible_value_byte_is_a_clean_error() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path().to_str().unwrap();
-    build(dir.path(), "adjito", 4, "start");
+    let (dir, d) = built("adjito", 4);
+    let d = d.as_str();
     forge(&dir.path().join("adjito-start-003.adjt"), &[0], 127);
     let err = fails_with(&["tables", "verify", "--dir", d], "rank 0");
     assert!(err.contains("adjito-start-003.adjt"), "{err}");
@@ -377,9 +377,8 @@ fn i23_3_an_impossible_value_byte_is_a_clean_error() {
 /// Item 6: a stray file name made verify walk 4e9 levels.
 #[test]
 fn i23_6_a_stray_level_name_is_one_error_line() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path().to_str().unwrap();
-    build(dir.path(), "adjito", 3, "start");
+    let (dir, d) = built("adjito", 3);
+    let d = d.as_str();
     std::fs::write(dir.path().join("adjito-start-4294967295.adjt"), b"").unwrap();
     let out = adji()
         .args(["tables", "verify", "--dir", d])
@@ -410,16 +409,8 @@ fn i23_21_max_seeds_above_the_builders_limit_is_explained() {
         ("adjito", "40", "31"),
         ("adjito", "49", "31"),
     ] {
-        let args = [
-            "tables",
-            "build",
-            "--game",
-            game,
-            "--max-seeds",
-            seeds,
-            "--dir",
-            d,
-        ];
+        let cmd = format!("tables build --game {game} --max-seeds {seeds} --dir {d}");
+        let args: Vec<&str> = cmd.split(' ').collect();
         let err = fails_with(&args, &format!("up to level {max}"));
         assert!(err.contains("32-bit"), "{err}");
     }

@@ -13,8 +13,26 @@ use adji::value::LoopRule;
 use adji::{AdjiBoto, Adjito};
 use proptest::prelude::*;
 
+mod common;
+use common::forge;
+
 fn build<G: Game>(dir: &Path, rule: LoopRule, max: u32) -> TableSet {
     build_tables::<G>(dir, rule, max, &NoProgress, |_| {}).unwrap()
+}
+
+/// Verifies Adjito `start` tables in `dir` with the default options.
+fn verify_adjito(dir: &Path) -> adji::tables::verify::DirReport {
+    verify_dir::<Adjito>(dir, LoopRule::Start, &VerifyOptions::default(), |_| {}).unwrap()
+}
+
+/// Adjito `start` tables of levels 0..=`max` in a new directory, the path
+/// of level `level`'s file and its bytes.
+fn adjito_level_file(max: u32, level: u32) -> (tempfile::TempDir, std::path::PathBuf, Vec<u8>) {
+    let dir = tempfile::tempdir().unwrap();
+    build::<Adjito>(dir.path(), LoopRule::Start, max);
+    let p = level_path(dir.path(), GameId::Adjito, LoopRule::Start, level);
+    let good = std::fs::read(&p).unwrap();
+    (dir, p, good)
 }
 
 fn open(dir: &Path, game: GameId, rule: LoopRule, level: u32) -> Result<Table, TableError> {
@@ -244,9 +262,7 @@ fn a_fifo_named_like_a_table_is_refused_without_hanging() {
     });
     assert!(r.expect("build over a FIFO must fail").contains("FIFO"));
     let d = dir.path().to_path_buf();
-    let rep = within_20s(move || {
-        verify_dir::<Adjito>(&d, LoopRule::Start, &VerifyOptions::default(), |_| {}).unwrap()
-    });
+    let rep = within_20s(move || verify_adjito(&d));
     assert!(!rep.passed());
     assert!(matches!(
         rep.levels[3].outcome,
@@ -296,13 +312,7 @@ fn a_crafted_header_with_an_impossible_level_is_refused_not_a_panic() {
         std::fs::write(&p, crafted_header(GameId::Adjito, level, count)).unwrap();
         let e = open(dir.path(), GameId::Adjito, LoopRule::Start, level as u32).unwrap_err();
         assert!(e.to_string().contains("level"), "{e}");
-        let rep = verify_dir::<Adjito>(
-            dir.path(),
-            LoopRule::Start,
-            &VerifyOptions::default(),
-            |_| {},
-        )
-        .unwrap();
+        let rep = verify_adjito(dir.path());
         assert!(!rep.passed());
         std::fs::remove_file(&p).unwrap();
     }
@@ -505,10 +515,7 @@ fn one_byte_per_position_and_loop_sensitive_bounds_kept() {
 
 #[test]
 fn a_bad_exception_list_is_corrupt_not_a_panic() {
-    let dir = tempfile::tempdir().unwrap();
-    build::<Adjito>(dir.path(), LoopRule::Start, 5);
-    let p = level_path(dir.path(), GameId::Adjito, LoopRule::Start, 5);
-    let good = std::fs::read(&p).unwrap();
+    let (dir, p, good) = adjito_level_file(5, 5);
     let t = open(dir.path(), GameId::Adjito, LoopRule::Start, 5).unwrap();
     let n = t.len();
     assert!(t.exceptions() >= 2);
@@ -659,21 +666,6 @@ fn header_only_open_skips_the_payload_and_never_panics() {
 
 // ---- Issue 23 (items 1, 2, 3, 6, 21): each test below failed before its fix.
 
-/// Rewrites the payload bytes of a file at `at` (offsets from the start of
-/// the payload) and recomputes both checksums, so that only the checks of
-/// the values themselves can find the damage.
-fn forge(path: &Path, at: &[(usize, u8)]) {
-    let mut b = std::fs::read(path).unwrap();
-    for &(i, v) in at {
-        b[HEADER_LEN + i] = v;
-    }
-    let crc = crc32fast::hash(&b[HEADER_LEN..]);
-    b[48..52].copy_from_slice(&crc.to_le_bytes());
-    let hc = crc32fast::hash(&b[0..60]);
-    b[60..64].copy_from_slice(&hc.to_le_bytes());
-    std::fs::write(path, b).unwrap();
-}
-
 /// Item 1: a level with fewer entries than a sample block (Adjito level 3:
 /// 364 entries) asked for a smaller sample made the block placement divide
 /// by zero.
@@ -757,13 +749,7 @@ fn verify_refuses_another_fixpoint_that_the_successor_check_accepts() {
         );
     }
     drop(set);
-    let rep = verify_dir::<Adjito>(
-        dir.path(),
-        LoopRule::Start,
-        &VerifyOptions::default(),
-        |_| {},
-    )
-    .unwrap();
+    let rep = verify_adjito(dir.path());
     assert!(!rep.passed(), "{rep:?}");
     assert!(rep.levels[..3].iter().all(|l| l.ok()), "{rep:?}");
     match &rep.levels[3].outcome {
@@ -802,10 +788,7 @@ fn verify_refuses_another_fixpoint_that_the_successor_check_accepts() {
 /// recomputed, opened as exact −127 (the byte 127 is +∞, never a value).
 #[test]
 fn an_impossible_value_byte_is_refused_on_open_naming_the_rank() {
-    let dir = tempfile::tempdir().unwrap();
-    build::<Adjito>(dir.path(), LoopRule::Start, 4);
-    let p = level_path(dir.path(), GameId::Adjito, LoopRule::Start, 3);
-    let good = std::fs::read(&p).unwrap();
+    let (dir, p, good) = adjito_level_file(4, 3);
     let t = open(dir.path(), GameId::Adjito, LoopRule::Start, 3).unwrap();
     let plain = (0..t.len())
         .find(|&i| !t.bounds(i).loop_sensitive())
@@ -884,9 +867,7 @@ fn a_stray_file_above_the_games_seeds_is_one_error_not_a_walk() {
         let p = dir.path().join(stray);
         std::fs::write(&p, b"").unwrap();
         let d = dir.path().to_path_buf();
-        let rep = within_20s(move || {
-            verify_dir::<Adjito>(&d, LoopRule::Start, &VerifyOptions::default(), |_| {}).unwrap()
-        });
+        let rep = within_20s(move || verify_adjito(&d));
         assert!(!rep.passed(), "{stray}");
         assert_eq!(rep.levels.len(), 4, "{stray}: walked to it");
         assert_eq!(rep.strays.len(), 1, "{stray}");
