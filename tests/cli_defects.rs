@@ -8,6 +8,8 @@ use std::process::{Command as StdCommand, Stdio};
 
 use assert_cmd::Command;
 
+mod common;
+
 fn adji() -> Command {
     Command::cargo_bin("adji").unwrap()
 }
@@ -52,19 +54,10 @@ fn build(dir: &Path, game: &str, max: u32, rule: &str) -> String {
     String::from_utf8_lossy(&out.stdout).to_string()
 }
 
-/// Overwrites payload bytes of a table file and recomputes both checksums,
-/// so that only the recompute of the entries can find the damage.
+/// Sets the payload bytes `at` of a table file to `byte`, checksums
+/// recomputed ([`common::forge`]).
 fn forge(path: &Path, at: &[usize], byte: u8) {
-    let mut b = std::fs::read(path).unwrap();
-    for &i in at {
-        b[64 + i] = byte;
-    }
-    // Table format 3: payload CRC at bytes 48..52, header CRC of 0..60 at 60..64.
-    let payload = crc32fast::hash(&b[64..]);
-    b[48..52].copy_from_slice(&payload.to_le_bytes());
-    let header = crc32fast::hash(&b[0..60]);
-    b[60..64].copy_from_slice(&header.to_le_bytes());
-    std::fs::write(path, b).unwrap();
+    common::forge(path, &at.iter().map(|&i| (i, byte)).collect::<Vec<_>>());
 }
 
 #[test]
@@ -72,8 +65,9 @@ fn d1_verify_fails_when_entries_differ_and_resume_says_what_it_checked() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
     build(dir.path(), "adjito", 7, "start");
-    // Level 5 holds values -5..=5: +7 is wrong for every entry.
-    forge(&dir.path().join("adjito-start-005.adjt"), &[0, 1], 7);
+    // Ranks 0 and 1 of level 5 are worth −5 (all seeds on the opponent's
+    // side); +5 is a possible value, but wrong for them.
+    forge(&dir.path().join("adjito-start-005.adjt"), &[0, 1], 5);
     let err = fails_with(&["tables", "verify", "--dir", d], "differ");
     assert!(err.contains("adjito-start-005.adjt"), "{err}");
     // The levels above are not recomputed against the bad one.
@@ -332,4 +326,93 @@ fn solve_warns_when_the_tables_directory_gives_nothing() {
     let err = run(&dir.path().join("nowhere"), "adjito", pos);
     assert!(err.contains("warning"), "{err}");
     assert!(err.contains("no such directory"), "{err}");
+}
+
+// ---- Issue 23: each test below failed before its fix.
+
+/// `game` tables of levels 0..=`max` (`--loop start`) in a new directory,
+/// and its path as a string.
+fn built(game: &str, max: u32) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), game, max, "start");
+    let d = dir.path().to_str().unwrap().to_string();
+    (dir, d)
+}
+
+/// Item 1: with `--sample`, any level smaller than a sample block of 1024
+/// entries (but larger than the sample) panicked: remainder by zero.
+#[test]
+fn i23_1_a_sampled_verify_of_small_levels_does_not_panic() {
+    let (_dir, d) = built("adjiboto", 5);
+    let d = d.as_str();
+    let out = adji()
+        .args([
+            "tables", "verify", "--game", "adjiboto", "--dir", d, "--sample", "100",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{out:?}");
+    assert!(!err.contains("panicked"), "{err}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("not proven"), "{text}");
+}
+
+/// Item 3: a value byte of 127 in a 3-seed level read as exact −127.
+#[test]
+fn i23_3_an_impossible_value_byte_is_a_clean_error() {
+    let (dir, d) = built("adjito", 4);
+    let d = d.as_str();
+    forge(&dir.path().join("adjito-start-003.adjt"), &[0], 127);
+    let err = fails_with(&["tables", "verify", "--dir", d], "rank 0");
+    assert!(err.contains("adjito-start-003.adjt"), "{err}");
+    let pos = "0,0,0,0,0,0/0,0,0,0,0,3 B";
+    let err = fails_with(
+        &["tables", "probe", "--dir", d, "--position", pos],
+        "rank 0",
+    );
+    assert!(err.contains("127"), "{err}");
+}
+
+/// Item 6: a stray file name made verify walk 4e9 levels.
+#[test]
+fn i23_6_a_stray_level_name_is_one_error_line() {
+    let (dir, d) = built("adjito", 3);
+    let d = d.as_str();
+    std::fs::write(dir.path().join("adjito-start-4294967295.adjt"), b"").unwrap();
+    let out = adji()
+        .args(["tables", "verify", "--dir", d])
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(all.contains("adjito-start-4294967295.adjt"), "{all}");
+    assert!(!all.contains("missing"), "{all}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines = stdout.lines().filter(|l| l.contains("4294967295"));
+    assert_eq!(lines.count(), 1, "{all}");
+}
+
+/// Item 21: the command line's limit (60 for Adji-Boto, unexplained) and
+/// the builder's (43) disagreed; the error names the builder's and why.
+#[test]
+fn i23_21_max_seeds_above_the_builders_limit_is_explained() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    for (game, seeds, max) in [
+        ("adjiboto", "50", "43"),
+        ("adjito", "40", "31"),
+        ("adjito", "49", "31"),
+    ] {
+        let cmd = format!("tables build --game {game} --max-seeds {seeds} --dir {d}");
+        let args: Vec<&str> = cmd.split(' ').collect();
+        let err = fails_with(&args, &format!("up to level {max}"));
+        assert!(err.contains("32-bit"), "{err}");
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }

@@ -13,8 +13,26 @@ use adji::value::LoopRule;
 use adji::{AdjiBoto, Adjito};
 use proptest::prelude::*;
 
+mod common;
+use common::forge;
+
 fn build<G: Game>(dir: &Path, rule: LoopRule, max: u32) -> TableSet {
     build_tables::<G>(dir, rule, max, &NoProgress, |_| {}).unwrap()
+}
+
+/// Verifies Adjito `start` tables in `dir` with the default options.
+fn verify_adjito(dir: &Path) -> adji::tables::verify::DirReport {
+    verify_dir::<Adjito>(dir, LoopRule::Start, &VerifyOptions::default(), |_| {}).unwrap()
+}
+
+/// Adjito `start` tables of levels 0..=`max` in a new directory, the path
+/// of level `level`'s file and its bytes.
+fn adjito_level_file(max: u32, level: u32) -> (tempfile::TempDir, std::path::PathBuf, Vec<u8>) {
+    let dir = tempfile::tempdir().unwrap();
+    build::<Adjito>(dir.path(), LoopRule::Start, max);
+    let p = level_path(dir.path(), GameId::Adjito, LoopRule::Start, level);
+    let good = std::fs::read(&p).unwrap();
+    (dir, p, good)
 }
 
 fn open(dir: &Path, game: GameId, rule: LoopRule, level: u32) -> Result<Table, TableError> {
@@ -244,9 +262,7 @@ fn a_fifo_named_like_a_table_is_refused_without_hanging() {
     });
     assert!(r.expect("build over a FIFO must fail").contains("FIFO"));
     let d = dir.path().to_path_buf();
-    let rep = within_20s(move || {
-        verify_dir::<Adjito>(&d, LoopRule::Start, &VerifyOptions::default(), |_| {}).unwrap()
-    });
+    let rep = within_20s(move || verify_adjito(&d));
     assert!(!rep.passed());
     assert!(matches!(
         rep.levels[3].outcome,
@@ -296,13 +312,7 @@ fn a_crafted_header_with_an_impossible_level_is_refused_not_a_panic() {
         std::fs::write(&p, crafted_header(GameId::Adjito, level, count)).unwrap();
         let e = open(dir.path(), GameId::Adjito, LoopRule::Start, level as u32).unwrap_err();
         assert!(e.to_string().contains("level"), "{e}");
-        let rep = verify_dir::<Adjito>(
-            dir.path(),
-            LoopRule::Start,
-            &VerifyOptions::default(),
-            |_| {},
-        )
-        .unwrap();
+        let rep = verify_adjito(dir.path());
         assert!(!rep.passed());
         std::fs::remove_file(&p).unwrap();
     }
@@ -342,15 +352,17 @@ fn verify_dir_reports_mismatches_holes_and_bad_files() {
     let (mut lo, mut hi) = t.planes();
     drop(t);
     for i in [10, 20] {
-        lo[i] = 7;
-        hi[i] = 7;
+        // A possible value (within ±5), but not theirs.
+        let v = if lo[i] as i8 == 5 { 3 } else { 5 };
+        lo[i] = v;
+        hi[i] = v;
     }
     adji::tables::format::write_level(dir.path(), GameId::Adjito, LoopRule::Start, 5, &lo, &hi)
         .unwrap();
     let mut seen = Vec::new();
     let all = VerifyOptions {
         max_report: 100_000,
-        sample: None,
+        ..VerifyOptions::default()
     };
     let rep =
         verify_dir::<Adjito>(dir.path(), LoopRule::Start, &all, |l| seen.push(l.level)).unwrap();
@@ -503,10 +515,7 @@ fn one_byte_per_position_and_loop_sensitive_bounds_kept() {
 
 #[test]
 fn a_bad_exception_list_is_corrupt_not_a_panic() {
-    let dir = tempfile::tempdir().unwrap();
-    build::<Adjito>(dir.path(), LoopRule::Start, 5);
-    let p = level_path(dir.path(), GameId::Adjito, LoopRule::Start, 5);
-    let good = std::fs::read(&p).unwrap();
+    let (dir, p, good) = adjito_level_file(5, 5);
     let t = open(dir.path(), GameId::Adjito, LoopRule::Start, 5).unwrap();
     let n = t.len();
     assert!(t.exceptions() >= 2);
@@ -532,7 +541,7 @@ fn a_bad_exception_list_is_corrupt_not_a_panic() {
             b[first..first + 8].copy_from_slice(&y);
             b[first + 8..first + 16].copy_from_slice(&x);
         }),
-        // A record whose lo > hi.
+        // A record whose lo > hi (an impossible value, below).
         Box::new(move |b| (b[first + 4], b[first + 5]) = (5, 1)),
         // A record past the end.
         Box::new(move |b| b[first..first + 4].copy_from_slice(&u32::MAX.to_le_bytes())),
@@ -543,7 +552,12 @@ fn a_bad_exception_list_is_corrupt_not_a_panic() {
         fix(&mut b);
         std::fs::write(&p, &b).unwrap();
         let e = open(dir.path(), GameId::Adjito, LoopRule::Start, 5).unwrap_err();
-        assert!(matches!(e, TableError::Corrupted { .. }), "case {i}: {e:?}");
+        let typed = if i == 2 {
+            matches!(e, TableError::ImpossibleValue { .. })
+        } else {
+            matches!(e, TableError::Corrupted { .. })
+        };
+        assert!(typed, "case {i}: {e:?}");
     }
 }
 
@@ -596,15 +610,17 @@ fn a_sampled_verify_checks_part_of_a_level_and_finds_a_wrong_block() {
     let (mut lo, mut hi) = set.level(9).unwrap().planes();
     drop(set);
     for i in 0..lo.len() {
-        if lo[i] == hi[i] && (lo[i] as i8) < 90 {
-            (lo[i], hi[i]) = (lo[i] + 3, hi[i] + 3);
+        // Each a possible value (within ±9), but not its own.
+        let v = lo[i] as i8;
+        if lo[i] == hi[i] && (-9..=6).contains(&v) {
+            (lo[i], hi[i]) = ((v + 3) as u8, (v + 3) as u8);
         }
     }
     adji::tables::format::write_level(dir.path(), GameId::Adjito, LoopRule::Start, 9, &lo, &hi)
         .unwrap();
     let opts = VerifyOptions {
-        max_report: 5,
         sample: Some(3000),
+        ..VerifyOptions::default()
     };
     let rep = verify_dir::<Adjito>(dir.path(), LoopRule::Start, &opts, |_| {}).unwrap();
     assert!(matches!(
@@ -646,4 +662,217 @@ fn header_only_open_skips_the_payload_and_never_panics() {
     assert_eq!(t.bounds(100), widest);
     assert_ne!(before, widest);
     assert_eq!(t.bounds(101), next);
+}
+
+// ---- Issue 23 (items 1, 2, 3, 6, 21): each test below failed before its fix.
+
+/// Item 1: a level with fewer entries than a sample block (Adjito level 3:
+/// 364 entries) asked for a smaller sample made the block placement divide
+/// by zero.
+#[test]
+fn a_sample_of_a_level_smaller_than_a_block_checks_the_level_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = build::<Adjito>(dir.path(), LoopRule::Start, 5);
+    for n in 0..=5 {
+        let size = set.level(n).unwrap().len() as u64;
+        for sample in [1, 100, size.saturating_sub(1).max(1), size] {
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                adji::tables::verify::verify_sample::<Adjito>(&set, n, sample, 5)
+            }));
+            let (m, c, checked) = r.expect("no panic").unwrap();
+            assert_eq!((m.len(), c), (0, 0), "level {n} sample {sample}");
+            assert!(checked >= sample.min(size), "level {n} sample {sample}");
+        }
+    }
+}
+
+/// Rewrites Adjito level 3 of `dir` (built to 5) with another solution of
+/// the same successor equations: every loop-sensitive entry `(lo, hi)`
+/// becomes `(v, v)` with `v = clamp(0, lo, hi)`, its value when endless
+/// play scores 0 for everyone. By the README's §4 a quiet move is then
+/// worth `clamp(0, −hi(c), −lo(c)) = −v(c)`, so `v(p) = max(E(p), −v(c))`
+/// holds everywhere: each entry still equals its recomputation from its
+/// successors, but `lo` is no longer the least fixpoint nor `hi` the
+/// greatest. Returns the ranks rewritten.
+fn rewrite_with_another_fixpoint(dir: &Path) -> Vec<usize> {
+    let t = open(dir, GameId::Adjito, LoopRule::Start, 3).unwrap();
+    let (mut lo, mut hi) = t.planes();
+    let mut changed = Vec::new();
+    for i in 0..t.len() {
+        let b = t.bounds(i);
+        if b.loop_sensitive() {
+            let v = b.value(0) as i8 as u8;
+            (lo[i], hi[i]) = (v, v);
+            changed.push(i);
+        }
+    }
+    drop(t);
+    adji::tables::format::write_level(dir, GameId::Adjito, LoopRule::Start, 3, &lo, &hi).unwrap();
+    changed
+}
+
+/// Item 2: a level rewritten with another solution of the same successor
+/// equations (the exception `(lo, hi) = (−3, 1)` of the issue's position
+/// becomes `(0, 0)`) passes
+/// the successor check, and `solve` then reports a wrong exact value; only
+/// a recomputation of the fixpoints catches it.
+#[test]
+fn verify_refuses_another_fixpoint_that_the_successor_check_accepts() {
+    let dir = tempfile::tempdir().unwrap();
+    // Level 3 on top: the levels above capture into it and would see its
+    // values change (under `start`, a loop-sensitive value depends on w).
+    let set = build::<Adjito>(dir.path(), LoopRule::Start, 3);
+    let st = adji::notation::parse_state::<Adjito>(
+        "0,0,0,1,0,1/0,0,0,0,1,0 B 22-23",
+        adji::notation::Stores::Required,
+    )
+    .unwrap();
+    let b = set.bounds::<Adjito>(&st.pos).unwrap();
+    assert_eq!((b.lo, b.hi), (-3, 1));
+    let t = set.level(3).unwrap();
+    let before: Vec<_> = (0..t.len()).map(|i| t.bounds(i)).collect();
+    drop(set);
+    let changed = rewrite_with_another_fixpoint(dir.path());
+    assert!(!changed.is_empty());
+    let set = TableSet::open::<Adjito>(dir.path(), LoopRule::Start, 3).unwrap();
+    // The position of the issue: (−3, 1) in the built file, (0, 0) now.
+    let r = adji::index::rank(&st.pos.pits, 12) as usize;
+    assert!(changed.contains(&r), "{changed:?}");
+    let b = set.bounds::<Adjito>(&st.pos).unwrap();
+    assert_eq!((b.lo, b.hi), (0, 0));
+    // The successor check (all the old verify did) passes on every level.
+    for n in 0..=3 {
+        assert_eq!(
+            verify_level::<Adjito>(&set, n, 5).unwrap().1,
+            0,
+            "level {n}"
+        );
+    }
+    drop(set);
+    let rep = verify_adjito(dir.path());
+    assert!(!rep.passed(), "{rep:?}");
+    assert!(rep.levels[..3].iter().all(|l| l.ok()), "{rep:?}");
+    match &rep.levels[3].outcome {
+        LevelOutcome::NotFixpoints(m) => {
+            assert_eq!(m.count, changed.len() as u64);
+            assert_eq!(m.first.index, changed[0] as u64);
+            assert_eq!(m.first.recomputed, before[changed[0]]);
+        }
+        o => panic!("level 3: {o:?}"),
+    }
+    // The rebuild needs what a build of the level needs: refused over budget.
+    let tight = VerifyOptions {
+        memory: 1 << 20,
+        ..VerifyOptions::default()
+    };
+    let r = verify_dir::<Adjito>(dir.path(), LoopRule::Start, &tight, |_| {});
+    assert!(
+        matches!(r, Err(TableError::OverBudget { level: 3, .. })),
+        "{r:?}"
+    );
+    // The command line says which entry and fails.
+    let out = assert_cmd::Command::cargo_bin("adji")
+        .unwrap()
+        .args(["tables", "verify", "--game", "adjito", "--dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let text = format!("{}{err}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(err.contains("adjito-start-003.adjt"), "{err}");
+    assert!(text.contains(&format!("rank {}", changed[0])), "{text}");
+}
+
+/// Item 3: a value byte outside ±(seeds on the board), with both checksums
+/// recomputed, opened as exact −127 (the byte 127 is +∞, never a value).
+#[test]
+fn an_impossible_value_byte_is_refused_on_open_naming_the_rank() {
+    let (dir, p, good) = adjito_level_file(4, 3);
+    let t = open(dir.path(), GameId::Adjito, LoopRule::Start, 3).unwrap();
+    let plain = (0..t.len())
+        .find(|&i| !t.bounds(i).loop_sensitive())
+        .unwrap();
+    drop(t);
+    for byte in [127u8, 4, 0xFC, 100] {
+        std::fs::write(&p, &good).unwrap();
+        forge(&p, &[(plain, byte)]);
+        let e = open(dir.path(), GameId::Adjito, LoopRule::Start, 3).unwrap_err();
+        let msg = e.to_string();
+        assert!(
+            matches!(e, TableError::ImpossibleValue { rank, .. } if rank == plain as u64),
+            "byte {byte}: {e:?}"
+        );
+        assert!(msg.contains(&format!("rank {plain}")), "byte {byte}: {msg}");
+        assert!(
+            msg.contains(&format!("{}", byte as i8)),
+            "byte {byte}: {msg}"
+        );
+        assert!(msg.contains("adjito-start-003.adjt"), "{msg}");
+    }
+    // An exception record whose bounds are impossible or reversed.
+    std::fs::write(&p, &good).unwrap();
+    let t = open(dir.path(), GameId::Adjito, LoopRule::Start, 3).unwrap();
+    let (n, x) = (t.len(), t.exceptions() as usize);
+    drop(t);
+    assert!(x > 0);
+    let rec = n + 8 * (x - 1);
+    let rank = u32::from_le_bytes(
+        good[HEADER_LEN + rec..HEADER_LEN + rec + 4]
+            .try_into()
+            .unwrap(),
+    );
+    for (lo, hi) in [(-4i8, 1i8), (-3, 4), (127, 127), (-128, -128), (2, -2)] {
+        std::fs::write(&p, &good).unwrap();
+        forge(&p, &[(rec + 4, lo as u8), (rec + 5, hi as u8)]);
+        let e = open(dir.path(), GameId::Adjito, LoopRule::Start, 3).unwrap_err();
+        assert!(
+            matches!(&e, TableError::ImpossibleValue { rank: r, .. } if *r == rank as u64),
+            "({lo}, {hi}): {e:?}"
+        );
+    }
+    std::fs::write(&p, &good).unwrap();
+}
+
+/// Item 21: one limit, the library's, for the builder's largest level.
+#[test]
+fn the_builders_largest_level_is_the_librarys_one_limit() {
+    use adji::tables::retrograde::{check_size, max_build_level, plan};
+    assert_eq!(max_build_level::<Adjito>(), 31);
+    assert_eq!(max_build_level::<AdjiBoto>(), 43);
+    fn limit<G: Game>() {
+        let max = max_build_level::<G>();
+        assert!(check_size::<G>(max).is_ok());
+        assert!(plan::<G>(max).is_ok());
+        let e = check_size::<G>(max + 1).unwrap_err();
+        assert!(
+            matches!(e, TableError::TooLarge { level, max: m, .. } if level == max + 1 && m == max)
+        );
+        assert!(e.to_string().contains("32-bit"), "{e}");
+        assert!(
+            matches!(plan::<G>(G::TOTAL), Err(TableError::TooLarge { level, .. }) if level == max + 1)
+        );
+    }
+    limit::<Adjito>();
+    limit::<AdjiBoto>();
+}
+
+/// Item 6: a file named for a level above the game's seeds (4294967295)
+/// made verify walk every level up to it, reporting each missing.
+#[test]
+fn a_stray_file_above_the_games_seeds_is_one_error_not_a_walk() {
+    let dir = tempfile::tempdir().unwrap();
+    build::<Adjito>(dir.path(), LoopRule::Start, 3);
+    for stray in ["adjito-start-4294967295.adjt", "adjito-start-49.adjt"] {
+        let p = dir.path().join(stray);
+        std::fs::write(&p, b"").unwrap();
+        let d = dir.path().to_path_buf();
+        let rep = within_20s(move || verify_adjito(&d));
+        assert!(!rep.passed(), "{stray}");
+        assert_eq!(rep.levels.len(), 4, "{stray}: walked to it");
+        assert_eq!(rep.strays.len(), 1, "{stray}");
+        assert!(rep.strays[0].to_string().contains(stray), "{stray}");
+        assert!(rep.levels.iter().all(|l| l.ok()), "{stray}");
+        std::fs::remove_file(&p).unwrap();
+    }
 }

@@ -5,15 +5,17 @@ use std::time::Instant;
 
 use clap::{ArgGroup, Args, Subcommand};
 
-use adji::game::{Game, GameId};
+use adji::game::Game;
 use adji::notation::{parse_state, Stores};
-use adji::report::{CheckOutcome, EntryMismatch, LevelCheck, ProbeReport};
+use adji::report::{LevelCheck, ProbeReport};
+use adji::tables::format::levels_present;
 use adji::tables::retrograde::{
-    build_tables_within, floor_pass, plan, plan_peak, project, LevelPlan, BUILD_PER_FLOOR,
+    build_tables_within, floor_pass, max_build_level, plan, plan_peak, project, LevelPlan,
+    BUILD_PER_FLOOR, LIMIT_REASON,
 };
 use adji::tables::stats::{level_stats, markdown};
-use adji::tables::verify::{verify_level, verify_sample};
-use adji::tables::{level_path, Table, TableSet};
+use adji::tables::verify::{verify_dir, verify_peak, LevelOutcome, VerifyOptions};
+use adji::tables::{TableError, TableSet};
 use adji::value::LoopRule;
 use indicatif::ProgressBar;
 
@@ -31,8 +33,10 @@ pub enum TablesCommand {
     Build(BuildArgs),
     /// Look positions up: value, loop-sensitivity and the value of every move.
     Probe(ProbeArgs),
-    /// Check every table file: header, checksum, and every entry against its
-    /// successors; a missing level below a present one is a failure.
+    /// Check every table file: header, checksums, value ranges, every entry
+    /// against its successors, and every level against a fresh rebuild (which
+    /// proves the least/greatest fixpoints); a missing level below a present
+    /// one, or a file named for a level the game cannot have, is a failure.
     Verify(VerifyArgs),
     /// Per-level statistics: wins, draws, losses, loop-sensitive positions, value histogram.
     Stats(StatsArgs),
@@ -105,10 +109,14 @@ pub struct VerifyArgs {
     pub dir: TablesDirArg,
     #[command(flatten)]
     pub threads: ThreadsArg,
-    /// Recompute only about N entries per level (blocks at fixed places);
-    /// headers and checksums are still checked in full.
+    /// Check only about N entries per level against their successors
+    /// (blocks at fixed places) and rebuild no level: the fixpoints are then
+    /// not proven. Headers, checksums and value ranges are still checked in
+    /// full.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub sample: Option<u64>,
+    #[command(flatten)]
+    pub memory: MemoryArg,
 }
 
 /// Options of `tables stats`.
@@ -138,15 +146,6 @@ pub fn tables(t: &TablesCommand) -> Result<(), CliError> {
         TablesCommand::Probe(a) => dispatch!(a.set.game, probe(a)),
         TablesCommand::Verify(a) => verify(a),
         TablesCommand::Stats(a) => dispatch!(a.set.game, stats(a)),
-    }
-}
-
-/// The largest level `tables build` builds for `G`.
-fn max_level<G: Game>() -> u32 {
-    if G::ID == GameId::Adjito {
-        G::TOTAL
-    } else {
-        60
     }
 }
 
@@ -195,13 +194,15 @@ pub fn check_plan(a: &BuildArgs, p: &[LevelPlan]) -> Result<(), CliError> {
     )
 }
 
-/// Refuses a `--max-seeds` above the largest level this tool builds.
+/// Refuses a `--max-seeds` above the largest level the builder takes
+/// (the library's [`max_build_level`], which says why).
 pub fn check_max_seeds<G: Game>(a: &BuildArgs) -> Result<(), CliError> {
-    if a.max_seeds > max_level::<G>() {
+    let max = max_build_level::<G>();
+    if a.max_seeds > max {
         return Err(CliError::Input(format!(
-            "--max-seeds {} is above the largest level this tool builds ({})",
+            "--max-seeds {} is beyond the builder, which takes {} levels up to level {max}: {LIMIT_REASON}",
             a.max_seeds,
-            max_level::<G>()
+            G::ID
         )));
     }
     Ok(())
@@ -304,25 +305,6 @@ fn probe<G: Game>(a: &ProbeArgs) -> Result<(), CliError> {
     )
 }
 
-/// Levels present in `dir` for a game and rule, by file name.
-fn levels_in_dir(dir: &Path, game: GameId, rule: LoopRule) -> Vec<u32> {
-    let prefix = format!("{}-{}-", game.name(), rule.name());
-    let mut v: Vec<u32> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| {
-            let name = e.file_name().to_string_lossy().to_string();
-            name.strip_prefix(&prefix)?
-                .strip_suffix(".adjt")?
-                .parse()
-                .ok()
-        })
-        .collect();
-    v.sort_unstable();
-    v
-}
-
 /// What `tables verify` found so far.
 #[derive(Default)]
 struct Tally {
@@ -341,84 +323,65 @@ impl Tally {
         }
         Ok(())
     }
+
+    /// Prints a stray file (a level the game cannot have) and counts it.
+    fn stray(&mut self, e: &TableError) -> Result<(), CliError> {
+        out::print(format_args!("FAIL {e}\n"))?;
+        self.files += 1;
+        self.problems += 1;
+        self.first.get_or_insert_with(|| e.to_string());
+        Ok(())
+    }
 }
 
-/// Checks one level given the levels below it (`set`): opens it, and
-/// recomputes its entries when every lower level checked out.
-fn check_level<G: Game>(
-    dir: &Path,
-    rule: LoopRule,
-    n: u32,
-    set: &mut TableSet,
-    present: bool,
-    chain_ok: bool,
-    sample: Option<u64>,
-) -> LevelCheck {
-    let path = level_path(dir, G::ID, rule, n);
-    let t0 = Instant::now();
-    if !present {
-        let outcome = CheckOutcome::Missing;
-        return LevelCheck {
-            level: n,
-            outcome,
-            path,
-        };
-    }
-    let outcome = match Table::open(&path, G::ID, rule, n, G::PITS) {
-        Err(e) => CheckOutcome::Bad {
-            error: e.to_string(),
-        },
-        Ok(_) if !chain_ok => CheckOutcome::Unchecked,
-        Ok(t) => {
-            set.push(t);
-            let entries = set.level(n).map_or(0, Table::len);
-            let found = match sample {
-                Some(k) => verify_sample::<G>(set, n, k, 5),
-                None => verify_level::<G>(set, n, 5).map(|(m, c)| (m, c, entries as u64)),
-            };
-            match found {
-                Err(e) => CheckOutcome::Bad {
-                    error: e.to_string(),
-                },
-                Ok((_, 0, recomputed)) => CheckOutcome::Ok {
-                    entries,
-                    recomputed,
-                    seconds: t0.elapsed().as_secs_f64(),
-                },
-                Ok((bad, count, _)) => CheckOutcome::Differ {
-                    count,
-                    examples: bad.iter().map(EntryMismatch::new::<G>).collect(),
-                },
-            }
-        }
+/// Prints what a full verification of `G`'s levels in `dir` needs (each
+/// level is rebuilt in memory) and refuses it over `--memory`.
+fn verify_plan<G: Game>(a: &VerifyArgs, rule: LoopRule) -> Result<(), CliError> {
+    let files = levels_present(&a.dir.dir, G::ID, rule)?;
+    let max = max_build_level::<G>();
+    let levels: Vec<u32> = files.levels.into_iter().filter(|&n| n <= max).collect();
+    let Some((level, need)) = verify_peak::<G>(&levels)? else {
+        return Ok(());
     };
-    LevelCheck {
-        level: n,
-        outcome,
-        path,
-    }
+    out::print(format_args!(
+        "Plan: {} `{}`: every level rebuilt in memory and compared; peak {} (level {level}).\n",
+        G::ID,
+        rule.name(),
+        fmt_bytes(need)
+    ))?;
+    MemoryBudget::of(a.memory).check(
+        need,
+        format!("the rebuild of level {level} with the lower levels mapped"),
+        "raise --memory, or check a sample with --sample (which does not prove the fixpoints)",
+    )
 }
 
 /// Verifies every table file of game `G` in `dir`, both loop rules; every
 /// level from 0 to the highest present must be there.
-fn verify_game<G: Game>(
-    dir: &Path,
-    sample: Option<u64>,
-    tally: &mut Tally,
-) -> Result<(), CliError> {
+fn verify_game<G: Game>(a: &VerifyArgs, tally: &mut Tally) -> Result<(), CliError> {
     for rule in [LoopRule::Start, LoopRule::Even] {
-        let levels = levels_in_dir(dir, G::ID, rule);
-        let Some(&top) = levels.last() else { continue };
-        tally.files += levels.len();
-        let mut set = TableSet::empty(G::ID, rule);
-        // Entries are recomputed while every lower level checked out.
-        let mut chain_ok = true;
-        for n in 0..=top {
-            let present = levels.binary_search(&n).is_ok();
-            chain_ok &= set.covered() == n;
-            let c = check_level::<G>(dir, rule, n, &mut set, present, chain_ok, sample);
-            chain_ok &= matches!(c.outcome, CheckOutcome::Ok { .. });
-            tally.add(&c)?;
+        if a.sample.is_none() {
+            verify_plan::<G>(a, rule)?;
+        }
+        let opts = VerifyOptions {
+            max_report: 5,
+            sample: a.sample,
+            memory: u64::MAX,
+        };
+        let mut printed = Ok(());
+        let rep = verify_dir::<G>(&a.dir.dir, rule, &opts, |v| {
+            if printed.is_ok() {
+                printed = tally.add(&LevelCheck::of::<G>(v));
+            }
+        })?;
+        printed?;
+        tally.files += rep
+            .levels
+            .iter()
+            .filter(|l| !matches!(l.outcome, LevelOutcome::Missing))
+            .count();
+        for e in &rep.strays {
+            tally.stray(e)?;
         }
     }
     Ok(())
@@ -437,7 +400,7 @@ fn verify(a: &VerifyArgs) -> Result<(), CliError> {
     let games = a.game.map_or(GameArg::ALL.to_vec(), |g| vec![g]);
     let mut tally = Tally::default();
     for g in games {
-        dispatch!(g, verify_game(dir, a.sample, &mut tally))?;
+        dispatch!(g, verify_game(a, &mut tally))?;
     }
     if tally.files == 0 {
         return Err(CliError::Input(format!(

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::game::{Game, Position};
 use crate::notation::{format_board, format_move};
-use crate::tables::verify::Mismatch;
+use crate::tables::verify::{LevelOutcome, LevelVerdict, Mismatch};
 use crate::tables::{move_values, TableSet};
 
 /// A position the endgame tables cannot answer.
@@ -167,12 +167,16 @@ impl EntryMismatch {
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum CheckOutcome {
-    /// Header, checksum and every entry check out.
+    /// Header, checksum, value ranges and every entry checked out.
     Ok {
         /// Entries of the level.
         entries: usize,
-        /// Entries recomputed (all, or a sample with `--sample`).
+        /// Entries checked against their successors (all, or a sample
+        /// with `--sample`).
         recomputed: u64,
+        /// Whether the level was rebuilt and equal (not with `--sample`):
+        /// the least/greatest fixpoints are then proven.
+        fixpoints: bool,
         /// Seconds taken.
         seconds: f64,
     },
@@ -193,6 +197,14 @@ pub enum CheckOutcome {
     /// Header and checksum are fine, but a lower level is missing or bad,
     /// so the entries were not recomputed.
     Unchecked,
+    /// Every entry agrees with its successors, but the level differs from
+    /// its rebuild: not the least `lo` and greatest `hi`.
+    NotFixpoints {
+        /// Entries that differ.
+        count: u64,
+        /// The first (lowest rank); "recomputed" is the rebuild.
+        first: EntryMismatch,
+    },
 }
 
 /// One level checked by `tables verify`.
@@ -207,6 +219,40 @@ pub struct LevelCheck {
 }
 
 impl LevelCheck {
+    /// The report of a verdict of `verify_dir` on a level of game `G`.
+    pub fn of<G: Game>(v: &LevelVerdict) -> Self {
+        let outcome = match &v.outcome {
+            LevelOutcome::Ok {
+                entries,
+                checked,
+                fixpoints,
+            } => CheckOutcome::Ok {
+                entries: *entries as usize,
+                recomputed: *checked,
+                fixpoints: *fixpoints,
+                seconds: v.secs,
+            },
+            LevelOutcome::Mismatches { count, first } => CheckOutcome::Differ {
+                count: *count,
+                examples: first.iter().map(EntryMismatch::new::<G>).collect(),
+            },
+            LevelOutcome::NotFixpoints(m) => CheckOutcome::NotFixpoints {
+                count: m.count,
+                first: EntryMismatch::new::<G>(&m.first),
+            },
+            LevelOutcome::Missing => CheckOutcome::Missing,
+            LevelOutcome::BadFile(e) => CheckOutcome::Bad {
+                error: e.to_string(),
+            },
+            LevelOutcome::NotRecomputed { .. } => CheckOutcome::Unchecked,
+        };
+        LevelCheck {
+            level: v.level,
+            outcome,
+            path: v.path.clone(),
+        }
+    }
+
     /// The problem found, in one line (none for `Ok` and `Unchecked`,
     /// whose cause is reported at a lower level).
     pub fn problem(&self) -> Option<String> {
@@ -221,6 +267,17 @@ impl LevelCheck {
             CheckOutcome::Differ { count, .. } => {
                 Some(format!("{p}: {count} entries differ from their successors"))
             }
+            CheckOutcome::NotFixpoints { count, first: m } => Some(format!(
+                "{p}: {count} entries agree with their successors but differ from the level \
+                 rebuilt (not the least/greatest fixpoints); first: rank {} board {}: stored lo {} \
+                 hi {}, rebuilt lo {} hi {}",
+                m.rank,
+                m.board,
+                bound(m.stored_lo),
+                bound(m.stored_hi),
+                bound(m.recomputed_lo),
+                bound(m.recomputed_hi)
+            )),
         }
     }
 
@@ -229,8 +286,17 @@ impl LevelCheck {
         match &self.outcome {
             CheckOutcome::Ok { .. } | CheckOutcome::Unchecked => 0,
             CheckOutcome::Missing | CheckOutcome::Bad { .. } => 1,
-            CheckOutcome::Differ { count, .. } => *count,
+            CheckOutcome::Differ { count, .. } | CheckOutcome::NotFixpoints { count, .. } => *count,
         }
+    }
+}
+
+/// A bound for messages: a value, or −∞/+∞.
+fn bound(v: i32) -> String {
+    match v {
+        crate::value::NEG_INF => "−∞".into(),
+        crate::value::POS_INF => "+∞".into(),
+        v => v.to_string(),
     }
 }
 
@@ -242,13 +308,18 @@ impl fmt::Display for LevelCheck {
                 entries,
                 recomputed,
                 seconds,
-            } if *recomputed < *entries as u64 => writeln!(
+                fixpoints: false,
+            } => writeln!(
                 f,
-                "ok   {p} ({recomputed} of {entries} entries recomputed, a sample; {seconds:.2}s)"
+                "ok   {p} ({recomputed} of {entries} entries consistent with their successors, a \
+                 sample; fixpoints not proven; {seconds:.2}s)"
             ),
             CheckOutcome::Ok {
                 entries, seconds, ..
-            } => writeln!(f, "ok   {p} ({entries} entries, {seconds:.2}s)"),
+            } => writeln!(
+                f,
+                "ok   {p} ({entries} entries, consistent and equal to a fresh rebuild; {seconds:.2}s)"
+            ),
             CheckOutcome::Unchecked => writeln!(
                 f,
                 "SKIP {p}: header and checksum ok; entries not recomputed (a lower level is missing or bad)"
@@ -264,7 +335,7 @@ impl fmt::Display for LevelCheck {
                 }
                 Ok(())
             }
-            CheckOutcome::Missing | CheckOutcome::Bad { .. } => {
+            CheckOutcome::Missing | CheckOutcome::Bad { .. } | CheckOutcome::NotFixpoints { .. } => {
                 writeln!(f, "FAIL {}", self.problem().unwrap_or_default())
             }
         }

@@ -398,21 +398,46 @@ fn list_dir(dir: &Path) -> std::io::Result<Vec<String>> {
     }
 }
 
+/// The table files of one game and rule in a directory, by name.
+#[derive(Debug, Default)]
+pub struct LevelFiles {
+    /// Levels with a file, ascending (whatever the files hold; opening
+    /// them checks that).
+    pub levels: Vec<u32>,
+    /// Files named for a level the game cannot have (above its seeds):
+    /// one [`TableError::LevelOutOfRange`] each, never opened.
+    pub strays: Vec<TableError>,
+}
+
 /// The levels of `game` under `rule` that have a file in `dir`, by file
-/// name, ascending (whatever the files hold; opening them checks that).
+/// name, ascending; a name with a level above the game's seeds
+/// ([`total_of`]) is a stray, set apart so that no caller walks to it.
 ///
 /// # Errors
 /// [`TableError::Io`] when the directory cannot be listed.
-pub fn levels_present(dir: &Path, game: GameId, rule: LoopRule) -> Result<Vec<u32>, TableError> {
+pub fn levels_present(dir: &Path, game: GameId, rule: LoopRule) -> Result<LevelFiles, TableError> {
     let prefix = format!("{}-{}-", game.name(), rule.name());
-    let mut v: Vec<u32> = list_dir(dir)
-        .map_err(|e| TableError::Io {
-            path: dir.to_path_buf(),
-            source: e,
-        })?
-        .iter()
-        .filter_map(|n| n.strip_prefix(&prefix)?.strip_suffix(".adjt")?.parse().ok())
-        .collect();
-    v.sort_unstable();
-    Ok(v)
+    let names = list_dir(dir).map_err(|e| TableError::Io {
+        path: dir.to_path_buf(),
+        source: e,
+    })?;
+    let mut found = LevelFiles::default();
+    for name in &names {
+        let Some(level) = name
+            .strip_prefix(&prefix)
+            .and_then(|n| n.strip_suffix(".adjt"))
+        else {
+            continue;
+        };
+        let Ok(level) = level.parse::<u32>() else {
+            continue;
+        };
+        match check_level(&dir.join(name), game, level) {
+            Ok(()) => found.levels.push(level),
+            Err(e) => found.strays.push(e),
+        }
+    }
+    found.levels.sort_unstable();
+    found.levels.dedup();
+    Ok(found)
 }

@@ -1,6 +1,7 @@
 //! Endgame tables: one file per level (seeds on the board), every position
 //! of the level stored, values exactly as the README's rules §4 defines them.
 //!
+//! - [`TableError`]: everything that can go wrong with tables;
 //! - [`format`]: the file format and atomic writes;
 //! - [`retrograde`]: the parallel retrograde builder (named for its algorithm, not build output);
 //! - [`verify`]: header, checksum and successor checks;
@@ -11,12 +12,13 @@
 //! ([`crate::index`]); Adji-Boto tables cover main-phase positions only.
 
 pub mod bench;
+mod error;
 pub mod format;
 pub mod retrograde;
 pub mod stats;
 pub mod verify;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use memmap2::Mmap;
 use rayon::prelude::*;
@@ -24,154 +26,13 @@ use rayon::prelude::*;
 use crate::fsutil::open_regular;
 use crate::game::{Game, GameId, Position};
 use crate::index::rank;
-use crate::value::{capture_value, decode_bound, quiet_value, Bounds, LoopRule};
+use crate::value::{
+    capture_value, decode_bound, quiet_value, Bounds, LoopRule, NEG_INF_BYTE, POS_INF_BYTE,
+};
 
 pub use format::{level_path, Header};
 
-/// Everything that can go wrong reading, writing or building tables.
-#[derive(Debug, thiserror::Error)]
-pub enum TableError {
-    /// An I/O error.
-    #[error("{}: {source}", .path.display())]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The error.
-        source: std::io::Error,
-    },
-    /// Something other than a regular file (a directory, FIFO, device…)
-    /// stands where a table file should be; it is never opened.
-    #[error("{}: {what}; only a regular file can be a table", .path.display())]
-    NotRegular {
-        /// The path.
-        path: PathBuf,
-        /// What it is ("a FIFO", "a directory", …).
-        what: String,
-    },
-    /// The file is shorter than its header says.
-    #[error("{}: truncated table file: expected {expected} bytes, found {found}", .path.display())]
-    Truncated {
-        /// The file.
-        path: PathBuf,
-        /// Bytes expected.
-        expected: u64,
-        /// Bytes found.
-        found: u64,
-    },
-    /// The file does not start with the table magic.
-    #[error("{}: not an adji table file (bad magic)", .path.display())]
-    NotATable {
-        /// The file.
-        path: PathBuf,
-    },
-    /// Unsupported format version.
-    #[error("{}: unsupported table format version {found} (this tool reads version {}); rebuild the tables with `adji tables build`", .path.display(), format::VERSION)]
-    Version {
-        /// The file.
-        path: PathBuf,
-        /// Version found.
-        found: u32,
-    },
-    /// A checksum or field is wrong.
-    #[error("{}: corrupted table: {what}", .path.display())]
-    Corrupted {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong.
-        what: String,
-    },
-    /// The file is for the other game.
-    #[error("{}: table is for {found}, not {expected}", .path.display())]
-    WrongGame {
-        /// The file.
-        path: PathBuf,
-        /// Game wanted.
-        expected: GameId,
-        /// Game found.
-        found: GameId,
-    },
-    /// The file was built under the other loop rule.
-    #[error("{}: table was built with --loop {}, not --loop {}; tables of different loop rules cannot be mixed", .path.display(), .found.name(), .expected.name())]
-    WrongRule {
-        /// The file.
-        path: PathBuf,
-        /// Rule wanted.
-        expected: LoopRule,
-        /// Rule found.
-        found: LoopRule,
-    },
-    /// The file holds another level than its name says.
-    #[error("{}: file holds level {found}, expected level {expected}", .path.display())]
-    WrongLevel {
-        /// The file.
-        path: PathBuf,
-        /// Level wanted.
-        expected: u32,
-        /// Level found.
-        found: u32,
-    },
-    /// A level the game cannot have (more seeds than the game holds).
-    #[error("{}: level {level} is impossible for {game}, which has {total} seeds", .path.display())]
-    LevelOutOfRange {
-        /// The file.
-        path: PathBuf,
-        /// The game.
-        game: GameId,
-        /// The level asked for or found.
-        level: u32,
-        /// The game's seeds.
-        total: u32,
-    },
-    /// A level is not built.
-    #[error("level {level} is not built (no {})", .path.display())]
-    Missing {
-        /// The level.
-        level: u32,
-        /// Where it was looked for.
-        path: PathBuf,
-    },
-    /// A level's build would need more memory than the budget allows;
-    /// refused before anything is allocated.
-    #[error("level {level} needs {} of memory but the budget is {}; lower the top level or raise the budget", crate::tables::fmt_gib(*.need), crate::tables::fmt_gib(*.budget))]
-    OverBudget {
-        /// The first level over the budget.
-        level: u32,
-        /// Bytes it needs at its peak.
-        need: u64,
-        /// The budget in bytes.
-        budget: u64,
-    },
-    /// The builder cannot take a level this large (its frontiers hold
-    /// 32-bit ranks); refused before anything is allocated.
-    #[error(
-        "level {level} has {positions} positions; the builder handles at most {max} per level"
-    )]
-    TooLarge {
-        /// The level.
-        level: u32,
-        /// Its positions.
-        positions: u64,
-        /// The builder's limit.
-        max: u64,
-    },
-}
-
-impl TableError {
-    /// The error for an I/O failure on `path`: a missing file becomes
-    /// [`TableError::Missing`] of `level`; a path that is not a regular
-    /// file becomes [`TableError::NotRegular`].
-    pub fn from_open(path: &Path, level: u32, e: std::io::Error) -> TableError {
-        let path = path.to_path_buf();
-        match e.kind() {
-            std::io::ErrorKind::NotFound => TableError::Missing { level, path },
-            std::io::ErrorKind::InvalidInput => TableError::NotRegular {
-                path,
-                what: e.to_string(),
-            },
-            _ => TableError::Io { path, source: e },
-        }
-    }
-}
+pub use error::TableError;
 
 /// The bytes of a table: the file mapped, or a copy in anonymous memory
 /// on transparent huge pages ([`Table::into_memory`]).
@@ -288,33 +149,83 @@ impl Table {
         Ok(t)
     }
 
-    /// One parallel pass over the payload: its checksum, and one exception
-    /// record per value byte marked loop-sensitive.
+    /// One parallel pass over the payload: its checksum, one exception
+    /// record per value byte marked loop-sensitive, and no value byte
+    /// outside ±(seeds on the board).
     fn check_payload(&self, path: &Path) -> Result<(), TableError> {
-        let (crc, marked) = scan_payload(&self.map[format::HEADER_LEN..], self.count, 1 << 24);
+        let n = self.header.level as u8;
+        let scan = scan_payload(&self.map[format::HEADER_LEN..], self.count, n, 1 << 24);
         let corrupted = |what: String| TableError::Corrupted {
             path: path.to_path_buf(),
             what,
         };
-        if crc != self.header.payload_crc {
+        if scan.crc != self.header.payload_crc {
             return Err(corrupted("payload checksum mismatch".into()));
         }
-        if marked != self.header.exceptions {
+        if scan.outside > scan.marked {
+            return Err(self.first_impossible(path));
+        }
+        if scan.marked != self.header.exceptions {
             return Err(corrupted(format!(
-                "{marked} entries marked loop-sensitive but {} exception records",
-                self.header.exceptions
+                "{} entries marked loop-sensitive but {} exception records",
+                scan.marked, self.header.exceptions
             )));
         }
         Ok(())
     }
 
+    /// The error for the first value byte outside ±(seeds on the board)
+    /// (one is known to exist).
+    fn first_impossible(&self, path: &Path) -> TableError {
+        let n = self.header.level as i32;
+        let bad = |&(_, &b): &(usize, &u8)| {
+            let v = b as i8;
+            v != format::EXCEPTION && (v as i32).abs() > n
+        };
+        let (rank, v) = self
+            .values()
+            .iter()
+            .enumerate()
+            .find(bad)
+            .map_or((0, 0), |(i, &b)| (i as u64, b as i8));
+        TableError::ImpossibleValue {
+            path: path.to_path_buf(),
+            rank,
+            what: format!("value byte {v}, outside ±{n} (the seeds on the board)"),
+        }
+    }
+
+    /// The bounds of exception record `r` must be possible values of the
+    /// level (or −∞ for `lo`, +∞ for `hi`, which the builder gives
+    /// positions that never leave a quiet cycle) with `lo ≤ hi`.
+    fn check_record_bounds(&self, path: &Path, r: &[u8]) -> Result<(), TableError> {
+        let n = self.header.level as i32;
+        let rank = u32::from_le_bytes([r[0], r[1], r[2], r[3]]) as u64;
+        let (lo, hi) = (r[4] as i8, r[5] as i8);
+        let ok = |v: i8, inf: i8| v == inf || (v as i32).abs() <= n;
+        let what = if !ok(lo, NEG_INF_BYTE) || !ok(hi, POS_INF_BYTE) {
+            format!("exception bounds lo {lo}, hi {hi}, outside ±{n} (the seeds on the board)")
+        } else if lo > hi {
+            format!("exception bounds lo {lo} > hi {hi}")
+        } else {
+            return Ok(());
+        };
+        Err(TableError::ImpossibleValue {
+            path: path.to_path_buf(),
+            rank,
+            what,
+        })
+    }
+
     /// The exception list must be strictly ascending, in range, with
-    /// `lo < hi` (or an infinite bound), each record on a marked value byte,
+    /// possible bounds ([`Table::check_record_bounds`]) and `lo < hi` (or
+    /// an infinite bound), each record on a marked value byte,
     /// so that a probe never misreads it ([`Table::check_payload`] checks
     /// that no marked byte lacks its record).
     fn check_exceptions(&self, path: &Path) -> Result<(), TableError> {
         let mut prev: Option<u32> = None;
         for r in self.exception_records().chunks_exact(format::EXCEPTION_LEN) {
+            self.check_record_bounds(path, r)?;
             let rank = u32::from_le_bytes([r[0], r[1], r[2], r[3]]);
             let ok = prev.is_none_or(|p| rank > p)
                 && (rank as usize) < self.count
@@ -463,28 +374,70 @@ impl Table {
     }
 }
 
-/// The CRC-32 of `payload` and the number of its first `values` bytes that
-/// mark a loop-sensitive entry, in parallel over pieces of `piece` bytes
-/// (checksums joined with `crc32fast`'s combine).
-fn scan_payload(payload: &[u8], values: usize, piece: usize) -> (u32, u64) {
-    let pieces: Vec<(crc32fast::Hasher, u64)> = payload
+/// What [`scan_payload`] finds.
+#[derive(Debug, PartialEq, Eq)]
+struct PayloadScan {
+    /// CRC-32 of the payload.
+    crc: u32,
+    /// Value bytes marking a loop-sensitive entry.
+    marked: u64,
+    /// Value bytes outside `−n ..= n`, the marks included (−128 is never
+    /// a value: `n ≤ 100`).
+    outside: u64,
+}
+
+/// The CRC-32 of `payload`, and among its first `values` bytes those that
+/// mark a loop-sensitive entry and those outside ±`n`, in parallel over
+/// pieces of `piece` bytes (checksums joined with `crc32fast`'s combine).
+fn scan_payload(payload: &[u8], values: usize, n: u8, piece: usize) -> PayloadScan {
+    let pieces: Vec<(crc32fast::Hasher, u64, u64)> = payload
         .par_chunks(piece)
         .enumerate()
         .map(|(i, c)| {
             let mut h = crc32fast::Hasher::new();
-            h.update(c);
-            let end = values.saturating_sub(i * piece).min(c.len());
-            let marked = c[..end].iter().filter(|&&b| b as i8 == format::EXCEPTION);
-            (h, marked.count() as u64)
+            let (mut marked, mut outside) = (0, 0);
+            let mut left = values.saturating_sub(i * piece);
+            // Blocks small enough to stay in cache between the checksum
+            // and the counts: one pass over memory.
+            for b in c.chunks(1 << 15) {
+                h.update(b);
+                let vals = &b[..left.min(b.len())];
+                left -= vals.len();
+                let (m, o) = count_values(vals, n);
+                (marked, outside) = (marked + m, outside + o);
+            }
+            (h, marked, outside)
         })
         .collect();
     let mut crc = crc32fast::Hasher::new();
-    let mut marked = 0;
-    for (h, m) in &pieces {
+    let (mut marked, mut outside) = (0, 0);
+    for (h, m, o) in &pieces {
         crc.combine(h);
         marked += m;
+        outside += o;
     }
-    (crc.finalize(), marked)
+    PayloadScan {
+        crc: crc.finalize(),
+        marked,
+        outside,
+    }
+}
+
+/// The bytes of `vals` that mark a loop-sensitive entry, and those
+/// outside `−n ..= n` (`n ≤ 100`, so the marks among them). Counted in
+/// byte-wide sums of up to 255 bytes, which vectorize fully.
+#[inline]
+fn count_values(vals: &[u8], n: u8) -> (u64, u64) {
+    let count = |c: &[u8], f: &dyn Fn(u8) -> bool| {
+        c.iter().fold(0u8, |a, &b| a.wrapping_add(f(b) as u8)) as u64
+    };
+    let (mut marked, mut outside) = (0, 0);
+    for c in vals.chunks(255) {
+        marked += count(c, &|b| b == format::EXCEPTION as u8);
+        // b + n (mod 256) ≤ 2n exactly for the bytes of −n ..= n.
+        outside += count(c, &|b| b.wrapping_add(n) > 2 * n);
+    }
+    (marked, outside)
 }
 
 /// Bytes as GiB with two decimals (for messages).
@@ -701,19 +654,21 @@ mod tests {
             payload[i] = format::EXCEPTION as u8;
         }
         for values in [0, 1, 5_000, 9_999, 10_007] {
-            let want = (
-                crc32fast::hash(&payload),
-                payload[..values]
-                    .iter()
-                    .filter(|&&b| b as i8 == format::EXCEPTION)
-                    .count() as u64,
-            );
-            for piece in [1, 7, 64, 4096, 1 << 20] {
-                assert_eq!(
-                    scan_payload(&payload, values, piece),
-                    want,
-                    "values {values} piece {piece}"
-                );
+            for n in [0u8, 3, 48, 100] {
+                let vals = &payload[..values];
+                let count = |f: &dyn Fn(i8) -> bool| vals.iter().filter(|&&b| f(b as i8)).count();
+                let want = PayloadScan {
+                    crc: crc32fast::hash(&payload),
+                    marked: count(&|v| v == format::EXCEPTION) as u64,
+                    outside: count(&|v| (v as i32).abs() > n as i32) as u64,
+                };
+                for piece in [1, 7, 64, 4096, 1 << 20] {
+                    assert_eq!(
+                        scan_payload(&payload, values, n, piece),
+                        want,
+                        "values {values} n {n} piece {piece}"
+                    );
+                }
             }
         }
     }

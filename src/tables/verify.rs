@@ -1,23 +1,36 @@
-//! Table verification, in the manner of Syzygy's `rtbver`: every entry is
-//! recomputed from its successors.
+//! Table verification: every entry checked against its successors, and
+//! every level compared with a fresh recomputation.
 //!
-//! Opening a level already checks the header, game, rule, size and payload
-//! checksum. Verification then recomputes, for every position `p`,
-//! `max(E(p), −hi(c))` and `max(E(p), −lo(c))` over its quiet children `c`
-//! (same level) and its exits `E(p)` (captures into lower levels, game end),
-//! and compares them with the stored `lo(p)` and `hi(p)`.
+//! Opening a level already checks the header, game, rule, size, payload
+//! checksum and that every stored value is possible for the level.
+//! Verification then makes two checks per level:
 //!
-//! This local check proves that the stored planes are *a* solution of the
-//! §4 equations; that they are the least/greatest one is established by the
-//! builder and by the tests against the reference solver.
+//! 1. **Successor consistency**, in the manner of Syzygy's `rtbver`: for
+//!    every position `p`, `max(E(p), −hi(c))` and `max(E(p), −lo(c))` over
+//!    its quiet children `c` (same level) and its exits `E(p)` (captures
+//!    into lower levels, game end) must equal the stored `lo(p)` and
+//!    `hi(p)`. Independent of the builder, but it only proves that the
+//!    stored bounds are *a* solution of the README's §4 equations: on a
+//!    level with quiet cycles other solutions exist (`lo = hi =
+//!    clamp(0, lo, hi)` is one), and they pass it.
+//! 2. **Recomputation**: the level is rebuilt in memory by the builder
+//!    ([`crate::tables::retrograde::rebuild`]) from the lower levels in the
+//!    directory (themselves verified first), and every entry must equal the
+//!    file's. The builder computes `lo` as the least and `hi` as the
+//!    greatest fixpoint, so this establishes that the file holds those.
+//!
+//! A sampled verification ([`verify_sample`]) makes only the first check,
+//! on the samples: it does not prove the fixpoints.
 
 use rayon::prelude::*;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use super::retrograde::{self, LevelPlan};
 use super::{format, level_positions, Table, TableError, TableSet};
 use crate::game::{for_each_step, Game, GameId, Position, Step};
+use crate::progress::{NoProgress, Progress};
 use crate::value::{Bounds, Contribution, LoopRule, Range, NEG_INF};
 
 /// One entry that does not match its successors.
@@ -74,18 +87,16 @@ pub fn verify_level<G: Game>(
     level: u32,
     max_report: usize,
 ) -> Result<(Vec<Mismatch>, u64), TableError> {
-    const CHUNK: u64 = 1 << 14;
     let size = covered(set, level)?.len() as u64;
-    let ranges = (0..size.div_ceil(CHUNK)).map(|ci| ci * CHUNK..((ci + 1) * CHUNK).min(size));
-    verify_ranges::<G>(set, level, ranges.collect(), max_report)
+    verify_ranges::<G>(set, level, whole_level(size), max_report)
 }
 
 /// Positions per block of a sampled verification (consecutive ranks, so
 /// that their boards are walked, not unranked).
 pub const SAMPLE_BLOCK: u64 = 1 << 10;
 
-/// Verifies about `sample` entries of `level` (all of them when the level
-/// is not larger): blocks of [`SAMPLE_BLOCK`] consecutive ranks spread over
+/// Verifies about `sample` entries of `level` against their successors
+/// (all of them when the blocks would cover the level): blocks of [`SAMPLE_BLOCK`] consecutive ranks spread over
 /// the level at fixed pseudo-random places (the same on every run).
 /// Returns the mismatches found (at most `max_report`), their count, and
 /// the number of entries checked.
@@ -99,26 +110,40 @@ pub fn verify_sample<G: Game>(
     max_report: usize,
 ) -> Result<(Vec<Mismatch>, u64, u64), TableError> {
     let size = covered(set, level)?.len() as u64;
-    if sample >= size {
-        let (m, c) = verify_level::<G>(set, level, max_report)?;
-        return Ok((m, c, size));
-    }
+    let ranges = sample_ranges(size, sample, level);
+    let checked = ranges.iter().map(|r| r.end - r.start).sum();
+    let (m, c) = verify_ranges::<G>(set, level, ranges, max_report)?;
+    Ok((m, c, checked))
+}
+
+/// The rank ranges of a sample of about `sample` entries of a level of
+/// `size` entries: every rank when the blocks would cover the level,
+/// otherwise blocks of [`SAMPLE_BLOCK`] at fixed pseudo-random places
+/// (seeded by `level`), ascending.
+fn sample_ranges(size: u64, sample: u64, level: u32) -> Vec<std::ops::Range<u64>> {
     let blocks = sample.div_ceil(SAMPLE_BLOCK);
+    if blocks.saturating_mul(SAMPLE_BLOCK) >= size {
+        return whole_level(size);
+    }
+    // size > SAMPLE_BLOCK here: a block fits at size − SAMPLE_BLOCK + 1 places.
+    let places = size - SAMPLE_BLOCK + 1;
     let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ level as u64;
     let mut starts: Vec<u64> = (0..blocks)
         .map(|_| {
             x = crate::game::mix64(x.wrapping_add(0x9E37_79B9_7F4A_7C15));
-            x % (size - SAMPLE_BLOCK.min(size))
+            x % places
         })
         .collect();
     starts.sort_unstable();
-    let ranges: Vec<_> = starts
-        .into_iter()
-        .map(|s| s..(s + SAMPLE_BLOCK).min(size))
-        .collect();
-    let checked = ranges.iter().map(|r| r.end - r.start).sum();
-    let (m, c) = verify_ranges::<G>(set, level, ranges, max_report)?;
-    Ok((m, c, checked))
+    starts.into_iter().map(|s| s..s + SAMPLE_BLOCK).collect()
+}
+
+/// Every rank of a level of `size` entries, in chunks.
+fn whole_level(size: u64) -> Vec<std::ops::Range<u64>> {
+    const CHUNK: u64 = 1 << 14;
+    (0..size.div_ceil(CHUNK))
+        .map(|ci| ci * CHUNK..((ci + 1) * CHUNK).min(size))
+        .collect()
 }
 
 fn covered(set: &TableSet, level: u32) -> Result<&super::Table, TableError> {
@@ -174,15 +199,97 @@ fn verify_ranges<G: Game>(
     Ok((list, total))
 }
 
+/// The first entry of a level that differs from the level rebuilt in
+/// memory, and how many differ.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RebuildMismatch {
+    /// Entries that differ.
+    pub count: u64,
+    /// The first (lowest rank): stored bounds and the rebuilt ones
+    /// (the least and greatest fixpoints) in `recomputed`.
+    pub first: Mismatch,
+}
+
+/// Rebuilds `level` in memory from the levels below it in `set` (which
+/// must cover it) and compares every entry with the table's.
+///
+/// # Errors
+/// [`TableError::Missing`] when `set` does not cover `level`;
+/// [`TableError::TooLarge`] for a level beyond the builder; an I/O error
+/// when the memory cannot be had.
+pub fn compare_with_rebuild<G: Game>(
+    set: &TableSet,
+    level: u32,
+    bar: &dyn Progress,
+) -> Result<Option<RebuildMismatch>, TableError> {
+    let table = covered(set, level)?;
+    let built = retrograde::rebuild::<G>(level, set, bar)?;
+    let per_chunk: Vec<(u64, Option<usize>)> = whole_level(table.len() as u64)
+        .into_par_iter()
+        .map(|r| {
+            let differs = |&i: &usize| table.bounds(i) != built.bounds(i);
+            let mut idx = (r.start as usize..r.end as usize).filter(differs);
+            let first = idx.next();
+            (first.map_or(0, |_| 1 + idx.count() as u64), first)
+        })
+        .collect();
+    let count = per_chunk.iter().map(|c| c.0).sum();
+    let Some(i) = per_chunk.iter().find_map(|c| c.1) else {
+        return Ok(None);
+    };
+    let pits = crate::index::unrank(i as u64, level as usize, G::PITS);
+    Ok(Some(RebuildMismatch {
+        count,
+        first: Mismatch {
+            level,
+            index: i as u64,
+            position: Position {
+                pits,
+                side: 0,
+                opening: 0,
+            },
+            stored: table.bounds(i),
+            recomputed: built.bounds(i),
+        },
+    }))
+}
+
+/// Peak memory of verifying level `l` of a plan in full: its rebuild
+/// (what its build needs: [`LevelPlan::peak_bytes`]) plus its own file
+/// mapped.
+pub fn rebuild_peak(l: &LevelPlan) -> u64 {
+    l.peak_bytes + l.file_bytes
+}
+
+/// The level of `levels` (those the builder takes) whose full verification
+/// needs the most memory, and that memory ([`rebuild_peak`]).
+///
+/// # Errors
+/// [`TableError::TooLarge`] for a level beyond the builder.
+pub fn verify_peak<G: Game>(levels: &[u32]) -> Result<Option<(u32, u64)>, TableError> {
+    let Some(&top) = levels.last() else {
+        return Ok(None);
+    };
+    let plan = retrograde::plan::<G>(top)?;
+    Ok(levels
+        .iter()
+        .map(|&n| (n, rebuild_peak(&plan[n as usize])))
+        .max_by_key(|x| x.1))
+}
+
 /// Options of [`verify_dir`].
 #[derive(Clone, Debug)]
 pub struct VerifyOptions {
     /// Mismatches kept per level (all are counted).
     pub max_report: usize,
     /// Recompute only about this many entries per level (see
-    /// [`verify_sample`]); `None` recomputes every entry. Headers and
-    /// checksums are always checked in full.
+    /// [`verify_sample`]) against their successors, and do not rebuild
+    /// the levels; `None` checks every entry and rebuilds every level.
+    /// Headers, checksums and value ranges are always checked in full.
     pub sample: Option<u64>,
+    /// Memory budget in bytes of the full verification (the rebuild of
+    /// the largest level): refused before anything is allocated when over.
+    pub memory: u64,
 }
 
 impl Default for VerifyOptions {
@@ -190,6 +297,7 @@ impl Default for VerifyOptions {
         VerifyOptions {
             max_report: 5,
             sample: None,
+            memory: u64::MAX,
         }
     }
 }
@@ -197,13 +305,18 @@ impl Default for VerifyOptions {
 /// What verification found for one level.
 #[derive(Debug)]
 pub enum LevelOutcome {
-    /// Header and checksum are right and every entry recomputed (all of
-    /// them, or a sample) equals its recomputation.
+    /// Header, checksum and value ranges are right, every entry checked
+    /// (all of them, or a sample) agrees with its successors, and, unless
+    /// sampled, the level equals its rebuild.
     Ok {
         /// Entries of the level.
         entries: u64,
-        /// Entries recomputed (`entries` unless sampled).
+        /// Entries checked against their successors (`entries` unless
+        /// sampled).
         checked: u64,
+        /// Whether the level was rebuilt and found equal: the stored `lo`
+        /// and `hi` are then the least and greatest fixpoints.
+        fixpoints: bool,
     },
     /// Entries differ from their successors: the table is wrong.
     Mismatches {
@@ -212,6 +325,10 @@ pub enum LevelOutcome {
         /// The first few, in rank order.
         first: Vec<Mismatch>,
     },
+    /// Every entry agrees with its successors, but the level differs from
+    /// its rebuild: the file holds another solution of the equations, not
+    /// the least `lo` and the greatest `hi`.
+    NotFixpoints(RebuildMismatch),
     /// No file for this level although a higher level has one: a hole.
     Missing,
     /// The file is there but cannot be used (I/O, not a regular file,
@@ -255,46 +372,59 @@ pub struct DirReport {
     /// One verdict per level from 0 to the highest file present (empty
     /// when the directory holds no file of this game and rule).
     pub levels: Vec<LevelVerdict>,
+    /// Files named for a level above the game's seeds: never opened nor
+    /// walked to, each a failure.
+    pub strays: Vec<TableError>,
 }
 
 impl DirReport {
     /// True when every level present verified: no mismatch, no hole, no
-    /// bad file. (Vacuously true for an empty report; a caller that needs
-    /// tables checks [`DirReport::levels`] too.)
+    /// bad or stray file. (Vacuously true for an empty report; a caller
+    /// that needs tables checks [`DirReport::levels`] too.)
     pub fn passed(&self) -> bool {
-        self.levels.iter().all(LevelVerdict::ok)
+        self.strays.is_empty() && self.levels.iter().all(LevelVerdict::ok)
     }
 
-    /// Levels that did not verify (holes and not-recomputed levels included).
+    /// Levels that did not verify (holes and not-recomputed levels
+    /// included), and stray files.
     pub fn failures(&self) -> usize {
-        self.levels.iter().filter(|l| !l.ok()).count()
+        self.strays.len() + self.levels.iter().filter(|l| !l.ok()).count()
     }
 }
 
 /// Verifies every level of game `G` under `rule` in `dir`, from 0 to the
 /// highest level whose file is present: each file is opened and checked
-/// (header, checksum), and its entries are recomputed from their
-/// successors when every lower level verified. A level with no file below
-/// the highest present one is [`LevelOutcome::Missing`]. `on_level` is told
+/// (header, checksum, value ranges); when every lower level verified, its
+/// entries are checked against their successors and, unless sampled, the
+/// level is rebuilt in memory and compared entry by entry
+/// ([`compare_with_rebuild`]). A level with no file below the highest
+/// present one is [`LevelOutcome::Missing`]; a file named for a level above
+/// the game's seeds is a stray ([`DirReport::strays`]). `on_level` is told
 /// each verdict as soon as it is known (verification of a big level takes
 /// long); all of them are returned too.
 ///
 /// # Errors
-/// [`TableError::Io`] only when `dir` cannot be listed; every problem with
-/// a level's file is a verdict, not an error.
+/// [`TableError::Io`] when `dir` cannot be listed; in full mode,
+/// [`TableError::OverBudget`] before anything is allocated when the rebuild
+/// of a level present needs more than [`VerifyOptions::memory`]. Every
+/// problem with a level's file is a verdict, not an error.
 pub fn verify_dir<G: Game>(
     dir: &Path,
     rule: LoopRule,
     opts: &VerifyOptions,
     mut on_level: impl FnMut(&LevelVerdict),
 ) -> Result<DirReport, TableError> {
-    let present = format::levels_present(dir, G::ID, rule)?;
+    let files = format::levels_present(dir, G::ID, rule)?;
+    if opts.sample.is_none() {
+        check_verify_memory::<G>(&files.levels, opts.memory)?;
+    }
     let mut report = DirReport {
         game: G::ID,
         rule,
         levels: Vec::new(),
+        strays: files.strays,
     };
-    let Some(&top) = present.last() else {
+    let Some(&top) = files.levels.last() else {
         return Ok(report);
     };
     let mut set = TableSet::empty(G::ID, rule);
@@ -307,20 +437,8 @@ pub fn verify_dir<G: Game>(
             (Err(e), _) => LevelOutcome::BadFile(e),
             (Ok(_), Some(below)) => LevelOutcome::NotRecomputed { below },
             (Ok(t), None) => {
-                let entries = t.len() as u64;
                 set.push(t);
-                let (first, count, checked) = match opts.sample {
-                    Some(k) => verify_sample::<G>(&set, n, k, opts.max_report)?,
-                    None => {
-                        let (m, c) = verify_level::<G>(&set, n, opts.max_report)?;
-                        (m, c, entries)
-                    }
-                };
-                if count == 0 {
-                    LevelOutcome::Ok { entries, checked }
-                } else {
-                    LevelOutcome::Mismatches { count, first }
-                }
+                verify_pushed::<G>(&set, n, opts)?
             }
         };
         let v = LevelVerdict {
@@ -336,4 +454,85 @@ pub fn verify_dir<G: Game>(
         report.levels.push(v);
     }
     Ok(report)
+}
+
+/// Refuses a full verification of `levels` whose largest rebuild needs
+/// more than `budget` bytes (levels beyond the builder are left to their
+/// verdicts).
+fn check_verify_memory<G: Game>(levels: &[u32], budget: u64) -> Result<(), TableError> {
+    let max = retrograde::max_build_level::<G>();
+    let buildable: Vec<u32> = levels.iter().copied().filter(|&n| n <= max).collect();
+    match verify_peak::<G>(&buildable)? {
+        Some((level, need)) if need > budget => Err(TableError::OverBudget {
+            level,
+            need,
+            budget,
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Verifies level `n`, the top of `set` (every level below verified):
+/// successor consistency (of a sample or of every entry) and, in full, the
+/// comparison with its rebuild.
+///
+/// # Errors
+/// None in practice (`set` covers `n`); problems are verdicts.
+fn verify_pushed<G: Game>(
+    set: &TableSet,
+    n: u32,
+    opts: &VerifyOptions,
+) -> Result<LevelOutcome, TableError> {
+    let entries = covered(set, n)?.len() as u64;
+    let (first, count, checked) = match opts.sample {
+        Some(k) => verify_sample::<G>(set, n, k, opts.max_report)?,
+        None => {
+            let (m, c) = verify_level::<G>(set, n, opts.max_report)?;
+            (m, c, entries)
+        }
+    };
+    if count > 0 {
+        return Ok(LevelOutcome::Mismatches { count, first });
+    }
+    if opts.sample.is_some() {
+        return Ok(LevelOutcome::Ok {
+            entries,
+            checked,
+            fixpoints: false,
+        });
+    }
+    Ok(match compare_with_rebuild::<G>(set, n, &NoProgress) {
+        Ok(None) => LevelOutcome::Ok {
+            entries,
+            checked,
+            fixpoints: true,
+        },
+        Ok(Some(m)) => LevelOutcome::NotFixpoints(m),
+        Err(e) => LevelOutcome::BadFile(e),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every sample lies within the level, in blocks of [`SAMPLE_BLOCK`],
+    /// ascending; the whole level when the blocks would cover it (item 1
+    /// of issue 23: a level smaller than a block divided by zero).
+    #[test]
+    fn sample_ranges_stay_within_every_level() {
+        for size in [1u64, 2, 364, 1023, 1024, 1025, 2047, 2048, 5000, 100_000] {
+            for sample in [1u64, 100, 1023, 1024, 1025, 3000, 99_999, 200_000] {
+                let r = sample_ranges(size, sample, 7);
+                let checked: u64 = r.iter().map(|x| x.end - x.start).sum();
+                assert!(r.iter().all(|x| x.start < x.end && x.end <= size));
+                assert!(r.windows(2).all(|w| w[0].start <= w[1].start));
+                if sample.div_ceil(SAMPLE_BLOCK) * SAMPLE_BLOCK >= size {
+                    assert_eq!(checked, size, "size {size} sample {sample}");
+                } else {
+                    assert_eq!(checked, sample.div_ceil(SAMPLE_BLOCK) * SAMPLE_BLOCK);
+                }
+            }
+        }
+    }
 }

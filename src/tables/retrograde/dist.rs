@@ -40,12 +40,15 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
-use super::events::{cells, l_event, settle, w_event, Cell, Ev, L, W};
-use super::frontier::{for_each_board, pack, unpack, DIRTY_CHUNK};
-use super::level::{forward_cells, mask_has, scan_cell, value_masks, LevelBounds, Words};
+use super::cell::{cells, Cell, PEND_W};
+use super::events::{l_event, settle, w_event, Ev, L, W};
+use super::frontier::{for_each_board, DIRTY_CHUNK};
+use super::level::{forward_cells, mask_has, value_masks, LevelBounds, Words};
+use super::packed::{pack, unpack};
+use super::seeds::scan_cell;
 use super::{
     check_size, existing, plan, BuildEvent, Existing, LevelPlan, CELL_BYTES, FRONTIER_BYTES,
-    OVERHEAD_BYTES, PEND_W,
+    OVERHEAD_BYTES,
 };
 use crate::distributed::{owner, process_cpu_secs, share, Comm};
 use crate::game::{Game, Position};

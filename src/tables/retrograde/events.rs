@@ -11,11 +11,10 @@
 //! are processed never changes the result: the acyclic pass computes exact
 //! bounds, and within one threshold W and L are closures.
 
-use std::sync::atomic::{AtomicU32, Ordering, Ordering::Relaxed};
-
-use super::frontier::{rot, Producer};
+use super::cell::{cell_fields, Cell, CNT, IN_L, IN_W, NONE};
+use super::frontier::Producer;
+use super::packed::rot;
 use super::preds::for_each_pred;
-use super::{CNT, IN_L, IN_W, NONE};
 use crate::game::Game;
 use crate::tables::prefetch;
 
@@ -23,105 +22,6 @@ use crate::tables::prefetch;
 const BATCH: usize = 32;
 /// Largest local stack of a worker; beyond it, events go to the frontier.
 pub(super) const LOCAL_MAX: usize = 1 << 12;
-
-/// The state of one position, one atomic word of three bytes:
-///
-/// `a` (bits 0–7) holds `E_lo` (the best exit, raised by settled quiet
-/// children's `−hi`), later `lo`; `c` (bits 16–23) holds `E_hi` (raised by
-/// their `−lo`), later `hi`; `b` (bits 8–15) the count of unsettled quiet
-/// moves and the flags. Every change is one atomic operation on the word,
-/// so an update that reads a field and writes another sees them together.
-#[repr(transparent)]
-pub(super) struct Cell(AtomicU32);
-
-const _: () = assert!(std::mem::size_of::<Cell>() == 4);
-
-/// Shift of the `b` byte (counter and flags) in a cell word.
-const B_SHIFT: u32 = 8;
-
-/// The word of a cell with these fields (the forward pass writes cells as
-/// plain `u32`s before any atomic access).
-#[inline]
-pub(super) fn cell_word(a: i8, b: u8, c: i8) -> u32 {
-    u32::from_le_bytes([a as u8, b, c as u8, 0])
-}
-
-/// The fields of a cell word.
-#[inline]
-pub(super) fn cell_fields(w: u32) -> (i8, u8, i8) {
-    let [a, b, c, _] = w.to_le_bytes();
-    (a as i8, b, c as i8)
-}
-
-/// The cells of `words`, for shared atomic access.
-pub(super) fn cells(words: &mut [u32]) -> &[Cell] {
-    // SAFETY: Cell is a transparent AtomicU32, which has the size and
-    // alignment of u32, and the exclusive borrow guarantees no other access
-    // for the returned lifetime.
-    unsafe { &*(words as *mut [u32] as *const [Cell]) }
-}
-
-impl Cell {
-    /// The cell's word (fields by [`cell_fields`]).
-    #[inline]
-    pub(super) fn word(&self) -> u32 {
-        self.0.load(Relaxed)
-    }
-
-    /// The counter and flags.
-    #[inline]
-    pub(super) fn flags(&self) -> u8 {
-        cell_fields(self.word()).1
-    }
-
-    /// `a` (`E_lo`, later `lo`) and `c` (`E_hi`, later `hi`).
-    #[inline]
-    pub(super) fn bounds(&self) -> (i8, i8) {
-        let (a, _, c) = cell_fields(self.word());
-        (a, c)
-    }
-
-    /// Sets flag `bits`; returns the flags before.
-    #[inline]
-    pub(super) fn set_flags(&self, bits: u8, order: Ordering) -> u8 {
-        (self.0.fetch_or((bits as u32) << B_SHIFT, order) >> B_SHIFT) as u8
-    }
-
-    /// Clears flag `bits`; returns the flags before.
-    #[inline]
-    pub(super) fn clear_flags(&self, bits: u8, order: Ordering) -> u8 {
-        (self.0.fetch_and(!((bits as u32) << B_SHIFT), order) >> B_SHIFT) as u8
-    }
-
-    /// Applies `f` to the fields atomically (a compare-and-swap loop); `f`
-    /// returns the new fields, or `None` to leave the cell as it is.
-    /// Returns the fields before, if `f` changed them.
-    #[inline]
-    fn update(&self, mut f: impl FnMut(i8, u8, i8) -> Option<(i8, u8, i8)>) -> Option<u32> {
-        self.0
-            .fetch_update(Relaxed, Relaxed, |w| {
-                let (a, b, c) = cell_fields(w);
-                f(a, b, c).map(|(a, b, c)| cell_word(a, b, c))
-            })
-            .ok()
-    }
-
-    /// Puts the position in W at threshold `t` (`lo = t`); false if it
-    /// already was.
-    #[inline]
-    pub(super) fn w_trans(&self, t: i32) -> bool {
-        self.update(|_, b, c| (b & IN_W == 0).then_some((t as i8, b | IN_W, c)))
-            .is_some()
-    }
-
-    /// Puts the position in L at threshold `t` (`hi = −t`); false if it
-    /// already was.
-    #[inline]
-    pub(super) fn l_trans(&self, t: i32) -> bool {
-        self.update(|a, b, _| (b & IN_L == 0).then_some((a, b | IN_L, (-t) as i8)))
-            .is_some()
-    }
-}
 
 /// What the events of a pass mean.
 #[derive(Clone, Copy)]
@@ -301,7 +201,7 @@ pub(super) fn settle(cell: &Cell, e: Ev) -> Option<(usize, i8, i8)> {
 /// `E_hi ≤ −t` puts the predecessor in L.
 #[inline]
 pub(super) fn w_event(cell: &Cell, t: i32) -> Option<(usize, i8, i8)> {
-    let prev = cell.0.fetch_sub(1 << B_SHIFT, Relaxed);
+    let prev = cell.decrement();
     let (_, b, e) = cell_fields(prev);
     debug_assert!(b & CNT > 0);
     if b & CNT != 1 || b & IN_L != 0 {

@@ -1,5 +1,5 @@
-//! Frontier lists of the builder: boards packed into 64 bits (so that no
-//! frontier entry is ever unranked), capped lists that spill into pending
+//! Frontier lists of the builder: boards packed into 64 bits
+//! ([`super::packed`], so that no frontier entry is ever unranked), capped lists that spill into pending
 //! bits beyond their budget, and the walk from sorted ranks to boards.
 
 use std::sync::atomic::{
@@ -7,58 +7,9 @@ use std::sync::atomic::{
     Ordering::{AcqRel, Relaxed},
 };
 
-use super::events::Cell;
-use super::preds::TERMS;
+use super::cell::Cell;
+use super::packed::{pit_bits, TERMS};
 use crate::game::{Game, MAX_PITS};
-
-/// Bits per pit of a packed board: 5 for Adjito's 12 pits, 6 for
-/// Adji-Boto's 10.
-pub(super) const fn pit_bits<G: Game>() -> u32 {
-    64 / G::PITS as u32
-}
-
-/// Whether every board of level `n` packs (no pit can exceed the field).
-pub(super) const fn packs<G: Game>(n: u32) -> bool {
-    n < (1 << pit_bits::<G>())
-}
-
-/// A board of a level that [`packs`], in 64 bits.
-#[inline]
-pub(super) fn pack<G: Game>(b: &[u8; MAX_PITS]) -> u64 {
-    let bits = pit_bits::<G>();
-    let mut x = 0u64;
-    for i in (0..G::PITS).rev() {
-        x = (x << bits) | b[i] as u64;
-    }
-    x
-}
-
-/// Inverse of [`pack`].
-#[inline]
-pub(super) fn unpack<G: Game>(mut x: u64) -> [u8; MAX_PITS] {
-    let bits = pit_bits::<G>();
-    let mask = (1u64 << bits) - 1;
-    let mut b = [0u8; MAX_PITS];
-    for v in b.iter_mut().take(G::PITS) {
-        *v = (x & mask) as u8;
-        x >>= bits;
-    }
-    b
-}
-
-/// The packed board of the other player's view (the two rows swapped).
-///
-/// Frontier lists hold this form: sorted, it orders events by the rank of
-/// their rotated boards, around which their quiet predecessors' ranks
-/// cluster (a predecessor differs from the rotated board in the pits the
-/// move sowed), so that a sorted round sweeps through the cells instead
-/// of jumping.
-#[inline]
-pub(super) fn rot<G: Game>(x: u64) -> u64 {
-    let half = pit_bits::<G>() * (G::PITS / 2) as u32;
-    let mask = (1u64 << half) - 1;
-    (x >> half) | ((x & mask) << half)
-}
 
 /// Calls `f(rank, packed board)` for ascending `ranks` of level `n`
 /// (see [`Walker`]).
@@ -294,9 +245,10 @@ impl Drop for Producer<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{for_each_board, pack};
+    use super::for_each_board;
     use crate::game::Game;
     use crate::index::{level_size, unrank};
+    use crate::tables::retrograde::packed::pack;
     use crate::{AdjiBoto, Adjito};
 
     /// Ascending ranks with gaps of every size (repeats included) give

@@ -69,12 +69,17 @@
 //! dropped, so that the cells of the next level find the free memory to be
 //! on huge pages too.
 
+mod cell;
 pub mod dist;
 mod events;
 mod frontier;
 mod level;
+mod packed;
 mod preds;
 mod quiet;
+mod seeds;
+
+pub use level::LevelReport;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -88,12 +93,6 @@ use crate::progress::Progress;
 use crate::value::LoopRule;
 
 const CHUNK: usize = 1 << 14;
-const CNT: u8 = 0x0F;
-const IN_W: u8 = 0x10;
-const IN_L: u8 = 0x20;
-const PEND_W: u8 = 0x40;
-const PEND_L: u8 = 0x80;
-const NONE: i8 = i8::MIN;
 
 /// What one level needs.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -202,33 +201,6 @@ pub fn project<G: Game>(plan: &mut [LevelPlan]) -> f64 {
     per
 }
 
-/// Measurements of one level's build.
-#[derive(Clone, Debug, Default, serde::Serialize)]
-pub struct LevelReport {
-    /// Seeds on the board.
-    pub level: u32,
-    /// Positions.
-    pub positions: u64,
-    /// Seconds in the forward pass.
-    pub forward_secs: f64,
-    /// Seconds in the acyclic pass.
-    pub kahn_secs: f64,
-    /// Positions the forward and acyclic passes settled (one event each).
-    pub kahn_settled: u64,
-    /// Seconds in the threshold sweep.
-    pub sweep_secs: f64,
-    /// Total seconds (including the final pass, not the write).
-    pub total_secs: f64,
-    /// Largest frontier, in entries (8 bytes each).
-    pub max_frontier: u64,
-    /// Thresholds that needed a scan.
-    pub scans: u32,
-    /// Seconds spent in the threshold scans (part of `sweep_secs`).
-    pub scan_secs: f64,
-    /// Frontier rounds that overflowed the cap and needed a pending-bit scan.
-    pub spills: u32,
-}
-
 /// Builds level `n` from the lower levels in `lower`. Returns the lo and hi
 /// planes and the measurements.
 ///
@@ -288,6 +260,47 @@ pub fn build_level_with<G: Game>(
     Ok((lo, hi, report))
 }
 
+/// A level built in memory ([`rebuild`]): the bounds of every position.
+pub struct BuiltLevel(level::LevelBounds);
+
+impl BuiltLevel {
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True for an empty level (never: level 0 has one position).
+    pub fn is_empty(&self) -> bool {
+        self.0.len() == 0
+    }
+
+    /// The bounds of the position of rank `i`.
+    pub fn bounds(&self, i: usize) -> crate::value::Bounds {
+        let (lo, hi) = self.0.bounds(i);
+        crate::value::Bounds {
+            lo: crate::value::decode_bound(lo as i8),
+            hi: crate::value::decode_bound(hi as i8),
+        }
+    }
+}
+
+/// Builds level `n` from the lower levels in `lower` exactly as a table
+/// build does, but keeps it in memory (`tables verify` compares it with a
+/// file). Needs what the build of the level needs ([`plan`]).
+///
+/// # Errors
+/// As [`build_level`].
+pub fn rebuild<G: Game>(
+    n: u32,
+    lower: &TableSet,
+    bar: &dyn Progress,
+) -> Result<BuiltLevel, TableError> {
+    let config = BuildConfig::for_size(check_size::<G>(n)? as usize);
+    Ok(BuiltLevel(
+        build_level_bounds::<G>(n, lower, bar, &config)?.0,
+    ))
+}
+
 /// Builds level `n` (checked like [`build_level`]) into its bounds.
 fn build_level_bounds<G: Game>(
     n: u32,
@@ -330,17 +343,42 @@ fn build_level_bounds<G: Game>(
 /// fit 5 bits, Adji-Boto's ≤ 43 fit 6.)
 pub const MAX_POSITIONS: u64 = u32::MAX as u64;
 
-/// The positions of level `n`, or a refusal when the builder cannot take it.
+/// Why a level is beyond the builder, for messages.
+pub const LIMIT_REASON: &str = "its frontiers and seed lists hold ranks as 32-bit numbers \
+     (a level must have fewer than 2^32 − 1 positions) and its boards packed into 64 bits \
+     (5 bits a pit for Adjito, 6 for Adji-Boto)";
+
+/// Whether the builder can take level `n`: its ranks fit 32 bits and its
+/// boards pack into 64.
+fn fits<G: Game>(n: u32) -> bool {
+    let positions = crate::index::try_level_size(n as usize, G::PITS).unwrap_or(u64::MAX);
+    positions < MAX_POSITIONS && packed::packs::<G>(n)
+}
+
+/// The largest level the builder can take for `G` (31 for Adjito, 43 for
+/// Adji-Boto; see [`LIMIT_REASON`]). Both conditions only fail more as
+/// levels grow, so every level up to this one fits. A different limit from
+/// the game's seed count ([`format::total_of`]), which bounds the levels a
+/// table file can name.
+pub fn max_build_level<G: Game>() -> u32 {
+    (0..=G::TOTAL)
+        .take_while(|&n| fits::<G>(n))
+        .last()
+        .unwrap_or(0)
+}
+
+/// The positions of level `n`, or a refusal when the builder cannot take
+/// it (above [`max_build_level`]).
 ///
 /// # Errors
 /// [`TableError::TooLarge`].
 pub fn check_size<G: Game>(n: u32) -> Result<u64, TableError> {
     let positions = crate::index::try_level_size(n as usize, G::PITS).unwrap_or(u64::MAX);
-    if positions >= MAX_POSITIONS || !frontier::packs::<G>(n) {
+    if n > max_build_level::<G>() {
         return Err(TableError::TooLarge {
             level: n,
             positions,
-            max: MAX_POSITIONS - 1,
+            max: max_build_level::<G>(),
         });
     }
     Ok(positions)
@@ -355,7 +393,7 @@ pub fn count_predecessors<G: Game>(boards: &[[u8; crate::game::MAX_PITS]]) -> (u
     let (mut count, mut sum) = (0u64, 0u64);
     for b in boards {
         debug_assert!(check_size::<G>(b.iter().map(|&x| x as u32).sum()).is_ok());
-        preds::for_each_pred::<G>(frontier::pack::<G>(b), |r, _| {
+        preds::for_each_pred::<G>(packed::pack::<G>(b), |r, _| {
             count += 1;
             sum = sum.wrapping_add(r);
         });
@@ -380,7 +418,7 @@ pub fn walk_ranks<G: Game>(n: u32, ranks: &[u32]) -> u64 {
 pub fn claim_cells(words: &mut [u32], t: i32) -> usize {
     words
         .chunks_mut(frontier::DIRTY_CHUNK)
-        .map(|ws| level::claim_seeds(ws, 0, t).0.len())
+        .map(|ws| seeds::claim_seeds(ws, 0, t).0.len())
         .sum()
 }
 

@@ -4,7 +4,7 @@
 //! The same un-moves as [`Game::for_each_quiet_predecessor`] (tests check
 //! both give the same predecessors on every position of small levels, and
 //! on samples of every level up to the builder's largest), but on the
-//! 64-bit [`pack`](super::frontier::pack) form and without a branch per
+//! 64-bit [`pack`](super::packed::pack) form and without a branch per
 //! pit or seed: the un-moves allowed from an origin (and lap, for Adjito)
 //! are one bit mask (for Adji-Boto, one mask for every origin at once),
 //! each parent is the board minus the laps plus a constant from a table,
@@ -12,39 +12,9 @@
 //! and a small table.
 //! `benches/preds.rs` measures them.
 
-use super::frontier::{pit_bits, rot, unpack};
+use super::packed::{pit_bits, rot, unpack, SUMS, TERMS};
 use super::quiet::runs;
-use crate::game::{Game, GameId, MAX_PITS};
-
-/// Largest prefix sum of a packed board plus one (pit fields are at most 6
-/// bits wide, and a level that packs keeps every prefix sum below that).
-const SUMS: usize = 64;
-
-/// `TERMS[j][c] = C(c + j, j + 1)`: the rank term of pit `j` when pits
-/// `0..=j` hold `c` seeds.
-pub(super) static TERMS: [[u64; SUMS]; MAX_PITS] = terms();
-
-const fn terms() -> [[u64; SUMS]; MAX_PITS] {
-    let mut t = [[0u64; SUMS]; MAX_PITS];
-    let mut j = 0;
-    while j < MAX_PITS {
-        let mut c = 0;
-        while c < SUMS {
-            // C(c + j, j + 1) as the product of (c − 1 + i) / i for
-            // i = 1 ..= j + 1 (exact at every step; 0 when c = 0).
-            let mut x: u128 = 1;
-            let mut i = 1;
-            while i <= j + 1 {
-                x = x * (c + i - 1) as u128 / i as u128;
-                i += 1;
-            }
-            t[j][c] = x as u64;
-            c += 1;
-        }
-        j += 1;
-    }
-    t
-}
+use crate::game::{Game, GameId};
 
 /// The rank ([`crate::index::rank`]) of a packed board of a level that
 /// packs.
@@ -264,7 +234,7 @@ mod tests {
     use crate::game::{Game, Position, MAX_PITS};
     use crate::index::{boards, level_size, rank, unrank};
     use crate::tables::retrograde::check_size;
-    use crate::tables::retrograde::frontier::{pack, unpack};
+    use crate::tables::retrograde::packed::{pack, unpack};
     use crate::{AdjiBoto, Adjito};
 
     /// The board `pits` (rank `r`) of level `n`: its packed rank is the

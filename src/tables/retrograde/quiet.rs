@@ -13,7 +13,7 @@
 //! against the game's code on every move of every position of small
 //! levels and of boards with laps.
 
-use super::frontier::{pit_bits, rot};
+use super::packed::{pit_bits, rot};
 use crate::game::{Game, GameId, MAX_PITS};
 
 /// The capture made by the legal sowing move from relative pit `o` of the
@@ -240,7 +240,7 @@ mod tests {
     use super::{capture, exits};
     use crate::game::{Game, Position, MAX_PITS};
     use crate::index::{boards, level_size};
-    use crate::tables::retrograde::frontier::pack;
+    use crate::tables::retrograde::packed::pack;
     use crate::{AdjiBoto, Adjito};
 
     /// `capture` agrees with playing every legal sowing move of `pits`,

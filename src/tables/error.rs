@@ -1,0 +1,168 @@
+//! [`TableError`]: everything that can go wrong reading, writing, building
+//! or verifying tables.
+
+use std::path::{Path, PathBuf};
+
+use crate::game::GameId;
+use crate::value::LoopRule;
+
+use super::{format, retrograde};
+
+/// Everything that can go wrong reading, writing or building tables.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    /// An I/O error.
+    #[error("{}: {source}", .path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// Something other than a regular file (a directory, FIFO, device…)
+    /// stands where a table file should be; it is never opened.
+    #[error("{}: {what}; only a regular file can be a table", .path.display())]
+    NotRegular {
+        /// The path.
+        path: PathBuf,
+        /// What it is ("a FIFO", "a directory", …).
+        what: String,
+    },
+    /// The file is shorter than its header says.
+    #[error("{}: truncated table file: expected {expected} bytes, found {found}", .path.display())]
+    Truncated {
+        /// The file.
+        path: PathBuf,
+        /// Bytes expected.
+        expected: u64,
+        /// Bytes found.
+        found: u64,
+    },
+    /// The file does not start with the table magic.
+    #[error("{}: not an adji table file (bad magic)", .path.display())]
+    NotATable {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Unsupported format version.
+    #[error("{}: unsupported table format version {found} (this tool reads version {}); rebuild the tables with `adji tables build`", .path.display(), format::VERSION)]
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// Version found.
+        found: u32,
+    },
+    /// A checksum or field is wrong.
+    #[error("{}: corrupted table: {what}", .path.display())]
+    Corrupted {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        what: String,
+    },
+    /// The file is for the other game.
+    #[error("{}: table is for {found}, not {expected}", .path.display())]
+    WrongGame {
+        /// The file.
+        path: PathBuf,
+        /// Game wanted.
+        expected: GameId,
+        /// Game found.
+        found: GameId,
+    },
+    /// The file was built under the other loop rule.
+    #[error("{}: table was built with --loop {}, not --loop {}; tables of different loop rules cannot be mixed", .path.display(), .found.name(), .expected.name())]
+    WrongRule {
+        /// The file.
+        path: PathBuf,
+        /// Rule wanted.
+        expected: LoopRule,
+        /// Rule found.
+        found: LoopRule,
+    },
+    /// The file holds another level than its name says.
+    #[error("{}: file holds level {found}, expected level {expected}", .path.display())]
+    WrongLevel {
+        /// The file.
+        path: PathBuf,
+        /// Level wanted.
+        expected: u32,
+        /// Level found.
+        found: u32,
+    },
+    /// A level the game cannot have (more seeds than the game holds).
+    #[error("{}: level {level} is impossible for {game}, which has {total} seeds", .path.display())]
+    LevelOutOfRange {
+        /// The file.
+        path: PathBuf,
+        /// The game.
+        game: GameId,
+        /// The level asked for or found.
+        level: u32,
+        /// The game's seeds.
+        total: u32,
+    },
+    /// A level is not built.
+    #[error("level {level} is not built (no {})", .path.display())]
+    Missing {
+        /// The level.
+        level: u32,
+        /// Where it was looked for.
+        path: PathBuf,
+    },
+    /// A level's build would need more memory than the budget allows;
+    /// refused before anything is allocated.
+    #[error("level {level} needs {} of memory but the budget is {}; lower the top level or raise the budget", crate::tables::fmt_gib(*.need), crate::tables::fmt_gib(*.budget))]
+    OverBudget {
+        /// The first level over the budget.
+        level: u32,
+        /// Bytes it needs at its peak.
+        need: u64,
+        /// The budget in bytes.
+        budget: u64,
+    },
+    /// The builder cannot take a level this large
+    /// ([`retrograde::max_build_level`]); refused before anything is
+    /// allocated.
+    #[error(
+        "level {level} ({positions} positions) is beyond the builder, which takes levels up to level {max}: {}",
+        retrograde::LIMIT_REASON
+    )]
+    TooLarge {
+        /// The level.
+        level: u32,
+        /// Its positions.
+        positions: u64,
+        /// The largest level the builder takes for this game.
+        max: u32,
+    },
+    /// A value no position of the level can have: a value byte outside
+    /// ±(seeds on the board), or an exception bound outside them (other
+    /// than −∞ for `lo`, +∞ for `hi`) or with `lo > hi`.
+    #[error("{}: impossible value at rank {rank}: {what}", .path.display())]
+    ImpossibleValue {
+        /// The file.
+        path: PathBuf,
+        /// The entry.
+        rank: u64,
+        /// What is wrong, with the value.
+        what: String,
+    },
+}
+
+impl TableError {
+    /// The error for an I/O failure on `path`: a missing file becomes
+    /// [`TableError::Missing`] of `level`; a path that is not a regular
+    /// file becomes [`TableError::NotRegular`].
+    pub fn from_open(path: &Path, level: u32, e: std::io::Error) -> TableError {
+        let path = path.to_path_buf();
+        match e.kind() {
+            std::io::ErrorKind::NotFound => TableError::Missing { level, path },
+            std::io::ErrorKind::InvalidInput => TableError::NotRegular {
+                path,
+                what: e.to_string(),
+            },
+            _ => TableError::Io { path, source: e },
+        }
+    }
+}
