@@ -13,7 +13,7 @@ use adji::tables::retrograde::BuildEvent;
 
 use crate::error::CliError;
 use crate::out;
-use crate::tables::BuildArgs;
+use crate::tables_build::BuildArgs;
 use crate::util::{bar, Bar};
 
 /// MPI's world when this process was started by an MPI launcher.
@@ -132,7 +132,7 @@ mod tests {
 /// `tables build` over the ranks of `comm` (checked like the one-process
 /// build before anything is built).
 pub fn build_tables<G: Game>(a: &BuildArgs, comm: &MpiComm) -> Result<(), CliError> {
-    crate::tables::check_max_seeds::<G>(a)?;
+    crate::tables_build::check_max_seeds::<G>(a)?;
     let root = comm.rank() == 0;
     // The largest peak of any rank decides. Rank 0 prints the plan and
     // checks it first; the others wait for its word, so that the plan is
@@ -140,7 +140,7 @@ pub fn build_tables<G: Game>(a: &BuildArgs, comm: &MpiComm) -> Result<(), CliErr
     let mut p = worst_rank_plan::<G>(a.max_seeds, comm.size())?;
     let verdict = if root {
         let per = project::<G>(&mut p);
-        crate::tables::print_plan::<G>(a, &p, per)
+        crate::tables_build::print_plan::<G>(a, &p, per)
     } else {
         Ok(())
     };
@@ -149,7 +149,7 @@ pub fn build_tables<G: Game>(a: &BuildArgs, comm: &MpiComm) -> Result<(), CliErr
     let agreed = |e: CliError| CliError::OnEveryRank(Box::new(e));
     verdict.map_err(agreed)?;
     if refused[0] == 1 {
-        crate::tables::check_plan(a, &p).map_err(agreed)?;
+        crate::tables_build::check_plan(a, &p).map_err(agreed)?;
     }
     if root {
         out::print(format_args!(

@@ -32,6 +32,7 @@ mod serve;
 mod setup;
 mod solve;
 mod tables;
+mod tables_build;
 mod util;
 
 pub use args::GameArg;

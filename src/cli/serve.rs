@@ -100,7 +100,8 @@ pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
         },
     };
     check_memory(a, workers)?;
-    crate::util::descriptors_for(a.max_connections as u64 + RESERVED_FDS, "--max-connections")?;
+    crate::util::descriptors_for(a.max_connections as u64 + RESERVED_FDS, "--max-connections")
+        .map_err(CliError::Input)?;
     let app = Arc::new(App::new(config).map_err(|e| CliError::Input(e.to_string()))?);
     let addr = SocketAddr::new(a.bind, a.port);
     adji::server::run(Arc::clone(&app), addr, |bound| announce(&app, bound))

@@ -98,8 +98,8 @@ pub fn available_memory() -> Option<u64> {
 
 /// Makes sure this process may open `need` descriptors, raising its soft
 /// limit up to the hard one when it must (Linux; elsewhere nothing is
-/// checked); `option` is named when even the hard limit is too low.
-pub fn descriptors_for(need: u64, option: &str) -> Result<(), crate::error::CliError> {
+/// checked); the error names `option` when even the hard limit is too low.
+pub fn descriptors_for(need: u64, option: &str) -> Result<(), String> {
     #[cfg(target_os = "linux")]
     {
         let mut lim = libc::rlimit {
@@ -116,11 +116,11 @@ pub fn descriptors_for(need: u64, option: &str) -> Result<(), crate::error::CliE
                 return Ok(());
             }
         }
-        Err(crate::error::CliError::Input(format!(
+        Err(format!(
             "{option}: needs {need} file descriptors with the server's own, but the limit is {} \
              (ulimit -n); lower {option} or raise the limit",
             lim.rlim_max
-        )))
+        ))
     }
     #[cfg(not(target_os = "linux"))]
     {
