@@ -41,9 +41,7 @@ fn cited(block: &str) -> Vec<String> {
     let mut rest = block;
     while let Some(i) = rest.find("results/") {
         let tail = &rest[i..];
-        let end = tail
-            .find(|c: char| c == '`' || c == ')' || c == ' ' || c == ',' || c == ';')
-            .unwrap_or(tail.len());
+        let end = tail.find(['`', ')', ' ', ',', ';']).unwrap_or(tail.len());
         let p = tail[..end].trim_end_matches(['.', ':']);
         if p.len() > "results/".len() {
             v.push(p.to_string());

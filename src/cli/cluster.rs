@@ -108,27 +108,6 @@ fn error_lines(texts: &[String]) -> Vec<String> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::error_lines;
-
-    #[test]
-    fn one_line_when_every_rank_failed_alike_else_one_per_failed_rank() {
-        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
-        assert_eq!(error_lines(&s(&["bad", "bad", "bad"])), ["error: bad"]);
-        assert_eq!(error_lines(&s(&["", "bad", ""])), ["error (rank 1): bad"]);
-        assert_eq!(
-            error_lines(&s(&["a", "b", "a"])),
-            [
-                "error (rank 0): a",
-                "error (rank 1): b",
-                "error (rank 2): a"
-            ]
-        );
-        assert!(error_lines(&s(&["", "", ""])).is_empty());
-    }
-}
-
 /// `tables build` over the ranks of `comm` (checked like the one-process
 /// build before anything is built).
 pub fn build_tables<G: Game>(a: &BuildArgs, comm: &MpiComm) -> Result<(), CliError> {
@@ -222,4 +201,25 @@ fn level_rows(ev: &BuildEvent, rep: Option<&DistLevelReport>) -> String {
         );
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::error_lines;
+
+    #[test]
+    fn one_line_when_every_rank_failed_alike_else_one_per_failed_rank() {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(error_lines(&s(&["bad", "bad", "bad"])), ["error: bad"]);
+        assert_eq!(error_lines(&s(&["", "bad", ""])), ["error (rank 1): bad"]);
+        assert_eq!(
+            error_lines(&s(&["a", "b", "a"])),
+            [
+                "error (rank 0): a",
+                "error (rank 1): b",
+                "error (rank 2): a"
+            ]
+        );
+        assert!(error_lines(&s(&["", "", ""])).is_empty());
+    }
 }
