@@ -15,9 +15,14 @@ pub const TMP_SUFFIX: &str = ".tmp";
 /// Writes `path` atomically: `fill` writes the contents into a temporary file
 /// in the same directory, which is then flushed, fsynced and renamed over
 /// `path`. On any error the temporary file is removed and `path` is untouched.
+/// The directory must exist (it is not created: a mistyped path is an
+/// error, not a new folder), and `path`, if it exists, must be a regular
+/// file: a device, FIFO or directory there is refused, never replaced.
 ///
 /// # Errors
-/// Any I/O error from creating, writing, syncing or renaming.
+/// Any I/O error from creating, writing, syncing or renaming; `NotFound`
+/// for a missing directory; `InvalidInput` for a target that is not a
+/// regular file.
 pub fn write_atomic_with(
     path: &Path,
     fill: impl FnOnce(&mut BufWriter<&mut File>) -> io::Result<()>,
@@ -26,7 +31,14 @@ pub fn write_atomic_with(
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
+    if let Ok(meta) = std::fs::metadata(path) {
+        if !meta.is_file() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("not a regular file ({}); not replaced", kind_name(&meta)),
+            ));
+        }
+    }
     let mut tmp = tempfile::Builder::new()
         .prefix(TMP_PREFIX)
         .suffix(TMP_SUFFIX)
@@ -108,13 +120,23 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
 }
 
 /// Reads `path` whole as text, only if it is a regular file (see
-/// [`open_regular`]: a FIFO or device is refused before it is opened).
+/// [`open_regular`]: a FIFO or device is refused before it is opened) of
+/// at most `max_bytes` (a larger file is refused before it is read).
 ///
 /// # Errors
 /// As [`open_regular`], or the read's own error (also for text that is not UTF-8).
-pub fn read_regular_to_string(path: &Path) -> io::Result<String> {
+pub fn read_regular_to_string(path: &Path, max_bytes: u64) -> io::Result<String> {
+    let f = open_regular(path)?;
+    let len = f.metadata()?.len();
+    if len > max_bytes {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{len} bytes, more than the {max_bytes} this file may have"),
+        ));
+    }
     let mut text = String::new();
-    io::Read::read_to_string(&mut open_regular(path)?, &mut text)?;
+    // The bound holds even if the file grows while it is read.
+    io::Read::read_to_string(&mut io::Read::take(f, max_bytes), &mut text)?;
     Ok(text)
 }
 

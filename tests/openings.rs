@@ -394,7 +394,7 @@ fn within_a_minute<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) ->
 }
 
 /// A FIFO named like the checkpoint used to hang both a fresh run (opened
-/// for writing) and a resumed one (read to its end).
+/// for writing) and a resumed one (read to its end); both refuse it.
 #[cfg(unix)]
 #[test]
 fn a_fifo_in_place_of_the_checkpoint_never_hangs() {
@@ -410,15 +410,22 @@ fn a_fifo_in_place_of_the_checkpoint_never_hangs() {
         e.to_string().contains("checkpoint.bin") && e.to_string().contains("FIFO"),
         "{e}"
     );
+    // A fresh run refuses it too: a file the tool writes never replaces a
+    // FIFO, a device or a directory (it used to be replaced).
     let d = dir.path().to_path_buf();
-    within_a_minute(move || {
+    let e = within_a_minute(move || {
         run_with::<Adjito>(&cfg::<Adjito>(ROOT, 2), &d, false, solve::<Adjito>).map(|_| ())
     })
-    .unwrap();
+    .unwrap_err();
     assert!(
-        std::fs::metadata(&ck).unwrap().is_file(),
-        "replaced by a regular checkpoint"
+        e.to_string().contains("checkpoint.bin") && e.to_string().contains("not a regular file"),
+        "{e}"
     );
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::symlink_metadata(&ck)
+        .unwrap()
+        .file_type()
+        .is_fifo());
 }
 
 /// With estimates: a node-limited exact search, then the engine where the

@@ -73,6 +73,13 @@ impl EvalArg {
     }
 }
 
+/// The largest model file read (`--eval`, `--a-eval`, `--b-eval`): a model
+/// is a few kilobytes of JSON, so anything near this is not one.
+const MODEL_MAX_BYTES: u64 = 16 << 20;
+
+/// The largest `--exclude` file read: about a million positions, one a line.
+const EXCLUDE_MAX_BYTES: u64 = 64 << 20;
+
 /// The model named by option `opt`: `baseline`, or a model file (an
 /// unreadable or malformed file is refused naming the option).
 fn load_model<G: Game>(opt: &str, p: &std::path::Path) -> Result<Model, CliError> {
@@ -80,7 +87,7 @@ fn load_model<G: Game>(opt: &str, p: &std::path::Path) -> Result<Model, CliError
         return Ok(Model::baseline::<G>());
     }
     let bad = |e: &dyn std::fmt::Display| CliError::Input(format!("{opt} {}: {e}", p.display()));
-    let text = adji::fsutil::read_regular_to_string(p).map_err(|e| bad(&e))?;
+    let text = adji::fsutil::read_regular_to_string(p, MODEL_MAX_BYTES).map_err(|e| bad(&e))?;
     Model::from_json::<G>(&text).map_err(|e| bad(&e))
 }
 
@@ -249,7 +256,7 @@ impl SampleArg {
 fn exclusions<G: Game>(files: &[PathBuf]) -> Result<HashSet<u64>, CliError> {
     let mut keys = HashSet::new();
     for p in files {
-        let text = adji::fsutil::read_regular_to_string(p)
+        let text = adji::fsutil::read_regular_to_string(p, EXCLUDE_MAX_BYTES)
             .map_err(|e| CliError::Input(format!("--exclude {}: {e}", p.display())))?;
         keys.extend(
             exclusion_keys::<G>(&text)

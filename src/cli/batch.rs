@@ -110,15 +110,20 @@ pub fn answer<R: Serialize + Display>(
             let r =
                 text.and_then(|t| answer(&t).map_err(|error| LineError::new(number, error, &t)));
             bar.inc(1);
-            bar.suspend(|| print_answer(&r, json))?;
             bad += r.is_err() as usize;
+            bar.suspend(|| print_answer(&r, json))?;
         }
         Ok(())
     };
     let r = each();
     // Cleared on every exit, a closed pipe or an unreadable file too.
     bar.finish_and_clear();
-    r?;
+    // A closed pipe stops the batch quietly, but a line that already
+    // failed still fails the command.
+    match r {
+        Err(CliError::Closed) if bad > 0 => {}
+        r => r?,
+    }
     if bad > 0 {
         return Err(CliError::Failed(format!(
             "{bad} line(s) of {} could not be {verb}",

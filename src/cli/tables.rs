@@ -163,18 +163,35 @@ fn probe<G: Game>(a: &ProbeArgs) -> Result<(), CliError> {
     )
 }
 
-/// What `tables verify` found so far.
+/// What `tables verify` found so far. Once standard output is closed (as
+/// by `| head`), verification goes on without printing, so that the exit
+/// status still says whether every level checks.
 #[derive(Default)]
 struct Tally {
     files: usize,
     problems: u64,
     first: Option<String>,
+    closed: bool,
 }
 
 impl Tally {
+    /// Prints `text` unless standard output was closed.
+    fn print(&mut self, text: impl std::fmt::Display) -> Result<(), CliError> {
+        if self.closed {
+            return Ok(());
+        }
+        match out::print(text) {
+            Err(CliError::Closed) => {
+                self.closed = true;
+                Ok(())
+            }
+            r => r,
+        }
+    }
+
     /// Prints a level's check and counts its problems.
     fn add(&mut self, c: &LevelCheck) -> Result<(), CliError> {
-        out::print(c)?;
+        self.print(c)?;
         self.problems += c.problems();
         if self.first.is_none() {
             self.first = c.problem();
@@ -184,7 +201,7 @@ impl Tally {
 
     /// Prints a stray file (a level the game cannot have) and counts it.
     fn stray(&mut self, e: &TableError) -> Result<(), CliError> {
-        out::print(format_args!("FAIL {e}\n"))?;
+        self.print(format_args!("FAIL {e}\n"))?;
         self.files += 1;
         self.problems += 1;
         self.first.get_or_insert_with(|| e.to_string());
@@ -194,14 +211,14 @@ impl Tally {
 
 /// Prints what a full verification of `G`'s levels in `dir` needs (each
 /// level is rebuilt in memory) and refuses it over `--memory`.
-fn verify_plan<G: Game>(a: &VerifyArgs, rule: LoopRule) -> Result<(), CliError> {
+fn verify_plan<G: Game>(a: &VerifyArgs, rule: LoopRule, tally: &mut Tally) -> Result<(), CliError> {
     let files = levels_present(&a.dir.dir, G::ID, rule)?;
     let max = max_build_level::<G>();
     let levels: Vec<u32> = files.levels.into_iter().filter(|&n| n <= max).collect();
     let Some((level, need)) = verify_peak::<G>(&levels)? else {
         return Ok(());
     };
-    out::print(format_args!(
+    tally.print(format_args!(
         "Plan: {} `{}`: every level rebuilt in memory and compared; peak {} (level {level}).\n",
         G::ID,
         rule.name(),
@@ -219,7 +236,7 @@ fn verify_plan<G: Game>(a: &VerifyArgs, rule: LoopRule) -> Result<(), CliError> 
 fn verify_game<G: Game>(a: &VerifyArgs, tally: &mut Tally) -> Result<(), CliError> {
     for rule in [LoopRule::Start, LoopRule::Even] {
         if a.sample.is_none() {
-            verify_plan::<G>(a, rule)?;
+            verify_plan::<G>(a, rule, tally)?;
         }
         let opts = VerifyOptions {
             max_report: 5,

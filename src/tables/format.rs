@@ -318,6 +318,11 @@ pub fn write_level_with(
     use std::io::{Seek, SeekFrom};
     const BLOCK: usize = 1 << 16;
     let path = level_path(dir, game, rule, level);
+    // The tables directory is the builder's own: made when missing.
+    std::fs::create_dir_all(dir).map_err(|e| TableError::Io {
+        path: dir.to_path_buf(),
+        source: e,
+    })?;
     let exc = exceptions(count, bounds);
     let mut header = Header {
         game,
