@@ -27,7 +27,9 @@ use adji::eval::Model;
 use adji::game::{Game, GameId, Move, State};
 use adji::notation::{format_move, format_state, parse_move, parse_state, Stores};
 use adji::progress::Progress;
-use adji::report::{AnalyseReport, MovesReport, PerftReport, ProbeReport, ReplayReport, SolveReport};
+use adji::report::{
+    AnalyseReport, MovesReport, PerftReport, ProbeReport, ReplayReport, SolveReport,
+};
 use adji::search::{Limits, Options, Searcher};
 use adji::tables::retrograde::build_tables_within;
 use adji::tables::{OpenCheck, TableSet};
@@ -88,10 +90,7 @@ fn parse_rule(name: &str) -> PyResult<LoopRule> {
 /// A report as the Python object its JSON decodes to.
 fn to_py<T: serde::Serialize>(py: Python<'_>, r: &T) -> PyResult<PyObject> {
     let s = serde_json::to_string(r).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-    Ok(py
-        .import("json")?
-        .call_method1("loads", (s,))?
-        .unbind())
+    Ok(py.import("json")?.call_method1("loads", (s,))?.unbind())
 }
 
 // ---------------------------------------------------------------------------
@@ -213,7 +212,9 @@ fn move_name(game: GameId, mv: &Bound<'_, PyAny>) -> PyResult<String> {
         return action_name(game, a);
     }
     mv.extract::<String>().map_err(|_| {
-        pyo3::exceptions::PyTypeError::new_err("move: expected a move name (str) or an action (int)")
+        pyo3::exceptions::PyTypeError::new_err(
+            "move: expected a move name (str) or an action (int)",
+        )
     })
 }
 
@@ -421,7 +422,11 @@ impl PyPosition {
     }
 
     fn __repr__(&self) -> String {
-        format!("Position({:?}, game={:?})", self.notation(), self.game.name())
+        format!(
+            "Position({:?}, game={:?})",
+            self.notation(),
+            self.game.name()
+        )
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -511,7 +516,10 @@ impl PyDriver {
     #[getter]
     fn position(&self) -> PyPosition {
         let st = with_driver!(&self.d, G, d => *d.state());
-        PyPosition { game: self.game, st }
+        PyPosition {
+            game: self.game,
+            st,
+        }
     }
 
     /// The starting position.
@@ -647,6 +655,29 @@ fn replay(
 // ---------------------------------------------------------------------------
 // Perft
 
+/// The library's perft, checking `stop` at every node more than
+/// [`PERFT_LEAF`] moves from the horizon.
+fn perft_stoppable<G: Game>(
+    pos: &adji::Position,
+    depth: u32,
+    stop: &AtomicBool,
+) -> Result<u64, Interrupted> {
+    if depth <= PERFT_LEAF {
+        return Ok(adji::perft::perft::<G>(pos, depth));
+    }
+    if stop.load(Ordering::Relaxed) {
+        return Err(Interrupted);
+    }
+    G::legal_moves(pos)
+        .iter()
+        .map(|m| perft_stoppable::<G>(&G::play_unchecked(pos, m).pos, depth - 1, stop))
+        .sum()
+}
+
+/// Subtrees of at most this many moves are counted without a stop check
+/// (a few thousand nodes).
+const PERFT_LEAF: u32 = 5;
+
 /// Counts sequences of `depth` moves per first move, checking `stop`
 /// between second-ply subtrees.
 fn perft_divide<G: Game>(
@@ -674,10 +705,7 @@ fn perft_divide<G: Game>(
                     if stop.load(Ordering::Relaxed) {
                         return Err(Interrupted);
                     }
-                    Ok(adji::perft::perft::<G>(
-                        &G::play_unchecked(&child, g).pos,
-                        depth - 2,
-                    ))
+                    perft_stoppable::<G>(&G::play_unchecked(&child, g).pos, depth - 2, stop)
                 })
                 .sum::<Result<u64, Interrupted>>()?;
             Ok((m, n))
@@ -784,13 +812,7 @@ impl PyTables {
     /// (as `--trust-tables`).
     #[new]
     #[pyo3(signature = (dir = "tables".into(), game = "adjito", r#loop = "start", trust = false))]
-    fn new(
-        py: Python<'_>,
-        dir: PathBuf,
-        game: &str,
-        r#loop: &str,
-        trust: bool,
-    ) -> PyResult<Self> {
+    fn new(py: Python<'_>, dir: PathBuf, game: &str, r#loop: &str, trust: bool) -> PyResult<Self> {
         let (g, rule) = (parse_game(game)?, parse_rule(r#loop)?);
         let set = py.allow_threads(|| open_tables(&dir, g, rule, trust))?;
         Ok(PyTables {
@@ -860,18 +882,22 @@ impl PyTables {
         &self,
         py: Python<'py>,
         boards: &[u8],
-    ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+    ) -> PyResult<(
+        Bound<'py, PyBytes>,
+        Bound<'py, PyBytes>,
+        Bound<'py, PyBytes>,
+    )> {
         let pits = with_game!(self.set.game, G => G::PITS);
-        if boards.len() % pits != 0 {
+        if !boards.len().is_multiple_of(pits) {
             return Err(adji_err(format!(
                 "boards: expected rows of {pits} pits, found {} numbers",
                 boards.len()
             )));
         }
         let n = boards.len() / pits;
-        let out = py.allow_threads(|| {
-            with_game!(self.set.game, G => probe_boards::<G>(&self.set, boards, n))
-        });
+        let out = py.allow_threads(
+            || with_game!(self.set.game, G => probe_boards::<G>(&self.set, boards, n)),
+        );
         let (v, lo, hi) = out.map_err(adji_err)?;
         let bytes = |x: &[i32]| {
             let b: Vec<u8> = x.iter().flat_map(|v| v.to_le_bytes()).collect();
@@ -915,12 +941,11 @@ impl PyTables {
     }
 }
 
+/// Values, lo and hi of a batch of positions.
+type Planes = (Vec<i32>, Vec<i32>, Vec<i32>);
+
 /// Values, lo and hi of `n` relative boards (in parallel for big batches).
-fn probe_boards<G: Game>(
-    set: &TableSet,
-    boards: &[u8],
-    n: usize,
-) -> Result<(Vec<i32>, Vec<i32>, Vec<i32>), String> {
+fn probe_boards<G: Game>(set: &TableSet, boards: &[u8], n: usize) -> Result<Planes, String> {
     use rayon::prelude::*;
     let one = |i: usize| -> Result<(i32, i32, i32), String> {
         let mut pos = adji::Position::default();
@@ -964,7 +989,12 @@ impl PyProgress {
         }
     }
 
-    fn call(&self, kind: &str, message: &str, level: Option<&adji::tables::retrograde::BuildEvent>) {
+    fn call(
+        &self,
+        kind: &str,
+        message: &str,
+        level: Option<&adji::tables::retrograde::BuildEvent>,
+    ) {
         let Some(cb) = &self.cb else { return };
         let (phase, total) = self.phase.lock().map(|g| g.clone()).unwrap_or_default();
         Python::with_gil(|py| {
@@ -1053,11 +1083,8 @@ fn build_tables(
         last: Mutex::new(Instant::now()),
     };
     let events = Mutex::new(Vec::new());
-    let r = interruptible(
-        py,
-        &|| bar.stop.store(true, Ordering::Relaxed),
-        || {
-            with_game!(g, G => build_tables_within::<G>(&dir, rule, max_seeds, memory.unwrap_or(u64::MAX), &bar, |ev| {
+    let r = interruptible(py, &|| bar.stop.store(true, Ordering::Relaxed), || {
+        with_game!(g, G => build_tables_within::<G>(&dir, rule, max_seeds, memory.unwrap_or(u64::MAX), &bar, |ev| {
                 bar.call("level", "", Some(ev));
                 if let Ok(mut e) = events.lock() {
                     e.push(ev.clone());
@@ -1065,8 +1092,7 @@ fn build_tables(
                 bar.check();
             }))
             .map(|_| ())
-        },
-    );
+    });
     if let Some(e) = bar.error.lock().ok().and_then(|mut g| g.take()) {
         return Err(e);
     }
@@ -1185,7 +1211,10 @@ fn analyse(
             )));
         }
         if t.game != p.game {
-            return Err(adji_err(format!("tables are for {}, not {}", t.game, p.game)));
+            return Err(adji_err(format!(
+                "tables are for {}, not {}",
+                t.game, p.game
+            )));
         }
     }
     let opts = EngineOptions {

@@ -23,7 +23,10 @@ Adji-Boto. ``action_to_string`` gives adji's move notation (``2B``, ``7``,
 Parameters:
 
 - ``position`` (str, default ``start``): the position the game starts from,
-  in adji's notation, so that small positions can be searched;
+  in adji's notation, so that small positions can be searched. OpenSpiel's
+  game strings separate parameters with commas, so the game keeps the
+  commas of the notation as ``;`` (either is accepted:
+  ``python_adjito(position=0;1;0;2;0;1/1;0;3;0;1;2 A 18-19)``);
 - ``utility`` (str, default ``score``): ``score`` makes the returns the
   final score difference (player 0's seeds minus player 1's, zero-sum);
   ``wdl`` makes them +1/0/-1 for a win, draw or loss.
@@ -112,7 +115,10 @@ class _AdjiGame(pyspiel.Game):
             raise adji.AdjiError(
                 f"utility: expected `score` or `wdl`, found '{self.utility}'"
             )
-        self.start = adji.Position(str(params["position"]), self.GAME)
+        # OpenSpiel's game strings separate parameters by commas, so the
+        # position is kept with `;` between pit counts (and read either way).
+        params["position"] = str(params["position"]).replace(",", ";")
+        self.start = adji.Position(params["position"].replace(";", ","), self.GAME)
         bound = 1.0 if self.utility == "wdl" else float(spec["total"])
         super().__init__(
             _game_type(self.GAME),
@@ -155,7 +161,9 @@ class AdjiState(pyspiel.State):
 
     def __init__(self, game: _AdjiGame, driver: "adji.Driver"):
         super().__init__(game)
-        self._game = game
+        # Plain data only: OpenSpiel clones a state by serialising it.
+        self._utility = game.utility
+        self._names = game.action_names
         self.driver = driver
 
     @property
@@ -175,7 +183,7 @@ class AdjiState(pyspiel.State):
         self.driver.play(int(action))
 
     def _action_to_string(self, player, action):
-        return self._game.action_names[action]
+        return self._names[action]
 
     def is_terminal(self):
         return self.driver.is_over
@@ -185,7 +193,7 @@ class AdjiState(pyspiel.State):
         if score is None:
             return [0.0, 0.0]
         d = float(score[0] - score[1])
-        if self._game.utility == "wdl":
+        if self._utility == "wdl":
             d = float(np.sign(d))
         return [d, -d]
 
