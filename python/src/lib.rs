@@ -33,7 +33,7 @@ use adji::report::{
 use adji::search::{Limits, Options, Searcher};
 use adji::tables::retrograde::build_tables_within;
 use adji::tables::{OpenCheck, TableSet};
-use adji::tt::AtomicTable;
+use adji::tt::{AtomicTable, TransTable};
 use adji::value::LoopRule;
 use adji::{AdjiBoto, Adjito};
 
@@ -1126,11 +1126,110 @@ fn limits(time: Option<f64>, nodes: Option<u64>) -> PyResult<Limits> {
     })
 }
 
+/// An exact solver that keeps its transposition table (and thread pool)
+/// between positions, as `adji solve --positions-file` does: cheaper than
+/// `adji.solve` for many small positions.
+#[pyclass(module = "adji._adji", name = "Solver", frozen)]
+struct PySolver {
+    tables: Option<Arc<TableSet>>,
+    rule: LoopRule,
+    threads: usize,
+    pool: Option<rayon::ThreadPool>,
+    tt: AtomicTable,
+}
+
+impl PySolver {
+    fn make(
+        tables: Option<&Bound<'_, PyTables>>,
+        rule: &str,
+        threads: Option<usize>,
+        hash_mib: usize,
+    ) -> PyResult<Self> {
+        let rule = parse_rule(rule)?;
+        let threads = threads.unwrap_or_else(rayon::current_num_threads);
+        if threads == 0 || threads > 1024 {
+            return Err(adji_err(format!(
+                "threads: expected 1 to 1024, found {threads}"
+            )));
+        }
+        // One thread needs no pool: the search then runs no rayon job.
+        let pool = if threads > 1 {
+            Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .map_err(|e| adji_err(format!("threads: {e}")))?,
+            )
+        } else {
+            None
+        };
+        let tt = AtomicTable::try_new(hash_mib).map_err(|e| adji_err(format!("hash_mib: {e}")))?;
+        Ok(PySolver {
+            tables: search_tables(tables),
+            rule,
+            threads,
+            pool,
+            tt,
+        })
+    }
+
+    fn run(&self, py: Python<'_>, p: &PyPosition, limits: Limits) -> PyResult<PyObject> {
+        let opts = Options {
+            rule: self.rule,
+            limits,
+            parallel: self.threads > 1,
+            ..Options::default()
+        };
+        self.tt.new_generation();
+        let report = with_game!(p.game, G => {
+            let s = Searcher::<G, _>::new(self.tables.as_deref(), &self.tt, opts).map_err(adji_err)?;
+            let a = interruptible(py, &|| s.stop(), || match &self.pool {
+                Some(pool) => pool.install(|| s.analyse(&p.st.pos)),
+                None => s.analyse(&p.st.pos),
+            })?;
+            SolveReport::new::<G>(&p.st, &a)
+        });
+        to_py(py, &report)
+    }
+}
+
+#[pymethods]
+impl PySolver {
+    /// A solver over optional `tables` (an adji.Tables of the loop rule
+    /// `loop`), on `threads` threads (default: all cores), with a
+    /// transposition table of `hash_mib` MiB.
+    #[new]
+    #[pyo3(signature = (tables = None, r#loop = "start", threads = None, hash_mib = 64))]
+    fn new(
+        tables: Option<&Bound<'_, PyTables>>,
+        r#loop: &str,
+        threads: Option<usize>,
+        hash_mib: usize,
+    ) -> PyResult<Self> {
+        PySolver::make(tables, r#loop, threads, hash_mib)
+    }
+
+    /// `adji solve --json` for `position`, within `time` seconds or `nodes`.
+    #[pyo3(signature = (position, time = None, nodes = None, game = "adjito"))]
+    fn solve(
+        &self,
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+        time: Option<f64>,
+        nodes: Option<u64>,
+        game: &str,
+    ) -> PyResult<PyObject> {
+        let p = position_arg(position, game, Stores::Required)?;
+        self.run(py, &p, limits(time, nodes)?)
+    }
+}
+
 /// `adji solve --json`: the exact value of `position` and of each move,
 /// the principal variation and the loop flag; with `time` (seconds) or
 /// `nodes`, proven bounds. `tables` (an adji.Tables of the same game and
 /// loop rule) are probed at every stretch start; `threads` search at once
-/// (default: all cores); `hash_mib` sizes the transposition table.
+/// (default: all cores); `hash_mib` sizes the transposition table. For
+/// many positions, `adji.Solver` keeps its table between them.
 #[pyfunction]
 #[pyo3(signature = (position, tables = None, r#loop = "start", time = None, nodes = None, threads = None, hash_mib = 64, game = "adjito"))]
 #[allow(clippy::too_many_arguments)]
@@ -1146,32 +1245,8 @@ fn solve(
     game: &str,
 ) -> PyResult<PyObject> {
     let p = position_arg(position, game, Stores::Required)?;
-    let rule = parse_rule(r#loop)?;
     let limits = limits(time, nodes)?;
-    let set = search_tables(tables);
-    let threads = threads.unwrap_or_else(rayon::current_num_threads);
-    if threads == 0 || threads > 1024 {
-        return Err(adji_err(format!(
-            "threads: expected 1 to 1024, found {threads}"
-        )));
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| adji_err(format!("threads: {e}")))?;
-    let tt = AtomicTable::try_new(hash_mib).map_err(|e| adji_err(format!("hash_mib: {e}")))?;
-    let opts = Options {
-        rule,
-        limits,
-        parallel: threads > 1,
-        ..Options::default()
-    };
-    let report = with_game!(p.game, G => {
-        let s = Searcher::<G, _>::new(set.as_deref(), &tt, opts).map_err(adji_err)?;
-        let a = interruptible(py, &|| s.stop(), || pool.install(|| s.analyse(&p.st.pos)))?;
-        SolveReport::new::<G>(&p.st, &a)
-    });
-    to_py(py, &report)
+    PySolver::make(tables, r#loop, threads, hash_mib)?.run(py, &p, limits)
 }
 
 /// `adji analyse --json`: the engine's estimate of `position` and of each
@@ -1255,6 +1330,7 @@ fn _adji(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyPosition>()?;
     m.add_class::<PyDriver>()?;
     m.add_class::<PyTables>()?;
+    m.add_class::<PySolver>()?;
     m.add_function(wrap_pyfunction!(perft, m)?)?;
     m.add_function(wrap_pyfunction!(replay, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;

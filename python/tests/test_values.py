@@ -55,11 +55,16 @@ def test_solve_matches_the_command_line(run, game):
 @pytest.mark.parametrize("game", GAMES)
 def test_solve_with_tables_and_limits_matches_the_command_line(run, tables, tables_dir, game):
     ps = positions_at(game, range(TABLE_LEVELS[game] + 2, TABLE_LEVELS[game] + 8), 3, seed=2)
+    solver = adji.Solver(tables=tables[game], threads=1, hash_mib=4)
     for p in ps:
         want = run.json("solve", "--game", game, "--position", p.notation,
                         "--tables", str(tables_dir), "--threads", "1")
         got = adji.solve(p, tables=tables[game], threads=1)
         assert strip(got) == strip(want)
+        # a solver that keeps its table between positions: the same values
+        again = solver.solve(p)
+        for k in ("value", "lower", "upper", "best_moves", "loop_sensitive", "moves", "wdl"):
+            assert again[k] == want[k], k
         # under a node limit the stopping point may move by a few nodes:
         # the same report shape, and bounds that hold the exact values
         want_lim = run.json("solve", "--game", game, "--position", p.notation,

@@ -105,6 +105,24 @@ class Tables:
     def probe_boards(self, boards: Any) -> Tuple[Any, Any, Any]: ...
     def _probe_boards(self, boards: bytes) -> Tuple[bytes, bytes, bytes]: ...
 
+class Solver:
+    """An exact solver keeping its transposition table between positions."""
+
+    def __init__(
+        self,
+        tables: Optional[Tables] = None,
+        loop: str = "start",
+        threads: Optional[int] = None,
+        hash_mib: int = 64,
+    ) -> None: ...
+    def solve(
+        self,
+        position: PositionArg,
+        time: Optional[float] = None,
+        nodes: Optional[int] = None,
+        game: str = "adjito",
+    ) -> Report: ...
+
 def perft(position: PositionArg, depth: int, divide: bool = False, game: str = "adjito") -> Any: ...
 def replay(
     position: PositionArg, moves: Union[str, Iterable[MoveArg]], game: str = "adjito"
