@@ -47,12 +47,20 @@ fn run<G: Game>(dir: &str, probe_file: &str, solve_file: &str) {
         let b = set.bounds::<G>(p).expect("covered");
         sum += (b.value(set.rule.w::<G>(p)) + b.lo + b.hi) as i64;
     }
-    rate(&format!("{} value+lo+hi (TableSet::bounds)", G::ID), positions.len(), t);
+    rate(
+        &format!("{} value+lo+hi (TableSet::bounds)", G::ID),
+        positions.len(),
+        t,
+    );
     let t = Instant::now();
     for p in &positions {
         sum += ProbeReport::new::<G>(&set, p).expect("covered").value as i64;
     }
-    rate(&format!("{} probe report (ProbeReport::new)", G::ID), positions.len(), t);
+    rate(
+        &format!("{} probe report (ProbeReport::new)", G::ID),
+        positions.len(),
+        t,
+    );
     let solves = read::<G>(solve_file);
     let tt = AtomicTable::new(16);
     let opts = Options {
