@@ -114,10 +114,23 @@ def run(game: str, tdir: str, out: Path, sims_list, openings: int) -> None:
                 print(game, sims, opening, mp, r["mcts_margin"], flush=True)
 
 
+def load_games(path) -> list:
+    """The games of a results file, once each (a rerun that overlapped an
+    earlier one may have written a game twice: the first copy counts)."""
+    seen, rows = set(), []
+    for line in Path(path).read_text().splitlines():
+        r = json.loads(line)
+        key = (r["game"], r["sims"], r["opening"], r["mcts_player"])
+        if key not in seen:
+            seen.add(key)
+            rows.append(r)
+    return rows
+
+
 def summary(files) -> None:
     rows = []
     for f in files:
-        rows += [json.loads(x) for x in Path(f).read_text().splitlines()]
+        rows += load_games(f)
     print("| game | MCTS simulations | games | MCTS won / drawn / lost | MCTS mean margin (seeds) "
           "| MCTS moves optimal (known) | AdjiBot moves optimal (known) | seeds lost per known move, MCTS / AdjiBot |")
     print("|---|---:|---:|---|---:|---|---|---|")

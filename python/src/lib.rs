@@ -30,7 +30,7 @@ use adji::progress::Progress;
 use adji::report::{
     AnalyseReport, MovesReport, PerftReport, ProbeReport, ReplayReport, SolveReport,
 };
-use adji::search::{Limits, Options, Searcher};
+use adji::search::{Limits, Options, SearchError, Searcher};
 use adji::tables::retrograde::build_tables_within;
 use adji::tables::{OpenCheck, TableSet};
 use adji::tt::{AtomicTable, TransTable};
@@ -795,13 +795,20 @@ fn open_tables(dir: &Path, game: GameId, rule: LoopRule, trust: bool) -> PyResul
 
 impl PyTables {
     fn probe_pos(&self, p: &PyPosition) -> PyResult<ProbeReport> {
+        self.probe_pos_nogil(p).map_err(adji_err)
+    }
+
+    /// The probe report of `p` (no Python object touched: callable with
+    /// the GIL released); the error is the command line's message.
+    fn probe_pos_nogil(&self, p: &PyPosition) -> Result<ProbeReport, String> {
         if p.game != self.set.game {
-            return Err(adji_err(format!(
-                "tables are for {}, not {}",
-                self.set.game, p.game
-            )));
+            return Err(SearchError::TablesGame {
+                tables: self.set.game,
+                search: p.game,
+            }
+            .to_string());
         }
-        with_game!(p.game, G => ProbeReport::new::<G>(&self.set, &p.st.pos).map_err(adji_err))
+        with_game!(p.game, G => ProbeReport::new::<G>(&self.set, &p.st.pos).map_err(|e| e.to_string()))
     }
 }
 
@@ -929,15 +936,6 @@ impl PyTables {
             self.set.rule.name(),
             self.set.covered()
         )
-    }
-}
-
-impl PyTables {
-    fn probe_pos_nogil(&self, p: &PyPosition) -> Result<ProbeReport, String> {
-        if p.game != self.set.game {
-            return Err(format!("tables are for {}, not {}", self.set.game, p.game));
-        }
-        with_game!(p.game, G => ProbeReport::new::<G>(&self.set, &p.st.pos).map_err(|e| e.to_string()))
     }
 }
 
@@ -1256,17 +1254,17 @@ fn solve(
 /// weights shipped with adji), `"baseline"` (the split alone) or a model
 /// file.
 #[pyfunction]
-#[pyo3(signature = (position, tables = None, r#loop = "start", time = None, nodes = None, depth = None, eval = None, game = "adjito"))]
+#[pyo3(signature = (position, depth = None, eval = None, tables = None, r#loop = "start", time = None, nodes = None, game = "adjito"))]
 #[allow(clippy::too_many_arguments)]
 fn analyse(
     py: Python<'_>,
     position: &Bound<'_, PyAny>,
+    depth: Option<u32>,
+    eval: Option<PathBuf>,
     tables: Option<&Bound<'_, PyTables>>,
     r#loop: &str,
     time: Option<f64>,
     nodes: Option<u64>,
-    depth: Option<u32>,
-    eval: Option<PathBuf>,
     game: &str,
 ) -> PyResult<PyObject> {
     let p = position_arg(position, game, Stores::Required)?;
@@ -1278,18 +1276,18 @@ fn analyse(
     }
     let set = search_tables(tables);
     if let Some(t) = &set {
+        // the exact search's checks, with its messages
         if t.rule != rule {
-            return Err(adji_err(format!(
-                "tables were built with --loop {} but the search uses --loop {}",
-                t.rule.name(),
-                rule.name()
-            )));
+            return Err(adji_err(SearchError::TablesRule {
+                tables: t.rule,
+                search: rule,
+            }));
         }
         if t.game != p.game {
-            return Err(adji_err(format!(
-                "tables are for {}, not {}",
-                t.game, p.game
-            )));
+            return Err(adji_err(SearchError::TablesGame {
+                tables: t.game,
+                search: p.game,
+            }));
         }
     }
     let opts = EngineOptions {

@@ -1,12 +1,14 @@
 """Type stubs of the native module `adji._adji` (re-exported by `adji`).
 
+Read-only properties are written `name: Final[T]`.
+
 Reports are dicts with the fields of the command line's JSON (`adji solve
 --json`, `adji analyse --json`, `adji tables probe --json`, `adji moves
 --json`, `adji replay --json`, `adji perft --divide --json`).
 """
 
 from os import PathLike
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Final, Iterable, List, Optional, Tuple, Union
 
 __version__: str
 
@@ -24,34 +26,22 @@ class Position:
     def __init__(self, text: str = "start", game: str = "adjito") -> None: ...
     @staticmethod
     def start(game: str = "adjito") -> Position: ...
-    @property
-    def game(self) -> str: ...
-    @property
-    def side(self) -> int:
-        """0 (Adjito B, Adji-Boto 0: the first player) or 1."""
-    @property
-    def mover(self) -> str: ...
-    @property
-    def stores(self) -> Tuple[int, int]:
-        """Seeds captured, by absolute side (side 0, side 1)."""
-    @property
-    def level(self) -> int: ...
-    @property
-    def pits(self) -> List[int]:
-        """Seeds per pit in absolute sowing order."""
-    @property
-    def board(self) -> List[int]:
-        """Seeds per pit relative to the mover (mover's row first)."""
-    @property
-    def phase(self) -> Optional[str]: ...
-    @property
-    def in_opening(self) -> bool: ...
-    @property
-    def notation(self) -> str: ...
-    @property
-    def game_over(self) -> bool: ...
-    @property
-    def end_reason(self) -> Optional[str]: ...
+    game: Final[str]
+    side: Final[int]
+    """0 (Adjito B, Adji-Boto 0: the first player) or 1."""
+    mover: Final[str]
+    stores: Final[Tuple[int, int]]
+    """Seeds captured, by absolute side (side 0, side 1)."""
+    level: Final[int]
+    pits: Final[List[int]]
+    """Seeds per pit in absolute sowing order."""
+    board: Final[List[int]]
+    """Seeds per pit relative to the mover (mover's row first)."""
+    phase: Final[Optional[str]]
+    in_opening: Final[bool]
+    notation: Final[str]
+    game_over: Final[bool]
+    end_reason: Final[Optional[str]]
     def final_score(self) -> Tuple[int, int]: ...
     def legal_moves(self) -> List[str]: ...
     def legal_actions(self) -> List[int]: ...
@@ -66,18 +56,12 @@ class Driver:
     """A game in play, every end rule applied literally (as `adji replay`)."""
 
     def __init__(self, position: Optional[PositionArg] = None, game: str = "adjito") -> None: ...
-    @property
-    def position(self) -> Position: ...
-    @property
-    def start(self) -> Position: ...
-    @property
-    def history(self) -> List[str]: ...
-    @property
-    def is_over(self) -> bool: ...
-    @property
-    def end_reason(self) -> Optional[str]: ...
-    @property
-    def score(self) -> Optional[Tuple[int, int]]: ...
+    position: Final[Position]
+    start: Final[Position]
+    history: Final[List[str]]
+    is_over: Final[bool]
+    end_reason: Final[Optional[str]]
+    score: Final[Optional[Tuple[int, int]]]
     def result(self) -> Optional[Report]: ...
     def legal_moves(self) -> List[str]: ...
     def legal_actions(self) -> List[int]: ...
@@ -90,14 +74,10 @@ class Tables:
     def __init__(
         self, dir: StrPath = "tables", game: str = "adjito", loop: str = "start", trust: bool = False
     ) -> None: ...
-    @property
-    def game(self) -> str: ...
-    @property
-    def loop(self) -> str: ...
-    @property
-    def dir(self) -> str: ...
-    @property
-    def covered(self) -> int: ...
+    game: Final[str]
+    loop: Final[str]
+    dir: Final[str]
+    covered: Final[int]
     def probe(self, position: PositionArg) -> Report: ...
     def value(self, position: PositionArg) -> int: ...
     def probe_many(self, positions: Iterable[PositionArg]) -> List[Report]: ...
@@ -139,12 +119,12 @@ def solve(
 ) -> Report: ...
 def analyse(
     position: PositionArg,
+    depth: Optional[int] = None,
+    eval: Optional[StrPath] = None,
     tables: Optional[Tables] = None,
     loop: str = "start",
     time: Optional[float] = None,
     nodes: Optional[int] = None,
-    depth: Optional[int] = None,
-    eval: Optional[StrPath] = None,
     game: str = "adjito",
 ) -> Report: ...
 def build_tables(
