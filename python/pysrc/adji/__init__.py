@@ -1,0 +1,89 @@
+"""adji: exact values for the mancala games Adjito and Adji-Boto.
+
+A Python binding of the adji library (Rust). Positions use the notation of
+the README's rules section (§5); values are the mover's seeds minus the
+opponent's over the seeds on the board, under perfect play (§4).
+
+    >>> import adji
+    >>> p = adji.Position("1,0,0,0,0,1/0,1,0,2,7,8 B 5-23")
+    >>> adji.solve(p)["value"]                     # exact, as `adji solve --json`
+    2
+
+Reports (``solve``, ``analyse``, ``Tables.probe``, ``Position.moves``,
+``replay``, ``perft(divide=True)``) are dicts with the fields of the
+command line's JSON. An estimate is never a value: ``analyse`` gives
+``estimate`` and sets ``value`` only when the proven bounds meet.
+
+``import adji.openspiel`` registers the games ``python_adjito`` and
+``python_adjiboto`` with OpenSpiel.
+"""
+
+from __future__ import annotations
+
+from typing import Tuple
+
+import numpy as np
+
+from ._adji import (
+    AdjiError,
+    Driver,
+    Position,
+    Solver,
+    Tables,
+    __version__,
+    analyse,
+    build_tables,
+    num_actions,
+    perft,
+    replay,
+    solve,
+)
+
+__all__ = [
+    "AdjiError",
+    "Driver",
+    "Position",
+    "Solver",
+    "Tables",
+    "__version__",
+    "analyse",
+    "build_tables",
+    "num_actions",
+    "perft",
+    "probe_boards",
+    "replay",
+    "solve",
+]
+
+_PITS = {"adjito": 12, "adjiboto": 10}
+
+
+def probe_boards(tables: Tables, boards) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Values of many positions at once, NumPy in and out.
+
+    ``boards`` is an integer array of shape ``(n, pits)`` (12 for Adjito, 10
+    for Adji-Boto), one row per position, each *relative to the mover*: the
+    mover's row first, in sowing order (``Position.board`` gives this form);
+    Adji-Boto positions are after the opening. Returns three ``int32``
+    arrays of length ``n``: ``value`` (under the tables' loop rule), ``lo``
+    and ``hi`` (the values when endless play is worst/best for the mover;
+    ``lo < hi`` marks a loop-sensitive position; ±1000 stand for ±infinity).
+    Raises AdjiError naming the first board whose level is not covered.
+    """
+    pits = _PITS[tables.game]
+    a = np.asarray(boards)
+    if a.ndim == 1 and a.size == pits:
+        a = a.reshape(1, pits)
+    if a.ndim != 2 or a.shape[1] != pits:
+        raise AdjiError(
+            f"boards: expected an array of shape (n, {pits}), found shape {a.shape}"
+        )
+    if a.size and (a.min() < 0 or a.max() > 127):
+        raise AdjiError("boards: expected seed counts from 0 to 127")
+    raw = np.ascontiguousarray(a, dtype=np.uint8).tobytes()
+    v, lo, hi = tables._probe_boards(raw)
+    conv = lambda b: np.frombuffer(b, dtype="<i4").astype(np.int32)  # noqa: E731
+    return conv(v), conv(lo), conv(hi)
+
+
+Tables.probe_boards = probe_boards  # type: ignore[attr-defined]
