@@ -189,3 +189,67 @@ fn a_failed_batch_line_fails_the_command_with_its_output_closed() {
     let args = ["solve", "--no-tables", "--positions-file", "pf.txt"];
     assert_eq!(with_stdout_closed(d.path(), &args).code(), Some(1));
 }
+
+/// A size that is no whole number of bytes, or past 2^64, is a usage error
+/// naming it: `--memory 0.5` read as 0 B, `--memory 99999999999999999999T`
+/// was saturated.
+#[test]
+fn sizes_out_of_range_are_usage_errors() {
+    let d = tempfile::tempdir().unwrap();
+    for bad in ["0.5", "99999999999999999999T", "0"] {
+        let o = adji(d.path())
+            .args(["solve", "--no-tables", "--memory", bad])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{bad}: {o:?}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains(bad), "{o:?}");
+    }
+}
+
+/// `--resume` into a folder holding another run's reports but no
+/// checkpoint is refused: there is nothing to resume, and the reports were
+/// silently overwritten.
+#[test]
+fn resume_without_a_checkpoint_does_not_overwrite_reports() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::create_dir(d.path().join("o")).unwrap();
+    std::fs::write(d.path().join("o/lines.csv"), "mine\n").unwrap();
+    let o = adji(d.path())
+        .args([
+            "openings",
+            "--position",
+            "1,0,0,0,0,1/0,1,0,2,1,1 B 20-21",
+            "--plies",
+            "1",
+            "--exact",
+            "--no-tables",
+            "--out",
+            "o",
+            "--resume",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("no checkpoint"),
+        "{o:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.path().join("o/lines.csv")).unwrap(),
+        "mine\n"
+    );
+}
+
+/// A huge move name is quoted with a bound in replay's error (it was echoed
+/// whole, twice: 100,215 bytes of error for a 100,000-byte token).
+#[test]
+fn a_huge_move_name_is_quoted_short() {
+    let d = tempfile::tempdir().unwrap();
+    let token = "x".repeat(100_000);
+    let o = adji(d.path())
+        .args(["replay", "--moves", &token])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{:?}", o.status);
+    assert!(o.stderr.len() < 1000, "{} bytes of error", o.stderr.len());
+}

@@ -188,18 +188,29 @@ impl OpeningsArgs {
 impl OpeningsArgs {
     /// Refuses an output directory holding another run's files, unless
     /// `--resume` or `--force` says what to do with them.
+    /// With `--resume`, reports without a checkpoint are refused too: there
+    /// is nothing to resume, and they would be overwritten.
     fn check_out(&self, out: &Path) -> Result<(), CliError> {
-        if self.resume || self.force {
+        if self.force {
             return Ok(());
         }
         let found = run_files(out)?;
-        if found.is_empty() {
-            return Ok(());
-        }
         let names: Vec<String> = found
             .iter()
             .filter_map(|p| Some(p.file_name()?.to_string_lossy().into_owned()))
             .collect();
+        let checkpoint = names.iter().any(|n| n.starts_with("checkpoint"));
+        if found.is_empty() || (self.resume && checkpoint) {
+            return Ok(());
+        }
+        if self.resume {
+            return Err(CliError::Input(format!(
+                "--out {}: holds another run's reports ({}) but no checkpoint to resume; \
+                 give --force to replace them, or another --out",
+                out.display(),
+                names.join(", ")
+            )));
+        }
         Err(CliError::Input(format!(
             "--out {}: holds another run's outputs ({}); give --resume to continue that run, \
              --force to replace it, or another --out",

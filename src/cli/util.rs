@@ -75,7 +75,16 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
             ))
         }
     };
-    Ok((v * mult as f64) as u64)
+    let bytes = v * mult as f64;
+    // Sizes are whole bytes; a fraction of a byte, or a size past 2^64,
+    // is a mistake to name, not to round silently (0.5 was 0 B; 10^20 T
+    // was saturated).
+    if bytes < 1.0 || bytes >= u64::MAX as f64 {
+        return Err(format!(
+            "size '{s}' is out of range (at least one byte, below 16 EiB)"
+        ));
+    }
+    Ok(bytes as u64)
 }
 
 /// A `Key:   123 kB` field of a Linux `/proc` file, in bytes.

@@ -339,7 +339,7 @@ impl BadName<'_> {
         format!(
             "move {} ({}) is illegal in {}: {}; legal moves: {}",
             self.index + 1,
-            self.name,
+            super::quote(self.name, self.name.len() as u64),
             format_state::<G>(state),
             self.err.message,
             legal_text::<G>(&state.pos, &G::legal_moves(&state.pos)),
