@@ -19,16 +19,8 @@ fn adji(dir: &Path) -> Command {
 
 fn tables(dir: &Path, max: &str) {
     let o = adji(dir)
-        .args([
-            "tables",
-            "build",
-            "--game",
-            "adjito",
-            "--max-seeds",
-            max,
-            "--dir",
-            "t",
-        ])
+        .args(["tables", "build", "--game", "adjito", "--dir", "t"])
+        .args(["--max-seeds", max])
         .output()
         .unwrap();
     assert!(o.status.success(), "{o:?}");
@@ -97,52 +89,22 @@ fn huge_model_and_exclusion_files_are_refused_unread() {
         .unwrap()
         .set_len(1 << 30)
         .unwrap();
-    let o = adji(d.path())
-        .args([
-            "analyse",
-            "--game",
-            "adjito",
-            "--no-tables",
-            "--nodes",
-            "1000",
-            "--eval",
-            "big",
-        ])
-        .timeout(Duration::from_secs(20))
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(1), "{o:?}");
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("--eval") && err.contains("more than"), "{err}");
+    let refused = |args: &[&str], opt: &str| {
+        let o = adji(d.path())
+            .args(args)
+            .timeout(Duration::from_secs(20))
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1), "{o:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(opt) && err.contains("more than"), "{err}");
+    };
+    let analyse = "analyse --game adjito --no-tables --nodes 1000 --eval big";
+    refused(&analyse.split(' ').collect::<Vec<_>>(), "--eval");
     tables(d.path(), "4");
-    let o = adji(d.path())
-        .args([
-            "eval",
-            "train",
-            "--game",
-            "adjito",
-            "--dir",
-            "t",
-            "--out",
-            "m.json",
-            "--min-level",
-            "3",
-            "--max-level",
-            "4",
-            "--per-level",
-            "10",
-            "--exclude",
-            "big",
-        ])
-        .timeout(Duration::from_secs(20))
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(1), "{o:?}");
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.contains("--exclude") && err.contains("more than"),
-        "{err}"
-    );
+    let train = "eval train --game adjito --dir t --out m.json --min-level 3 --max-level 4 \
+                 --per-level 10 --exclude big";
+    refused(&train.split_whitespace().collect::<Vec<_>>(), "--exclude");
 }
 
 /// Runs `adji args` in `dir` with standard output closed before it writes.
