@@ -170,6 +170,7 @@ fn probe<G: Game>(a: &ProbeArgs) -> Result<(), CliError> {
 struct Tally {
     files: usize,
     problems: u64,
+    bad_files: usize,
     first: Option<String>,
     closed: bool,
 }
@@ -193,6 +194,7 @@ impl Tally {
     fn add(&mut self, c: &LevelCheck) -> Result<(), CliError> {
         self.print(c)?;
         self.problems += c.problems();
+        self.bad_files += (c.problems() > 0) as usize;
         if self.first.is_none() {
             self.first = c.problem();
         }
@@ -203,6 +205,7 @@ impl Tally {
     fn stray(&mut self, e: &TableError) -> Result<(), CliError> {
         self.print(format_args!("FAIL {e}\n"))?;
         self.files += 1;
+        self.bad_files += 1;
         self.problems += 1;
         self.first.get_or_insert_with(|| e.to_string());
         Ok(())
@@ -285,8 +288,9 @@ fn verify(a: &VerifyArgs) -> Result<(), CliError> {
     }
     match tally.first {
         Some(f) if tally.problems > 0 => Err(CliError::Failed(format!(
-            "verification found {} problem(s); first: {f}",
-            tally.problems
+            "verification failed for {} file(s), {} problem(s) in all (each wrong entry counts \
+             one); first: {f}",
+            tally.bad_files, tally.problems
         ))),
         _ => Ok(()),
     }
