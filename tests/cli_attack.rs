@@ -215,3 +215,20 @@ fn a_huge_move_name_is_quoted_short() {
     assert_eq!(o.status.code(), Some(1), "{:?}", o.status);
     assert!(o.stderr.len() < 1000, "{} bytes of error", o.stderr.len());
 }
+
+/// `perft --depth 0` counts one node and prints no rate (it printed
+/// millions of nodes/s, a measure of the clock).
+#[test]
+fn perft_at_depth_zero_prints_no_rate() {
+    let d = tempfile::tempdir().unwrap();
+    let o = adji(d.path())
+        .args(["perft", "--depth", "0"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "nodes 1");
+    assert!(
+        !String::from_utf8_lossy(&o.stderr).contains("nodes/s"),
+        "{o:?}"
+    );
+}
