@@ -355,3 +355,32 @@ fn idle_connections_are_evicted_so_a_client_is_served_under_churn() {
         "the attackers were never closed: {opened}"
     );
 }
+
+#[test]
+fn a_newcomer_is_refused_only_when_every_connection_is_busy() {
+    let (_s, addr) = serve(&["--header-timeout", "3", "--max-connections", "2"]);
+    // Two connections busy with 1 s solves (the second waits for the worker).
+    let mut busy: Vec<TcpStream> = (0..2)
+        .map(|_| {
+            let mut c = TcpStream::connect(addr).unwrap();
+            c.write_all(
+                b"GET /api/solve?position=start&time=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+            )
+            .unwrap();
+            c.set_read_timeout(Some(Duration::from_secs(8))).unwrap();
+            c
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        info(addr).is_none(),
+        "a newcomer is refused while all are busy"
+    );
+    for c in &mut busy {
+        let mut text = String::new();
+        c.read_to_string(&mut text).unwrap();
+        assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+    }
+    // Their places are free again.
+    assert!(info_within(addr, Duration::from_secs(2)).is_some());
+}
