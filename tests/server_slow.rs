@@ -1,8 +1,9 @@
 //! Slow and silent clients on loopback (slowloris): connections that send
 //! half a request head, or nothing, or go quiet after a request, are
 //! closed after `--header-timeout`; at most `--max-connections` are open at
-//! once (more are closed as soon as they are accepted), and `/api/info`
-//! still answers a legitimate client. Each test starts the release binary
+//! once (at the cap a new one closes the oldest idle one), and `/api/info`
+//! still answers a legitimate client, even while attackers reopen silent
+//! connections as fast as they are closed. Each test starts the release binary
 //! on a free port of 127.0.0.1 with short limits, opens a bounded number
 //! of connections, and waits a bounded time.
 //!
@@ -195,10 +196,15 @@ fn the_connection_cap_holds_and_info_answers_once_slots_free() {
     let t0 = Instant::now();
     let mut slow = open(addr, 150, Slow::Silent);
     std::thread::sleep(Duration::from_millis(500));
-    // The first 100 are held; the 50 beyond the cap are closed at once.
+    // 100 are held; each of the 50 beyond the cap closed an older idle one.
     let closed_now = count_closed(&mut slow);
     assert_eq!(closed_now, 50, "connections beyond the cap of 100");
-    // A legitimate client gets its answer once the timeout frees slots.
+    assert_eq!(
+        count_closed(&mut slow[..50]),
+        50,
+        "the oldest are the ones closed"
+    );
+    // A legitimate client is answered (its newcomer closes an idle one).
     let waited = info_within(addr, Duration::from_secs(8)).expect("/api/info answers");
     assert!(
         t0.elapsed() < Duration::from_secs(3) + Duration::from_secs(3),
@@ -276,4 +282,105 @@ fn a_cap_over_the_descriptor_limit_is_refused() {
     let out = child.0.stdout.take().unwrap();
     std::io::BufRead::read_line(&mut std::io::BufReader::new(out), &mut line).unwrap();
     assert!(line.starts_with("http://127.0.0.1:"), "printed {line:?}");
+}
+
+/// Holds a silent connection to `addr` until the server closes it, then
+/// opens another, until `until` (at most 100,000 connections): the
+/// attacker of the eviction test. Returns how many it opened.
+fn churn(addr: SocketAddr, until: Instant) -> usize {
+    let mut opened = 0;
+    while Instant::now() < until && opened < 100_000 {
+        let Ok(mut c) = TcpStream::connect_timeout(&addr, Duration::from_secs(1)) else {
+            std::thread::sleep(Duration::from_millis(10));
+            continue;
+        };
+        opened += 1;
+        let _ = c.set_read_timeout(Some(Duration::from_millis(200)));
+        let mut buf = [0u8; 256];
+        while Instant::now() < until {
+            match c.read(&mut buf) {
+                Ok(0) => break,
+                Ok(_) => continue,
+                Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {}
+                Err(_) => break,
+            }
+        }
+    }
+    opened
+}
+
+#[test]
+fn idle_connections_are_evicted_so_a_client_is_served_under_churn() {
+    const ATTACKERS: usize = 25;
+    let (_s, addr) = serve(&["--header-timeout", "3", "--max-connections", "20"]);
+    let until = Instant::now() + Duration::from_secs(9);
+    let attackers: Vec<_> = (0..ATTACKERS)
+        .map(|_| std::thread::spawn(move || churn(addr, until)))
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    // The legitimate client: one request every 100 ms for 8 s.
+    let t0 = Instant::now();
+    let mut latencies = Vec::new();
+    let mut tries = 0;
+    while t0.elapsed() < Duration::from_secs(8) && Instant::now() < until && tries < 200 {
+        tries += 1;
+        if let Some(t) = info(addr) {
+            latencies.push(t);
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let opened: usize = attackers.into_iter().map(|a| a.join().unwrap()).sum();
+    let ok = latencies.len();
+    latencies.sort();
+    let median = latencies.get(ok / 2).copied().unwrap_or_default();
+    let worst = latencies.last().copied().unwrap_or_default();
+    let report = format!(
+        "| attackers | attacker connections | /api/info tried | answered 200 | median ms | worst ms |\n\
+         | ---: | ---: | ---: | ---: | ---: | ---: |\n\
+         | {ATTACKERS} | {opened} | {tries} | {ok} | {:.1} | {:.1} |\n",
+        median.as_secs_f64() * 1000.0,
+        worst.as_secs_f64() * 1000.0,
+    );
+    let _ = std::io::stderr().write_all(format!("\n{report}").as_bytes());
+    if let Ok(path) = std::env::var("ADJI_EVICT_REPORT") {
+        std::fs::write(path, report).unwrap();
+    }
+    assert!(tries >= 20, "only {tries} requests in the time");
+    assert!(
+        ok * 10 >= tries * 8,
+        "{ok} of {tries} legitimate requests answered under churn"
+    );
+    assert!(
+        opened > ATTACKERS,
+        "the attackers were never closed: {opened}"
+    );
+}
+
+#[test]
+fn a_newcomer_is_refused_only_when_every_connection_is_busy() {
+    let (_s, addr) = serve(&["--header-timeout", "3", "--max-connections", "2"]);
+    // Two connections busy with 1 s solves (the second waits for the worker).
+    let mut busy: Vec<TcpStream> = (0..2)
+        .map(|_| {
+            let mut c = TcpStream::connect(addr).unwrap();
+            c.write_all(
+                b"GET /api/solve?position=start&time=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+            )
+            .unwrap();
+            c.set_read_timeout(Some(Duration::from_secs(8))).unwrap();
+            c
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        info(addr).is_none(),
+        "a newcomer is refused while all are busy"
+    );
+    for c in &mut busy {
+        let mut text = String::new();
+        c.read_to_string(&mut text).unwrap();
+        assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+    }
+    // Their places are free again.
+    assert!(info_within(addr, Duration::from_secs(2)).is_some());
 }

@@ -55,8 +55,9 @@ pub struct ServeArgs {
     /// silent on an open connection; then it is closed.
     #[arg(long, value_name = "SECONDS", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=3600))]
     pub header_timeout: u32,
-    /// Connections open at once; more are closed as soon as they are
-    /// accepted. Must fit the descriptor limit (ulimit -n) with room to spare.
+    /// Connections open at once; at the cap a new one closes the oldest
+    /// idle one, or is closed itself when every one is busy with a request.
+    /// Must fit the descriptor limit (ulimit -n) with room to spare.
     #[arg(long, value_name = "N", default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub max_connections: u32,
 }
