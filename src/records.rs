@@ -96,7 +96,7 @@ pub enum CheckpointError {
     },
     /// A record decodes but holds what no run with these settings writes
     /// (checked by its reader against the run's positions).
-    #[error("{path}: frame {frame} (a record) is not a result of this run: {what}; a damaged or altered checkpoint (drop --resume to start over)", path = .path.display())]
+    #[error("{path}: frame {frame} (a record) is not a result of this run: {what}; a damaged or altered checkpoint (start over with --force instead of --resume)", path = .path.display())]
     Record {
         /// The checkpoint file.
         path: PathBuf,
