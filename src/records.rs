@@ -6,16 +6,22 @@
 //!
 //! An append-only sequence of frames `len:u32 LE | crc32:u32 LE | payload`,
 //! the payload being one bincode-encoded record. The first frame is a
-//! [`CheckpointHeader`]; every later one a [`ResultRecord`]. A frame whose
-//! length runs past the end of the file or whose CRC does not match ends the
-//! readable part: that tail is reported and dropped, never trusted.
+//! [`CheckpointHeader`]; every later one a [`ResultRecord`]. The file is
+//! read as a stream, one frame at a time, never whole. A frame whose length
+//! runs past the end of the file, is 0 (eight zero bytes would otherwise
+//! pass: the CRC of nothing is 0) or passes [`MAX_PAYLOAD`], whose CRC does
+//! not match, or that does not decode to a record ends the readable part:
+//! that frame and everything after it (a torn last frame, or corruption
+//! followed by more data) are reported, with the offset where they start,
+//! and cut off, never read further nor trusted; the records before it are
+//! kept.
 //!
 //! A failed append (a full disk) cuts the file back to its last whole frame
 //! and closes the checkpoint: every later append fails with the same error,
 //! so no frame is ever written after a torn one.
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -88,12 +94,23 @@ pub enum CheckpointError {
         /// The decoder's message.
         msg: String,
     },
+    /// A record decodes but holds what no run with these settings writes
+    /// (checked by its reader against the run's positions).
+    #[error("{path}: frame {frame} (a record) is not a result of this run: {what}; a damaged or altered checkpoint (start over with --force instead of --resume)", path = .path.display())]
+    Record {
+        /// The checkpoint file.
+        path: PathBuf,
+        /// The frame's number, from 0 (the header).
+        frame: usize,
+        /// What is wrong with it.
+        what: String,
+    },
 }
 
 /// The most bytes one frame's payload may claim when decoded: a record
 /// takes under 100 bytes, a header a few hundred. A length prefix beyond
 /// it (or beyond the frame) is refused before anything is allocated.
-const MAX_PAYLOAD: usize = 1 << 16;
+pub const MAX_PAYLOAD: usize = 1 << 16;
 
 /// The encoding of every frame's payload, bounded by [`MAX_PAYLOAD`].
 fn config() -> impl bincode::config::Config {
@@ -120,7 +137,7 @@ fn decode<T: Decode<()>>(payload: &[u8]) -> Result<T, bincode::error::DecodeErro
     bincode::decode_from_slice(payload, config()).map(|(v, _)| v)
 }
 
-fn frame<T: Encode>(v: &T) -> Vec<u8> {
+pub(crate) fn frame<T: Encode>(v: &T) -> Vec<u8> {
     let payload = bincode::encode_to_vec(v, config()).expect("encoding a small record cannot fail");
     let mut out = Vec::with_capacity(payload.len() + 8);
     out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
@@ -129,23 +146,38 @@ fn frame<T: Encode>(v: &T) -> Vec<u8> {
     out
 }
 
-/// Reads frames; returns the payloads and the offset just after the last good one.
-fn read_frames(bytes: &[u8]) -> (Vec<&[u8]>, usize) {
-    let mut out = Vec::new();
-    let mut off = 0;
-    while off + 8 <= bytes.len() {
-        let len = u32::from_le_bytes(bytes[off..off + 4].try_into().unwrap()) as usize;
-        let crc = u32::from_le_bytes(bytes[off + 4..off + 8].try_into().unwrap());
-        let Some(payload) = bytes.get(off + 8..off + 8 + len) else {
-            break;
-        };
-        if crc32fast::hash(payload) != crc {
-            break;
-        }
-        out.push(payload);
-        off += 8 + len;
+/// Reads the next frame's payload from `r`: `None` at the end of the
+/// file and at a frame that cannot be whole and good (torn, empty, longer
+/// than [`MAX_PAYLOAD`] or with a bad CRC). Reads at most one frame.
+fn read_frame(r: &mut impl Read) -> io::Result<Option<Vec<u8>>> {
+    let mut head = [0u8; 8];
+    if read_full(r, &mut head)? < head.len() {
+        return Ok(None);
     }
-    (out, off)
+    let len = u32::from_le_bytes(head[..4].try_into().unwrap()) as usize;
+    let crc = u32::from_le_bytes(head[4..].try_into().unwrap());
+    if len == 0 || len > MAX_PAYLOAD {
+        return Ok(None);
+    }
+    let mut payload = vec![0u8; len];
+    if read_full(r, &mut payload)? < len || crc32fast::hash(&payload) != crc {
+        return Ok(None);
+    }
+    Ok(Some(payload))
+}
+
+/// Fills `buf` from `r` as far as the file goes; returns the bytes read.
+fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
 }
 
 /// Where the frames of a checkpoint go: its file (or, in tests, a writer
@@ -189,6 +221,8 @@ pub struct Loaded {
     pub records: Vec<ResultRecord>,
     /// Bytes of a bad tail that were dropped (0 when clean).
     pub dropped_bytes: u64,
+    /// Where that tail began (the offset of its first bad frame), if any.
+    pub dropped_from: Option<u64>,
 }
 
 impl Checkpoint {
@@ -223,21 +257,37 @@ impl Checkpoint {
     /// regular file.
     pub fn resume(path: &Path, header: &CheckpointHeader) -> Result<Loaded, CheckpointError> {
         let io = |e| CheckpointError::Io(path.to_path_buf(), e);
-        let mut bytes = Vec::new();
-        let mut f = crate::fsutil::open_regular(path).map_err(io)?;
-        io::Read::read_to_end(&mut f, &mut bytes).map_err(io)?;
-        let (frames, good) = read_frames(&bytes);
-        check_header(path, frames.first().copied(), header)?;
-        let (records, cut) = decode_records(&frames, good);
+        let f = crate::fsutil::open_regular(path).map_err(io)?;
+        let size = f.metadata().map_err(io)?.len();
+        let mut r = BufReader::new(f);
+        let first = read_frame(&mut r).map_err(io)?;
+        check_header(path, first.as_deref(), header)?;
+        let mut cut = first.map_or(0, |p| 8 + p.len() as u64);
+        let mut records = Vec::new();
+        while let Some(p) = read_frame(&mut r).map_err(io)? {
+            let Ok(rec) = decode::<ResultRecord>(&p) else {
+                break;
+            };
+            records.push(rec);
+            cut += 8 + p.len() as u64;
+        }
+        drop(r);
         let f = OpenOptions::new().write(true).open(path).map_err(io)?;
-        f.set_len(cut as u64).map_err(io)?;
+        f.set_len(cut).map_err(io)?;
         f.sync_all().map_err(io)?;
         let f = OpenOptions::new().append(true).open(path).map_err(io)?;
+        let dropped_bytes = size.saturating_sub(cut);
         Ok(Loaded {
-            checkpoint: Checkpoint::with_sink(path, Box::new(f), cut as u64),
+            checkpoint: Checkpoint::with_sink(path, Box::new(f), cut),
             records,
-            dropped_bytes: (bytes.len() - cut) as u64,
+            dropped_bytes,
+            dropped_from: (dropped_bytes > 0).then_some(cut),
         })
+    }
+
+    /// The checkpoint's file.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 
     /// Appends one record and makes it durable before returning. After a
@@ -294,21 +344,6 @@ fn check_header(
         )));
     }
     Ok(())
-}
-
-/// Decodes the records after the header frame; returns them and the offset
-/// where the readable part ends (at the first undecodable record, if any).
-fn decode_records(frames: &[&[u8]], good: usize) -> (Vec<ResultRecord>, usize) {
-    let mut records = Vec::new();
-    let mut off = 8 + frames[0].len();
-    for p in &frames[1..] {
-        match decode::<ResultRecord>(p) {
-            Ok(r) => records.push(r),
-            Err(_) => return (records, off),
-        }
-        off += 8 + p.len();
-    }
-    (records, good)
 }
 
 /// A sink for tests that fills up like a disk.

@@ -492,3 +492,43 @@ fn estimates_stay_inside_proven_bounds_and_apart_from_values() {
     let md = std::fs::read_to_string(dir.path().join("summary.md")).unwrap();
     assert!(md.contains("## Lines ranked for the root's mover") && md.contains("| estimate |"));
 }
+
+/// The process's peak resident memory in KiB, or 0 where unknown.
+fn peak_kib(field: &str) -> u64 {
+    let s = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    s.lines()
+        .find_map(|l| l.strip_prefix(field))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// Defect A: the whole checkpoint was read into memory and every 8 zero
+/// bytes parsed as an empty frame (the CRC of nothing is 0), so a sparse
+/// run of zeros after the records cost many times its size in memory.
+#[test]
+fn a_sparse_run_of_zeros_after_the_records_is_dropped_without_being_read() {
+    let full = tempfile::tempdir().unwrap();
+    let c = cfg::<Adjito>(ROOT, 2);
+    run_with::<Adjito>(&c, full.path(), false, solve::<Adjito>).unwrap();
+    let good = std::fs::read(full.path().join("checkpoint.bin")).unwrap();
+    let d = tempfile::tempdir().unwrap();
+    let ck = d.path().join("checkpoint.bin");
+    std::fs::write(&ck, &good).unwrap();
+    let zeros = 256u64 << 20;
+    let f = std::fs::OpenOptions::new().write(true).open(&ck).unwrap();
+    f.set_len(good.len() as u64 + zeros).unwrap();
+    drop(f);
+    // Start the peak afresh where the kernel allows it.
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+    let before = peak_kib("VmRSS:");
+    let t = std::time::Instant::now();
+    let rep = run_with::<Adjito>(&c, d.path(), true, |_| unreachable!("all recorded")).unwrap();
+    let grew = peak_kib("VmHWM:").saturating_sub(before);
+    assert_eq!(rep.analysed_now, 0, "the good records are kept");
+    assert_eq!(rep.dropped_bytes, zeros);
+    assert_eq!(rep.dropped_from, Some(good.len() as u64));
+    assert_eq!(std::fs::metadata(&ck).unwrap().len(), good.len() as u64);
+    assert_eq!(files(d.path()), files(full.path()));
+    assert!(grew < 64 << 10, "peak memory grew by {grew} KiB");
+    assert!(t.elapsed().as_secs() < 10, "took {:?}", t.elapsed());
+}

@@ -314,7 +314,10 @@ fn run_openings<G: Game>(
         return Ok(());
     };
     if r.dropped_bytes > 0 {
-        out::warn(format_args!("dropped a bad checkpoint tail of {} bytes (half-written or corrupt); those positions were analysed again", r.dropped_bytes));
+        let at = r
+            .dropped_from
+            .map_or(String::new(), |o| format!(" from byte {o} on"));
+        out::warn(format_args!("dropped a bad checkpoint tail of {} bytes{at} (a half-written or corrupt frame, and all after it, ignored); those positions were analysed again", r.dropped_bytes));
     }
     summary(&r)
 }

@@ -6,15 +6,17 @@ use std::path::{Path, PathBuf};
 
 use crate::game::{Game, Move, Packed, Position};
 use crate::notation::format_state;
-use crate::records::{Checkpoint, CheckpointHeader, Loaded, ResultRecord, NO_BEST};
-use crate::value::Range;
+use crate::records::{
+    Checkpoint, CheckpointError, CheckpointHeader, Loaded, ResultRecord, NO_BEST,
+};
+use crate::value::{Range, NEG_INF, POS_INF};
 
-use super::{Config, LeafEstimate, LeafResult, OpeningsError};
+use super::{Config, LeafEstimate, LeafResult, OpeningsError, Tree};
 
 /// The checkpoint's file name in the output directory.
 pub(crate) const FILE: &str = "checkpoint.bin";
 
-fn header<G: Game>(cfg: &Config) -> CheckpointHeader {
+pub(super) fn header<G: Game>(cfg: &Config) -> CheckpointHeader {
     CheckpointHeader {
         magic: "ADJI-OPENINGS-2".into(),
         game: G::ID.name().into(),
@@ -44,6 +46,7 @@ fn open_at<G: Game>(cfg: &Config, path: &Path, resume: bool) -> Result<Loaded, O
         checkpoint: Checkpoint::create(path, &h)?,
         records: Vec::new(),
         dropped_bytes: 0,
+        dropped_from: None,
     })
 }
 
@@ -123,6 +126,88 @@ pub(super) fn from_record(r: &ResultRecord) -> (Position, LeafResult) {
                 .map(|(centi, depth)| LeafEstimate { centi, depth }),
         },
     )
+}
+
+/// The unique position of `tree` each of `records` (read from the
+/// checkpoint at `path`) belongs to, and its analysis, once checked to be
+/// one the analysis can write ([`check`]).
+///
+/// # Errors
+/// [`CheckpointError::Record`] for the first record that is not, naming
+/// its frame (record `i` is frame `i + 1`, after the header).
+pub(super) fn checked<'a, G: Game>(
+    tree: &'a Tree,
+    path: &'a Path,
+    records: &'a [ResultRecord],
+) -> impl Iterator<Item = Result<(usize, LeafResult), CheckpointError>> + 'a {
+    records.iter().enumerate().map(move |(i, r)| {
+        check::<G>(tree, r).map_err(|what| CheckpointError::Record {
+            path: path.to_path_buf(),
+            frame: i + 1,
+            what,
+        })
+    })
+}
+
+/// `r`'s unique position in `tree` and its analysis, or what makes it one
+/// no analysis writes: a position that is not one of `tree`'s unique
+/// positions (or a key with bits no position has); bounds out of order, or
+/// outside `±n` for the `n` seeds on its board (`lo` may also be −∞, `hi`
+/// +∞: [`NEG_INF`], [`POS_INF`]); a best move that is not legal there or
+/// for a value that is not exact; an estimate for an exact value or outside
+/// the value's bounds.
+fn check<G: Game>(tree: &Tree, r: &ResultRecord) -> Result<(usize, LeafResult), String> {
+    let (pos, res) = from_record(r);
+    let key = r.key_lo as u128 | ((r.key_hi as u128) << 64);
+    let u = (Packed::pack(&pos).0 == key)
+        .then(|| tree.unique_index(&pos))
+        .flatten()
+        .ok_or("its position is not one of this run's positions")?;
+    let n = pos.level() as i32;
+    let within = |name: &str, b: Range, inf: Option<i32>| {
+        let ok = |v: i32| (-n..=n).contains(&v) || Some(v) == inf;
+        if b.lower > b.upper {
+            Err(format!(
+                "its {name} lower bound {} is above its upper bound {}",
+                b.lower, b.upper
+            ))
+        } else if !ok(b.lower) || !ok(b.upper) {
+            Err(format!(
+                "its {name} bounds {}..{} go below or above the ±{n} seeds on its board",
+                b.lower, b.upper
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    within("value", res.value, None)?;
+    within("`lo`", res.lo, Some(NEG_INF))?;
+    within("`hi`", res.hi, Some(POS_INF))?;
+    if let Some(m) = res.best {
+        if !G::legal_moves(&pos).iter().any(|x| x == m) {
+            return Err(format!(
+                "its best move {} is not legal in its position",
+                m.0
+            ));
+        }
+        if !res.value.exact() {
+            return Err("it has a best move for a value that is not exact".into());
+        }
+    }
+    if let Some(e) = res.estimate {
+        let s = i64::from(crate::engine::SCALE);
+        let (lower, upper) = (
+            i64::from(res.value.lower) * s,
+            i64::from(res.value.upper) * s,
+        );
+        if res.value.exact() || !(lower..=upper).contains(&i64::from(e.centi)) {
+            return Err(format!(
+                "its estimate {} (1/{s} seeds) is not inside its inexact value's bounds",
+                e.centi
+            ));
+        }
+    }
+    Ok((u, res))
 }
 
 #[cfg(test)]

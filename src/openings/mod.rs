@@ -23,9 +23,10 @@
 //! # Checkpoint and resume
 //!
 //! `checkpoint.bin` in the output directory ([`crate::records`]) gets one
-//! fsynced record per finished position. `--resume` reads it, drops a
-//! half-written or corrupt tail with a warning, and analyses only what is
-//! missing. Outputs depend only on the records, so a resumed run writes the
+//! fsynced record per finished position. `--resume` reads it as a stream,
+//! drops a half-written or corrupt tail with a warning, refuses a record
+//! that no analysis of the run's positions writes, and analyses only what
+//! is missing. Outputs depend only on the records, so a resumed run writes the
 //! same files as an uninterrupted one (with timings switched off, since
 //! wall-clock times differ between runs). A record that cannot be written
 //! (a full disk) stops the run with that I/O error; nothing is written.

@@ -16,7 +16,7 @@ use crate::progress::{NoProgress, Progress};
 use crate::records::{Checkpoint, Loaded, ResultRecord};
 use crate::value::LoopRule;
 
-use super::checkpoint::{self, from_record, to_record};
+use super::checkpoint::{self, to_record};
 use super::{backup, enumerate, report, LeafResult, OpeningsError, Tree};
 
 /// How each position is analysed.
@@ -100,6 +100,9 @@ pub struct Report {
     pub analysed_now: usize,
     /// Bytes of a bad checkpoint tail dropped on resume.
     pub dropped_bytes: u64,
+    /// Where that tail began in the checkpoint, if one was dropped (a
+    /// one-process run; a distributed run reports only the bytes).
+    pub dropped_from: Option<u64>,
     /// Files written.
     pub files: Vec<PathBuf>,
 }
@@ -149,7 +152,12 @@ fn finish<G: Game, S: Send>(
     t0: Instant,
 ) -> Result<Report, OpeningsError> {
     let mut results = vec![None; tree.unique.len()];
-    fill(&tree, &mut results, &loaded.records);
+    fill::<G>(
+        &tree,
+        &mut results,
+        loaded.checkpoint.path(),
+        &loaded.records,
+    )?;
     let run = Analysis {
         cfg,
         unique: &tree.unique,
@@ -157,15 +165,8 @@ fn finish<G: Game, S: Send>(
         progress,
     };
     let analysed_now = run.missing(&mut results, workers)?;
-    conclude::<G>(
-        cfg,
-        out,
-        tree,
-        results,
-        analysed_now,
-        loaded.dropped_bytes,
-        t0,
-    )
+    let dropped = (loaded.dropped_bytes, loaded.dropped_from);
+    conclude::<G>(cfg, out, tree, results, analysed_now, dropped, t0)
 }
 
 /// Backs the results up the tree and writes the outputs, when every unique
@@ -176,7 +177,7 @@ fn conclude<G: Game>(
     mut tree: Tree,
     results: Vec<Option<LeafResult>>,
     analysed_now: usize,
-    dropped_bytes: u64,
+    (dropped_bytes, dropped_from): (u64, Option<u64>),
     t0: Instant,
 ) -> Result<Report, OpeningsError> {
     let Some(results) = results.into_iter().collect::<Option<Vec<_>>>() else {
@@ -189,17 +190,26 @@ fn conclude<G: Game>(
         tree,
         analysed_now,
         dropped_bytes,
+        dropped_from,
         files,
     })
 }
 
-/// Fills in `results` from `records`.
-fn fill(tree: &Tree, results: &mut [Option<LeafResult>], records: &[ResultRecord]) {
-    for (pos, r) in records.iter().map(from_record) {
-        if let Some(u) = tree.unique_index(&pos) {
-            results[u] = Some(r);
-        }
+/// Fills in `results` from `records`, read from the checkpoint at `path`.
+///
+/// # Errors
+/// The first record no analysis of `tree` writes.
+fn fill<G: Game>(
+    tree: &Tree,
+    results: &mut [Option<LeafResult>],
+    path: &Path,
+    records: &[ResultRecord],
+) -> Result<(), OpeningsError> {
+    for c in checkpoint::checked::<G>(tree, path, records) {
+        let (u, r) = c?;
+        results[u] = Some(r);
     }
+    Ok(())
 }
 
 /// Runs the analysis over the ranks of `comm` (every rank calls it with the
@@ -261,7 +271,8 @@ pub fn run_distributed<G: Game, S: Send>(
         return Ok(None);
     }
     fill_from_ranks::<G>(cfg, out, &tree, &mut results)?;
-    conclude::<G>(cfg, out, tree, results, analysed_now, dropped[0], t0).map(Some)
+    let dropped = (dropped[0], None);
+    conclude::<G>(cfg, out, tree, results, analysed_now, dropped, t0).map(Some)
 }
 
 /// Makes `out`, removes stale temporary files and, unless resuming, the
@@ -289,7 +300,7 @@ fn fill_from_ranks<G: Game>(
     results: &mut [Option<LeafResult>],
 ) -> Result<(), OpeningsError> {
     for p in checkpoint::rank_files(out)? {
-        fill(tree, results, &checkpoint::records::<G>(cfg, &p)?);
+        fill::<G>(tree, results, &p, &checkpoint::records::<G>(cfg, &p)?)?;
     }
     Ok(())
 }
@@ -464,10 +475,12 @@ impl Analysis<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::checkpoint::from_record;
     use super::*;
     use crate::distributed::LocalComm;
     use crate::records::testing::Full;
-    use crate::value::Range;
+    use crate::records::NO_BEST;
+    use crate::value::{Range, NEG_INF, POS_INF};
     use crate::Adjito;
     use std::sync::Arc;
 
@@ -514,6 +527,7 @@ mod tests {
             checkpoint: Checkpoint::with_sink(&path, Box::new(sink), 0),
             records: Vec::new(),
             dropped_bytes: 0,
+            dropped_from: None,
         };
         let calls = AtomicUsize::new(0);
         let workers = Workers::new(|| Ok(()), |_: &mut (), _: &Position| fake(&calls));
@@ -599,5 +613,80 @@ mod tests {
             assert_eq!(r.analysed_now, r.tree.unique.len() - 5, "P = {p}");
             assert_eq!(outputs(d.path()), want, "P = {p}, resumed");
         }
+    }
+
+    /// A whole run of `cfg()` by `by_position` in a new directory, its
+    /// checkpoint's records then changed by `edit` and written again with
+    /// the crate's own frames (good checksums), and the run resumed.
+    fn resume_edited(edit: impl Fn(&mut [ResultRecord])) -> (PathBuf, Result<Report, String>) {
+        let dir = tempfile::tempdir().unwrap().keep();
+        let a = |_: &mut (), p: &Position| by_position(p);
+        run::<Adjito, ()>(&cfg(), &dir, false, || Ok(()), a, &NoProgress).unwrap();
+        let path = dir.join(checkpoint::FILE);
+        let h = checkpoint::header::<Adjito>(&cfg());
+        let mut records = Checkpoint::resume(&path, &h).unwrap().records;
+        edit(&mut records);
+        let mut bytes = crate::records::frame(&h);
+        for r in &records {
+            bytes.extend(crate::records::frame(r));
+        }
+        std::fs::write(&path, bytes).unwrap();
+        let r = run::<Adjito, ()>(&cfg(), &dir, true, || Ok(()), a, &NoProgress);
+        let _ = std::fs::remove_dir_all(&dir);
+        (path, r.map_err(|e| e.to_string()))
+    }
+
+    /// Defect D: records with good checksums were trusted whatever they held.
+    #[test]
+    fn crafted_records_are_refused_naming_the_file_the_frame_and_the_fault() {
+        let (_, r) = resume_edited(|_| ());
+        assert_eq!(
+            r.unwrap().analysed_now,
+            0,
+            "an untouched checkpoint resumes"
+        );
+        let illegal = |r: &ResultRecord| {
+            let pos = from_record(r).0;
+            (0..=u8::MAX)
+                .find(|&m| m != NO_BEST && !Adjito::legal_moves(&pos).iter().any(|x| x.0 == m))
+                .unwrap()
+        };
+        type Edit = Box<dyn Fn(&mut ResultRecord)>;
+        let cases: Vec<(&str, Edit)> = vec![
+            ("above", Box::new(|r| r.value = (i32::MAX, i32::MAX))),
+            ("below", Box::new(|r| r.value = (i32::MIN, i32::MIN))),
+            ("above its upper", Box::new(|r| r.value = (1, 0))),
+            ("`lo`", Box::new(|r| r.lo = (i32::MIN, 0))),
+            ("`hi`", Box::new(|r| r.hi = (0, i32::MAX))),
+            ("`lo`", Box::new(|r| r.lo = (0, POS_INF))),
+            ("`hi`", Box::new(|r| r.hi = (NEG_INF, 0))),
+            ("not legal", Box::new(move |r| r.best = illegal(r))),
+            ("estimate", Box::new(|r| r.estimate = Some((i32::MAX, 1)))),
+            ("not one of", Box::new(|r| r.key_lo ^= 1 << 40)),
+            ("not one of", Box::new(|r| r.key_hi |= 1 << 63)),
+        ];
+        for (want, edit) in cases {
+            let (path, r) = resume_edited(|rs| edit(&mut rs[3]));
+            let Err(e) = r else {
+                panic!("{want}: accepted");
+            };
+            let frame = "frame 4 ";
+            assert!(e.contains(&*path.to_string_lossy()), "{e}");
+            assert!(e.contains(frame) && e.contains(want), "{want}: {e}");
+        }
+        // Every record at i32::MIN: refused, not an overflowed root value.
+        let (_, r) = resume_edited(|rs| {
+            for r in rs {
+                (r.value, r.lo, r.hi) = (
+                    (i32::MIN, i32::MIN),
+                    (i32::MIN, i32::MIN),
+                    (i32::MIN, i32::MIN),
+                );
+            }
+        });
+        let Err(e) = r else {
+            panic!("i32::MIN everywhere: accepted");
+        };
+        assert!(e.contains("frame 1 "), "{e}");
     }
 }
