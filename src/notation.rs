@@ -412,3 +412,16 @@ pub fn format_move<G: Game>(pos: &Position, mv: Move) -> String {
         G::pit_name(G::abs_pit(pos, mv.pit()))
     }
 }
+
+/// Names the moves of `line` played from `pos`, each for the mover of the
+/// position it is played in (a principal variation, an engine line).
+pub fn format_line<G: Game>(pos: &Position, line: &[Move]) -> Vec<String> {
+    let mut cur = *pos;
+    line.iter()
+        .map(|&mv| {
+            let name = format_move::<G>(&cur, mv);
+            cur = G::play_unchecked(&cur, mv).pos;
+            name
+        })
+        .collect()
+}

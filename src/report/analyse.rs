@@ -4,8 +4,8 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::game::{Game, Position, State};
-use crate::notation::{format_move, format_state};
+use crate::game::{Game, State};
+use crate::notation::{format_line, format_move, format_state};
 
 /// One move of an [`AnalyseReport`].
 #[derive(Clone, Debug, Serialize)]
@@ -76,18 +76,6 @@ pub struct AnalyseReport {
     pub value: Option<i32>,
 }
 
-/// The moves of `line` from `pos`, named as their movers see them.
-fn line_names<G: Game>(pos: &Position, line: &[crate::game::Move]) -> Vec<String> {
-    let mut p = *pos;
-    line.iter()
-        .map(|&m| {
-            let s = format_move::<G>(&p, m);
-            p = G::play_unchecked(&p, m).pos;
-            s
-        })
-        .collect()
-}
-
 impl AnalyseReport {
     /// The report of the engine's answer `e` for `st`.
     pub fn new<G: Game>(st: &State, e: &crate::engine::Estimate) -> Self {
@@ -105,7 +93,7 @@ impl AnalyseReport {
                     estimate: i.estimate,
                     lower: i.proven.lower,
                     nodes: i.nodes,
-                    pv: line_names::<G>(&st.pos, &i.pv),
+                    pv: format_line::<G>(&st.pos, &i.pv),
                     time_ms: i.time_ms,
                     upper: i.proven.upper,
                 })

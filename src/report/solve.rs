@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::Sides;
 use crate::game::{Game, Position, State};
-use crate::notation::{format_move, format_state};
+use crate::notation::{format_line, format_move, format_state};
 use crate::search::{Analysis, PvEnd};
 use crate::value::Range;
 
@@ -163,7 +163,7 @@ impl SolveReport {
             nodes: stats.nodes,
             nps: nps.round() as u64,
             position: format_state::<G>(st),
-            pv: pv_names::<G>(pos, &a.pv),
+            pv: format_line::<G>(pos, &a.pv),
             pv_end: a.pv_end,
             table_hits: stats.table_hits,
             time_ms: stats.time_ms,
@@ -189,18 +189,6 @@ fn solve_move<G: Game>(pos: &Position, m: &crate::search::MoveResult) -> SolveMo
         upper: m.value.upper,
         value: m.value.exact().then_some(m.value.lower),
     }
-}
-
-/// The names of a line of moves played from `pos`.
-fn pv_names<G: Game>(pos: &Position, pv: &[crate::game::Move]) -> Vec<String> {
-    let mut cur = *pos;
-    pv.iter()
-        .map(|&mv| {
-            let name = format_move::<G>(&cur, mv);
-            cur = G::play_unchecked(&cur, mv).pos;
-            name
-        })
-        .collect()
 }
 
 /// Why a principal variation stops, in words.
