@@ -8,7 +8,6 @@ use adji::game::Game;
 use adji::notation::{parse_state, Stores};
 use adji::report::{LevelCheck, ProbeReport};
 use adji::tables::format::levels_present;
-use adji::tables::retrograde::max_build_level;
 use adji::tables::stats::{level_stats, markdown};
 use adji::tables::verify::{verify_dir, verify_peak, LevelOutcome, VerifyOptions};
 use adji::tables::{TableError, TableSet};
@@ -216,9 +215,7 @@ impl Tally {
 /// level is rebuilt in memory) and refuses it over `--memory`.
 fn verify_plan<G: Game>(a: &VerifyArgs, rule: LoopRule, tally: &mut Tally) -> Result<(), CliError> {
     let files = levels_present(&a.dir.dir, G::ID, rule)?;
-    let max = max_build_level::<G>();
-    let levels: Vec<u32> = files.levels.into_iter().filter(|&n| n <= max).collect();
-    let Some((level, need)) = verify_peak::<G>(&levels)? else {
+    let Some((level, need)) = verify_peak::<G>(&files.levels)? else {
         return Ok(());
     };
     tally.print(format_args!(
@@ -244,7 +241,8 @@ fn verify_game<G: Game>(a: &VerifyArgs, tally: &mut Tally) -> Result<(), CliErro
         let opts = VerifyOptions {
             max_report: 5,
             sample: a.sample,
-            memory: u64::MAX,
+            // Checked, and its plan printed, by `verify_plan` first.
+            memory: MemoryBudget::of(a.memory).bytes,
         };
         let mut printed = Ok(());
         let rep = verify_dir::<G>(&a.dir.dir, rule, &opts, |v| {

@@ -261,19 +261,22 @@ pub fn rebuild_peak(l: &LevelPlan) -> u64 {
     l.peak_bytes + l.file_bytes
 }
 
-/// The level of `levels` (those the builder takes) whose full verification
-/// needs the most memory, and that memory ([`rebuild_peak`]).
+/// The level of `levels` (ascending) whose full verification needs the
+/// most memory, and that memory ([`rebuild_peak`]). Levels beyond the
+/// builder are passed over: they cannot be rebuilt, and their verdict
+/// says so.
 ///
 /// # Errors
-/// [`TableError::TooLarge`] for a level beyond the builder.
+/// Those of [`retrograde::plan`].
 pub fn verify_peak<G: Game>(levels: &[u32]) -> Result<Option<(u32, u64)>, TableError> {
-    let Some(&top) = levels.last() else {
+    let max = retrograde::max_build_level::<G>();
+    let buildable = || levels.iter().copied().filter(|&n| n <= max);
+    let Some(top) = buildable().last() else {
         return Ok(None);
     };
     let plan = retrograde::plan::<G>(top)?;
-    Ok(levels
-        .iter()
-        .map(|&n| (n, rebuild_peak(&plan[n as usize])))
+    Ok(buildable()
+        .map(|n| (n, rebuild_peak(&plan[n as usize])))
         .max_by_key(|x| x.1))
 }
 
@@ -460,9 +463,7 @@ pub fn verify_dir<G: Game>(
 /// more than `budget` bytes (levels beyond the builder are left to their
 /// verdicts).
 fn check_verify_memory<G: Game>(levels: &[u32], budget: u64) -> Result<(), TableError> {
-    let max = retrograde::max_build_level::<G>();
-    let buildable: Vec<u32> = levels.iter().copied().filter(|&n| n <= max).collect();
-    match verify_peak::<G>(&buildable)? {
+    match verify_peak::<G>(levels)? {
         Some((level, need)) if need > budget => Err(TableError::OverBudget {
             level,
             need,
