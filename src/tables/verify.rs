@@ -271,7 +271,7 @@ pub fn rebuild_peak(l: &LevelPlan) -> u64 {
 pub fn verify_peak<G: Game>(levels: &[u32]) -> Result<Option<(u32, u64)>, TableError> {
     let max = retrograde::max_build_level::<G>();
     let buildable = || levels.iter().copied().filter(|&n| n <= max);
-    let Some(top) = buildable().last() else {
+    let Some(top) = buildable().next_back() else {
         return Ok(None);
     };
     let plan = retrograde::plan::<G>(top)?;
