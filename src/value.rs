@@ -73,6 +73,27 @@ pub const fn decode_bound(b: i8) -> i32 {
     }
 }
 
+/// Whether `v` is a possible value of a position with `n` seeds on the
+/// board: `−n ≤ v ≤ n`. Tables and checkpoints refuse anything else.
+#[inline]
+pub const fn possible_value(n: i32, v: i32) -> bool {
+    -n <= v && v <= n
+}
+
+/// Whether `v` is a possible `lo` bound with `n` seeds on the board: a
+/// possible value, or −∞ (a position whose mover cannot leave a quiet cycle).
+#[inline]
+pub const fn possible_lo(n: i32, v: i32) -> bool {
+    v == NEG_INF || possible_value(n, v)
+}
+
+/// Whether `v` is a possible `hi` bound with `n` seeds on the board: a
+/// possible value, or +∞.
+#[inline]
+pub const fn possible_hi(n: i32, v: i32) -> bool {
+    v == POS_INF || possible_value(n, v)
+}
+
 /// The value of a position from its bounds: `clamp(w, lo, hi)`.
 #[inline]
 pub fn value_of(w: i32, lo: i32, hi: i32) -> i32 {

@@ -9,7 +9,7 @@ use crate::notation::format_state;
 use crate::records::{
     Checkpoint, CheckpointError, CheckpointHeader, Loaded, ResultRecord, NO_BEST,
 };
-use crate::value::{Range, NEG_INF, POS_INF};
+use crate::value::{possible_hi, possible_lo, possible_value, Range};
 
 use super::{Config, LeafEstimate, LeafResult, OpeningsError, Tree};
 
@@ -153,7 +153,7 @@ pub(super) fn checked<'a, G: Game>(
 /// no analysis writes: a position that is not one of `tree`'s unique
 /// positions (or a key with bits no position has); bounds out of order, or
 /// outside `±n` for the `n` seeds on its board (`lo` may also be −∞, `hi`
-/// +∞: [`NEG_INF`], [`POS_INF`]); a best move that is not legal there or
+/// +∞: [`possible_lo`], [`possible_hi`]); a best move that is not legal there or
 /// for a value that is not exact; an estimate for an exact value or outside
 /// the value's bounds.
 fn check<G: Game>(tree: &Tree, r: &ResultRecord) -> Result<(usize, LeafResult), String> {
@@ -164,8 +164,8 @@ fn check<G: Game>(tree: &Tree, r: &ResultRecord) -> Result<(usize, LeafResult), 
         .flatten()
         .ok_or("its position is not one of this run's positions")?;
     let n = pos.level() as i32;
-    let within = |name: &str, b: Range, inf: Option<i32>| {
-        let ok = |v: i32| (-n..=n).contains(&v) || Some(v) == inf;
+    let within = |name: &str, b: Range, possible: fn(i32, i32) -> bool| {
+        let ok = |v: i32| possible(n, v);
         if b.lower > b.upper {
             Err(format!(
                 "its {name} lower bound {} is above its upper bound {}",
@@ -180,9 +180,9 @@ fn check<G: Game>(tree: &Tree, r: &ResultRecord) -> Result<(usize, LeafResult), 
             Ok(())
         }
     };
-    within("value", res.value, None)?;
-    within("`lo`", res.lo, Some(NEG_INF))?;
-    within("`hi`", res.hi, Some(POS_INF))?;
+    within("value", res.value, possible_value)?;
+    within("`lo`", res.lo, possible_lo)?;
+    within("`hi`", res.hi, possible_hi)?;
     if let Some(m) = res.best {
         if !G::legal_moves(&pos).iter().any(|x| x == m) {
             return Err(format!(

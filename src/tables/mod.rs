@@ -27,7 +27,8 @@ use crate::fsutil::open_regular;
 use crate::game::{Game, GameId, Position};
 use crate::index::rank;
 use crate::value::{
-    capture_value, decode_bound, quiet_value, Bounds, LoopRule, NEG_INF_BYTE, POS_INF_BYTE,
+    capture_value, decode_bound, possible_hi, possible_lo, possible_value, quiet_value, Bounds,
+    LoopRule,
 };
 
 pub use format::{level_path, Header};
@@ -180,7 +181,7 @@ impl Table {
         let n = self.header.level as i32;
         let bad = |&(_, &b): &(usize, &u8)| {
             let v = b as i8;
-            v != format::EXCEPTION && (v as i32).abs() > n
+            v != format::EXCEPTION && !possible_value(n, v as i32)
         };
         let (rank, v) = self
             .values()
@@ -202,8 +203,8 @@ impl Table {
         let n = self.header.level as i32;
         let rank = u32::from_le_bytes([r[0], r[1], r[2], r[3]]) as u64;
         let (lo, hi) = (r[4] as i8, r[5] as i8);
-        let ok = |v: i8, inf: i8| v == inf || (v as i32).abs() <= n;
-        let what = if !ok(lo, NEG_INF_BYTE) || !ok(hi, POS_INF_BYTE) {
+        let possible = possible_lo(n, decode_bound(lo)) && possible_hi(n, decode_bound(hi));
+        let what = if !possible {
             format!("exception bounds lo {lo}, hi {hi}, outside ±{n} (the seeds on the board)")
         } else if lo > hi {
             format!("exception bounds lo {lo} > hi {hi}")
