@@ -1,6 +1,16 @@
 //! Adji-Boto rules (the README's rules §3): 2×5 pits, 100 seeds, all-but-one sowing
 //! whose laps include the origin, a ten-move opening with no captures, the
-//! forward 1/3/5 capture chain, and passes.
+//! forward 1/3/5 capture chain, and passes; and the other readings of its
+//! rule set ([`crate::rules`]).
+//!
+//! Each rule has one home here, which play, the builder's packed fast paths,
+//! the un-moves, the search and the evaluation all use:
+//! - sowing: the board in [`Game::play_unchecked`] below, and its closed
+//!   form [`sowing`] (where the last seed lands, from the counts);
+//! - which pits may be sown, the opening's order included: [`playable_mask`];
+//! - the capture: [`takes`] (which counts are taken), [`TAKEN`], and
+//!   [`captures_allowed`] (when captures start);
+//! - passes and the end of the game: [`Game::legal_moves`] below.
 //!
 //! Relative pits 0..4 are the mover's, 5..9 the opponent's. In the opening,
 //! [`Position::opening`] holds one bit per relative pit already played.
@@ -8,10 +18,83 @@
 use crate::game::{
     rotate_half, EndReason, Game, Move, MoveList, Played, Position, MAX_PITS, OPENING_ACTIVE,
 };
+use crate::rules::RuleSet;
 
-/// The game Adji-Boto.
+/// The game Adji-Boto under the reading whose [`RuleSet::code`] is `R`.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct AdjiBoto;
+pub struct AdjiBotoOf<const R: u8>;
+
+/// Adji-Boto, the default reading (the README's rules §3).
+pub type AdjiBoto = AdjiBotoOf<0>;
+/// Adji-Boto as Valdez reads it ([`RuleSet::AdjiBotoValdez`]).
+pub type AdjiBotoValdez = AdjiBotoOf<1>;
+
+/// The counts a capture takes, bit `c` for a pit of `c` seeds: 1, 3 and 5.
+pub const TAKEN: u64 = 0b10_1010;
+
+/// Whether a pit of `c` seeds is taken by a capture (the README's rules §3).
+#[inline]
+pub const fn takes(c: u64) -> bool {
+    c < 64 && (TAKEN >> c) & 1 != 0
+}
+
+/// Whether a move made in opening state `opening` may capture: after the
+/// opening, and within it once [`RuleSet::capture_free_moves`] moves have
+/// been played (never by default, from the third move under Valdez's
+/// reading). Every opening move sows a pit of its own, so the moves played
+/// are the pits played.
+#[inline]
+pub const fn captures_allowed(rules: RuleSet, opening: u16) -> bool {
+    opening & OPENING_ACTIVE == 0
+        || (opening & ALL_PLAYED).count_ones() >= rules.capture_free_moves()
+}
+
+/// Where Adji-Boto's sowing from relative pit `o` ends, from the counts:
+/// `m = s − 1` seeds sown in `laps` laps through the origin (which keeps
+/// one seed) and a remainder of `r`, the last landing in pit `last`; the
+/// deciding pit `q` after it then holds `v` seeds. (The closed form of the
+/// sowing in [`Game::play_unchecked`]; tests check both agree on every move
+/// of small levels and on laps.)
+#[derive(Clone, Copy, Debug)]
+pub struct Sowing {
+    /// The origin.
+    pub o: usize,
+    /// Seeds sown.
+    pub m: usize,
+    /// Full laps of ten pits.
+    pub laps: usize,
+    /// The remainder, one seed in each of the `r` pits after `o`.
+    pub r: usize,
+    /// The pit of the last seed.
+    pub last: usize,
+    /// The pit after it, which decides the capture.
+    pub q: usize,
+    /// The seeds `q` holds after the sowing.
+    pub v: usize,
+}
+
+/// The sowing from relative pit `o` of `pits` (a pit of 2 or more for a
+/// legal move; the fields of an illegal one are meaningless).
+#[inline]
+pub fn sowing(pits: &[u8; MAX_PITS], o: usize) -> Sowing {
+    let m = (pits[o] as usize).saturating_sub(1);
+    let (laps, r) = (m / N, m % N);
+    // The last seed lands in pit o + r (o itself after whole laps), so the
+    // deciding pit is o + r + 1: the origin (one seed plus the laps) when
+    // r = 9, else a pit the remainder did not reach.
+    let last = (o + r) % N;
+    let q = (last + 1) % N;
+    let v = if q == o { 1 } else { pits[q] as usize } + laps;
+    Sowing {
+        o,
+        m,
+        laps,
+        r,
+        last,
+        q,
+        v,
+    }
+}
 
 const N: usize = 10;
 const H: usize = 5;
@@ -39,8 +122,13 @@ pub(crate) fn playable_mask(pits: &[u8; MAX_PITS], opening: u16, offset: usize) 
     })
 }
 
-impl Game for AdjiBoto {
+impl<const R: u8> Game for AdjiBotoOf<R> {
     const ID: crate::game::GameId = crate::game::GameId::AdjiBoto;
+    const RULES: RuleSet = match R {
+        0 => RuleSet::AdjiBotoDefault,
+        1 => RuleSet::AdjiBotoValdez,
+        _ => panic!("no such Adji-Boto rule set"),
+    };
     const PITS: usize = N;
     const TOTAL: u32 = 100;
     const START_SEEDS: u8 = 10;
@@ -124,21 +212,19 @@ impl Game for AdjiBoto {
         let s = b[o];
         let mut captured = 0u8;
         if s >= 2 {
-            let m = (s - 1) as usize;
+            let Sowing { laps, r, last, .. } = sowing(&b, o);
             b[o] = 1;
-            let laps = (m / N) as u8;
             if laps > 0 {
                 for x in b.iter_mut().take(N) {
-                    *x += laps;
+                    *x += laps as u8;
                 }
             }
-            for d in 1..=(m % N) {
+            for d in 1..=r {
                 b[(o + d) % N] += 1;
             }
-            let last = (o + ((m - 1) % N) + 1) % N;
-            if pos.opening & OPENING_ACTIVE == 0 {
+            if captures_allowed(Self::RULES, pos.opening) {
                 let mut j = (last + 1) % N;
-                while j != last && matches!(b[j], 1 | 3 | 5) {
+                while j != last && takes(b[j] as u64) {
                     captured += b[j];
                     b[j] = 0;
                     j = (j + 1) % N;
@@ -207,7 +293,7 @@ impl Game for AdjiBoto {
                 }
                 let last = (o + ((m - 1) % N) + 1) % N;
                 // Quiet: the pit after the last one does not hold 1, 3 or 5.
-                if matches!(after[(last + 1) % N], 1 | 3 | 5) {
+                if takes(after[(last + 1) % N] as u64) {
                     continue;
                 }
                 let mut parent = Position {

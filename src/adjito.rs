@@ -1,14 +1,32 @@
 //! Adjito rules (the README's rules §2): 2×6 pits, 48 seeds, sowing that skips the
-//! origin, a single facing capture, no capturing everything, must-feed.
+//! origin, a single facing capture, no capturing everything, must-feed; and
+//! the other readings of its rule set ([`crate::rules`]).
+//!
+//! Each rule has one home here, which play, the builder's packed fast paths,
+//! the un-moves, the search and the evaluation all use:
+//! - sowing: [`sow`] (the board) and its closed form [`landing`] (where the
+//!   last seed lands and what the facing pit then holds, from the counts);
+//! - the capture and the capture of everything: [`capture_taken`];
+//! - feeding and must-reach: [`reaches`] and [`legal_mask`];
+//! - the end of the game: [`Game::end_reason`] below.
 //!
 //! Relative pits 0..5 are the mover's (`1B..6B` when B moves), 6..11 the
 //! opponent's. Pit `i` faces pit `11 − i`.
 
 use crate::game::{rotate_half, EndReason, Game, Move, MoveList, Played, Position, MAX_PITS};
+use crate::rules::{Reach, RuleSet, Slam};
 
-/// The game Adjito.
+/// The game Adjito under the reading whose [`RuleSet::code`] is `R`.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Adjito;
+pub struct AdjitoOf<const R: u8>;
+
+/// Adjito, the default reading (the README's rules §2).
+pub type Adjito = AdjitoOf<0>;
+/// Adjito, must-reach read as a general rule ([`RuleSet::AdjitoMustReach`]).
+pub type AdjitoMustReach = AdjitoOf<1>;
+/// Adjito, a capture of everything forbidden unless forced
+/// ([`RuleSet::AdjitoSlamForbidden`]).
+pub type AdjitoSlamForbidden = AdjitoOf<2>;
 
 const N: usize = 12;
 const H: usize = 6;
@@ -32,20 +50,133 @@ fn sow(b: &mut [u8; MAX_PITS], o: usize, s: u8) -> usize {
     (o + d_last) % N
 }
 
-/// The legal moves of the mover's pits `0..6` of `p`, bit `i` for pit
-/// `i`: the pit is not empty and, when the opponent's row is empty, its
-/// seeds reach it (the README's rules §2).
-#[inline]
-pub(crate) fn legal_mask(p: &[u8; MAX_PITS]) -> u32 {
-    let opp_empty = p[H..N].iter().all(|&x| x == 0);
-    (0..H).fold(0, |m, i| {
-        let s = p[i] as usize;
-        m | u32::from(s > 0 && (!opp_empty || s >= H - i)) << i
-    })
+/// Where a sowing of pit `o` ends, from the counts alone ([`sow`]'s closed
+/// form; tests check both agree on every move of small levels and on laps).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Landing {
+    /// Seeds sown.
+    pub s: usize,
+    /// Full laps (11 pits each, the origin skipped) and the remainder.
+    pub laps: usize,
+    /// The remainder: one more seed in each of the `r` pits after `o`.
+    pub r: usize,
+    /// The pit of the last seed.
+    pub last: usize,
+    /// When the last seed lands on the mover's row: the facing pit and
+    /// the seeds it then holds.
+    pub facing: Option<(usize, u32)>,
+    /// Seeds on the opponent's row after the sowing.
+    pub opp_after: u32,
 }
 
-impl Game for Adjito {
+/// The sowing of the non-empty pit `o` of `pits`, from the counts.
+#[inline]
+pub fn landing(pits: &[u8; MAX_PITS], o: usize) -> Landing {
+    let s = pits[o] as usize;
+    let (laps, r) = (s / 11, s % 11);
+    // The last seed's distance from the origin (1..=11; the origin skipped).
+    let d = if r == 0 { 11 } else { r };
+    let last = (o + d) % N;
+    let opp: usize = pits[H..N].iter().map(|&x| x as usize).sum();
+    // Remainder seeds on the opponent's row: pits 6 ..= min(o + r, 11).
+    let opp_after = (opp + H * laps + (o + r).saturating_sub(H - 1).min(H)) as u32;
+    // The facing pit is on the opponent's row, after the origin: it got a
+    // remainder seed when it is within `o + 1 ..= o + r`.
+    let facing = (last < H).then(|| {
+        let f = N - 1 - last;
+        (
+            f,
+            (pits[f] as usize + laps + usize::from(f <= o + r)) as u32,
+        )
+    });
+    Landing {
+        s,
+        laps,
+        r,
+        last,
+        facing,
+        opp_after,
+    }
+}
+
+/// Whether `s` seeds sown from the mover's pit `o` reach the opponent's
+/// row: `s ≥ 6 − o` (the origin is skipped, and `6 − o − 1` of the mover's
+/// pits follow it).
+#[inline]
+pub const fn reaches(o: usize, s: u8) -> bool {
+    s as usize >= H - o
+}
+
+/// The capture rule: the seeds a move takes when its last seed lands on
+/// the mover's row and the facing pit then holds `v` seeds, with `opp`
+/// seeds on the opponent's row after the sowing; 0 for no capture.
+///
+/// A capture of everything (`v == opp`) is made only under
+/// [`Slam::ForbiddenUnlessForced`], where such a move is legal only when
+/// forced ([`legal_mask`]); by default the move is played without it.
+#[inline]
+pub const fn capture_taken(rules: RuleSet, v: u32, opp: u32) -> u32 {
+    if v == 0 || (v >= opp && matches!(rules.slam(), Slam::PlayedWithoutCapture)) {
+        0
+    } else {
+        v
+    }
+}
+
+/// Whether the sowing `l` would take every seed of the opponent's row.
+#[inline]
+const fn is_slam(l: &Landing) -> bool {
+    match l.facing {
+        Some((_, v)) => v > 0 && v >= l.opp_after,
+        None => false,
+    }
+}
+
+/// The legal moves of the mover's pits `0..6` of `pits`, bit `i` for pit
+/// `i` (the README's rules §2): a non-empty pit whose seeds reach the
+/// opponent's row ([`reaches`]) when that row is empty, or under
+/// [`Reach::Always`] whenever some pit's do. Under
+/// [`Slam::ForbiddenUnlessForced`], the moves that would capture everything
+/// are then dropped unless every legal move is one.
+#[inline]
+pub fn legal_mask(rules: RuleSet, p: &[u8; MAX_PITS]) -> u32 {
+    let opp_empty = p[H..N].iter().all(|&x| x == 0);
+    let (sows, reach) = (0..H).fold((0, 0), |(m, r), i| {
+        let s = p[i];
+        (
+            m | u32::from(s > 0) << i,
+            r | u32::from(s > 0 && reaches(i, s)) << i,
+        )
+    });
+    let legal = match rules.reach() {
+        Reach::WhenEmpty if opp_empty => reach,
+        Reach::WhenEmpty => sows,
+        Reach::Always if reach != 0 || opp_empty => reach,
+        Reach::Always => sows,
+    };
+    match rules.slam() {
+        Slam::PlayedWithoutCapture => legal,
+        Slam::ForbiddenUnlessForced => {
+            let slams = (0..H).fold(0, |m, i| {
+                m | u32::from(legal >> i & 1 != 0 && is_slam(&landing(p, i))) << i
+            });
+            if slams == legal {
+                legal
+            } else {
+                legal & !slams
+            }
+        }
+    }
+}
+
+impl<const R: u8> Game for AdjitoOf<R> {
     const ID: crate::game::GameId = crate::game::GameId::Adjito;
+    const RULES: RuleSet = match R {
+        0 => RuleSet::AdjitoDefault,
+        1 => RuleSet::AdjitoMustReach,
+        2 => RuleSet::AdjitoSlamForbidden,
+        _ => panic!("no such Adjito rule set"),
+    };
     const PITS: usize = N;
     const TOTAL: u32 = 48;
     const START_SEEDS: u8 = 4;
@@ -100,7 +231,7 @@ impl Game for Adjito {
 
     #[inline]
     fn legal_moves(pos: &Position) -> MoveList {
-        MoveList::from_mask(legal_mask(&pos.pits))
+        MoveList::from_mask(legal_mask(Self::RULES, &pos.pits))
     }
 
     fn end_reason(pos: &Position) -> Option<EndReason> {
@@ -118,21 +249,15 @@ impl Game for Adjito {
     fn play_unchecked(pos: &Position, mv: Move) -> Played {
         let o = mv.pit() % H;
         let mut b = pos.pits;
-        let s = b[o];
-        b[o] = 0;
         let mut captured = 0;
-        if s > 0 {
-            let last = sow(&mut b, o, s);
-            if last < H {
-                let f = N - 1 - last;
-                let v = b[f];
-                if v > 0 {
-                    let opp: u32 = b[H..N].iter().map(|&x| x as u32).sum();
-                    if opp > v as u32 {
-                        captured = v;
-                        b[f] = 0;
-                    }
-                }
+        if b[o] > 0 {
+            let l = landing(&b, o);
+            let s = b[o];
+            b[o] = 0;
+            sow(&mut b, o, s);
+            if let Some((f, v)) = l.facing {
+                captured = capture_taken(Self::RULES, v, l.opp_after) as u8;
+                b[f] -= captured;
             }
         }
         Played {
@@ -155,30 +280,19 @@ impl Game for Adjito {
                 continue;
             }
             // Undo the sowing one seed at a time: `b` is the parent without
-            // its origin seeds, `opp` the seeds on the parent's opponent row.
+            // its origin seeds.
             let mut b = after;
-            let mut opp = opp_after;
             for s in 1..=level {
                 let d = ((s as usize - 1) % 11) + 1;
-                let j = (o + d) % N;
-                if b[j] == 0 {
+                let last = (o + d) % N;
+                if b[last] == 0 {
                     break;
                 }
-                b[j] -= 1;
-                if j >= H {
-                    opp -= 1;
-                }
-                // Must-feed: with the opponent's row empty, the sowing must reach it.
-                if opp == 0 && (s as usize) < H - o {
+                b[last] -= 1;
+                // Quiet: the last seed captured nothing.
+                if last < H && capture_taken(Self::RULES, after[N - 1 - last] as u32, opp_after) > 0
+                {
                     continue;
-                }
-                // Quiet: the last seed did not capture.
-                let last = j;
-                if last < H {
-                    let v = after[N - 1 - last] as u32;
-                    if v > 0 && opp_after > v {
-                        continue;
-                    }
                 }
                 let mut parent = Position {
                     pits: b,
@@ -186,7 +300,10 @@ impl Game for Adjito {
                     opening: 0,
                 };
                 parent.pits[o] = s as u8;
-                f(parent);
+                // Legal in the parent: feeding, must-reach, captures of everything.
+                if legal_mask(Self::RULES, &parent.pits) >> o & 1 != 0 {
+                    f(parent);
+                }
             }
         }
     }

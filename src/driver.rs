@@ -146,7 +146,8 @@ impl<G: Game> Driver<G> {
 
     fn check_end(&self, repeated: bool) -> Option<GameResult> {
         let st = &self.state;
-        if G::TOTAL == 48 && st.stores.iter().any(|&s| s as u32 > G::TOTAL / 2) {
+        let above = |limit: u16| st.stores.iter().any(|&s| s > limit);
+        if G::RULES.early_end().is_some_and(above) {
             return Some(result::<G>(st, EndReason::MoreThanHalf));
         }
         if repeated {

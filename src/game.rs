@@ -151,7 +151,8 @@ pub enum EndReason {
     CannotFeed,
     /// Adji-Boto: neither player can move.
     NoMoves,
-    /// Adjito: a player has captured more than 24 seeds (game driver only).
+    /// A player has captured more than half of the seeds: Adjito's 24, or
+    /// 50 under Valdez's Adji-Boto (game driver only).
     MoreThanHalf,
     /// The position repeated within a stretch (game driver only).
     Loop,
@@ -353,6 +354,8 @@ pub struct IllegalMove {
 pub trait Game: Copy + Send + Sync + 'static + fmt::Debug + Default {
     /// Which game this is.
     const ID: GameId;
+    /// Which reading of the game's rules ([`crate::rules`]).
+    const RULES: crate::rules::RuleSet;
     /// Pits on the board (12 or 10).
     const PITS: usize;
     /// Pits per row.

@@ -70,6 +70,7 @@ pub mod game;
 pub mod index;
 pub mod notation;
 pub mod perft;
+pub mod rules;
 
 pub use adjiboto::AdjiBoto;
 pub use adjito::Adjito;

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use adji::game::{Game, GameId};
 use adji::progress::NoProgress;
+use adji::rules::RuleSet;
 use adji::tables::format::{Header, HEADER_LEN};
 use adji::tables::retrograde::build_tables;
 use adji::tables::verify::{verify_dir, verify_level, LevelOutcome, VerifyOptions};
@@ -30,14 +31,21 @@ fn verify_adjito(dir: &Path) -> adji::tables::verify::DirReport {
 fn adjito_level_file(max: u32, level: u32) -> (tempfile::TempDir, std::path::PathBuf, Vec<u8>) {
     let dir = tempfile::tempdir().unwrap();
     build::<Adjito>(dir.path(), LoopRule::Start, max);
-    let p = level_path(dir.path(), GameId::Adjito, LoopRule::Start, level);
+    let p = level_path(dir.path(), RuleSet::AdjitoDefault, LoopRule::Start, level);
     let good = std::fs::read(&p).unwrap();
     (dir, p, good)
 }
 
 fn open(dir: &Path, game: GameId, rule: LoopRule, level: u32) -> Result<Table, TableError> {
     let pits = if game == GameId::Adjito { 12 } else { 10 };
-    Table::open(&level_path(dir, game, rule, level), game, rule, level, pits)
+    let rules = RuleSet::default_for(game);
+    Table::open(
+        &level_path(dir, rules, rule, level),
+        rules,
+        rule,
+        level,
+        pits,
+    )
 }
 
 #[test]
@@ -66,8 +74,15 @@ fn verify_detects_a_changed_entry() {
     assert_eq!(lo[100], hi[100]);
     lo[100] = lo[100].wrapping_add(2);
     hi[100] = lo[100];
-    adji::tables::format::write_level(dir.path(), GameId::Adjito, LoopRule::Start, 6, &lo, &hi)
-        .unwrap();
+    adji::tables::format::write_level(
+        dir.path(),
+        RuleSet::AdjitoDefault,
+        LoopRule::Start,
+        6,
+        &lo,
+        &hi,
+    )
+    .unwrap();
     let set = TableSet::open::<Adjito>(dir.path(), LoopRule::Start, 6).unwrap();
     let (bad, count) = verify_level::<Adjito>(&set, 6, 5).unwrap();
     assert!(count >= 1);
@@ -78,7 +93,7 @@ fn verify_detects_a_changed_entry() {
 fn bad_files_give_typed_errors() {
     let dir = tempfile::tempdir().unwrap();
     build::<Adjito>(dir.path(), LoopRule::Start, 4);
-    let p = level_path(dir.path(), GameId::Adjito, LoopRule::Start, 4);
+    let p = level_path(dir.path(), RuleSet::AdjitoDefault, LoopRule::Start, 4);
     let good = std::fs::read(&p).unwrap();
 
     // Truncated payload.
@@ -119,7 +134,7 @@ fn bad_files_give_typed_errors() {
     let other = tempfile::tempdir().unwrap();
     build::<AdjiBoto>(other.path(), LoopRule::Start, 4);
     std::fs::copy(
-        level_path(other.path(), GameId::AdjiBoto, LoopRule::Start, 4),
+        level_path(other.path(), RuleSet::AdjiBotoDefault, LoopRule::Start, 4),
         &p,
     )
     .unwrap();
@@ -129,7 +144,7 @@ fn bad_files_give_typed_errors() {
     ));
     std::fs::write(&p, &good).unwrap();
     // Wrong rule: the start file read as even.
-    let even = level_path(dir.path(), GameId::Adjito, LoopRule::Even, 4);
+    let even = level_path(dir.path(), RuleSet::AdjitoDefault, LoopRule::Even, 4);
     std::fs::copy(&p, &even).unwrap();
     assert!(matches!(
         open(dir.path(), GameId::Adjito, LoopRule::Even, 4),
@@ -138,7 +153,7 @@ fn bad_files_give_typed_errors() {
     // Wrong level.
     std::fs::copy(
         &p,
-        level_path(dir.path(), GameId::Adjito, LoopRule::Start, 3),
+        level_path(dir.path(), RuleSet::AdjitoDefault, LoopRule::Start, 3),
     )
     .unwrap();
     assert!(matches!(
@@ -158,8 +173,8 @@ fn building_on_lower_levels_of_the_other_rule_is_refused() {
     build::<Adjito>(dir.path(), LoopRule::Start, 3);
     // Put a start-rule file where the even-rule level 0 should be.
     std::fs::copy(
-        level_path(dir.path(), GameId::Adjito, LoopRule::Start, 0),
-        level_path(dir.path(), GameId::Adjito, LoopRule::Even, 0),
+        level_path(dir.path(), RuleSet::AdjitoDefault, LoopRule::Start, 0),
+        level_path(dir.path(), RuleSet::AdjitoDefault, LoopRule::Even, 0),
     )
     .unwrap();
     let r = build_tables::<Adjito>(dir.path(), LoopRule::Even, 3, &NoProgress, |_| {});
@@ -170,10 +185,16 @@ fn building_on_lower_levels_of_the_other_rule_is_refused() {
 fn resume_keeps_finished_levels_and_rebuilds_bad_ones() {
     let dir = tempfile::tempdir().unwrap();
     build::<Adjito>(dir.path(), LoopRule::Start, 6);
-    let p5 = level_path(dir.path(), GameId::Adjito, LoopRule::Start, 5);
+    let p5 = level_path(dir.path(), RuleSet::AdjitoDefault, LoopRule::Start, 5);
     let good5 = std::fs::read(&p5).unwrap();
     // Simulate an interrupted build: level 6 missing, level 5 truncated.
-    std::fs::remove_file(level_path(dir.path(), GameId::Adjito, LoopRule::Start, 6)).unwrap();
+    std::fs::remove_file(level_path(
+        dir.path(),
+        RuleSet::AdjitoDefault,
+        LoopRule::Start,
+        6,
+    ))
+    .unwrap();
     std::fs::write(&p5, &good5[..good5.len() / 2]).unwrap();
     let mut events = Vec::new();
     build_tables::<Adjito>(dir.path(), LoopRule::Start, 6, &NoProgress, |e| {
@@ -210,7 +231,7 @@ proptest! {
 
     #[test]
     fn header_reader_rejects_flipped_bits(bit in 0usize..(HEADER_LEN * 8)) {
-        let h = Header { game: GameId::Adjito, rule: LoopRule::Start, level: 5, count: 4368,
+        let h = Header { game: GameId::Adjito, rules: RuleSet::AdjitoDefault, rule: LoopRule::Start, level: 5, count: 4368,
             exceptions: 3, tool: "adji test".into(), payload_crc: 7 };
         let mut b = h.encode().to_vec();
         prop_assert_eq!(Header::decode(Path::new("x"), &b).unwrap(), h);
@@ -246,7 +267,7 @@ fn a_fifo_named_like_a_table_is_refused_without_hanging() {
     // Issue 8, D4: open, resume-build and verify each refuse the FIFO.
     let dir = tempfile::tempdir().unwrap();
     build::<Adjito>(dir.path(), LoopRule::Start, 4);
-    let p = level_path(dir.path(), GameId::Adjito, LoopRule::Start, 3);
+    let p = level_path(dir.path(), RuleSet::AdjitoDefault, LoopRule::Start, 3);
     std::fs::remove_file(&p).unwrap();
     mkfifo(&p);
     let d = dir.path().to_path_buf();
@@ -275,7 +296,7 @@ fn a_fifo_named_like_a_table_is_refused_without_hanging() {
 fn a_directory_or_dev_null_in_place_of_a_table_says_what_it_is() {
     let dir = tempfile::tempdir().unwrap();
     build::<Adjito>(dir.path(), LoopRule::Start, 2);
-    let p = level_path(dir.path(), GameId::Adjito, LoopRule::Start, 2);
+    let p = level_path(dir.path(), RuleSet::AdjitoDefault, LoopRule::Start, 2);
     std::fs::remove_file(&p).unwrap();
     std::fs::create_dir(&p).unwrap();
     let e = open(dir.path(), GameId::Adjito, LoopRule::Start, 2).unwrap_err();
@@ -292,6 +313,7 @@ fn a_directory_or_dev_null_in_place_of_a_table_says_what_it_is() {
 fn crafted_header(game: GameId, level: u16, count: u64) -> Vec<u8> {
     let h = Header {
         game,
+        rules: RuleSet::default_for(game),
         rule: LoopRule::Start,
         level,
         count,
@@ -308,7 +330,12 @@ fn a_crafted_header_with_an_impossible_level_is_refused_not_a_panic() {
     let dir = tempfile::tempdir().unwrap();
     build::<Adjito>(dir.path(), LoopRule::Start, 2);
     for (level, count) in [(200u16, 0u64), (200, 1), (49, 1), (127, 5), (65535, 0)] {
-        let p = level_path(dir.path(), GameId::Adjito, LoopRule::Start, level as u32);
+        let p = level_path(
+            dir.path(),
+            RuleSet::AdjitoDefault,
+            LoopRule::Start,
+            level as u32,
+        );
         std::fs::write(&p, crafted_header(GameId::Adjito, level, count)).unwrap();
         let e = open(dir.path(), GameId::Adjito, LoopRule::Start, level as u32).unwrap_err();
         assert!(e.to_string().contains("level"), "{e}");
@@ -357,8 +384,15 @@ fn verify_dir_reports_mismatches_holes_and_bad_files() {
         lo[i] = v;
         hi[i] = v;
     }
-    adji::tables::format::write_level(dir.path(), GameId::Adjito, LoopRule::Start, 5, &lo, &hi)
-        .unwrap();
+    adji::tables::format::write_level(
+        dir.path(),
+        RuleSet::AdjitoDefault,
+        LoopRule::Start,
+        5,
+        &lo,
+        &hi,
+    )
+    .unwrap();
     let mut seen = Vec::new();
     let all = VerifyOptions {
         max_report: 100_000,
@@ -383,7 +417,13 @@ fn verify_dir_reports_mismatches_holes_and_bad_files() {
     ));
 
     // A hole: level 5 deleted. Level 5 is missing; 6 and 7 are not recomputed.
-    std::fs::remove_file(level_path(dir.path(), GameId::Adjito, LoopRule::Start, 5)).unwrap();
+    std::fs::remove_file(level_path(
+        dir.path(),
+        RuleSet::AdjitoDefault,
+        LoopRule::Start,
+        5,
+    ))
+    .unwrap();
     let rep = verify_dir::<Adjito>(dir.path(), LoopRule::Start, &opts, |_| {}).unwrap();
     assert!(!rep.passed());
     assert_eq!(rep.levels.len(), 8);
@@ -438,7 +478,7 @@ fn a_level_too_large_for_the_builder_is_refused_not_a_panic() {
         matches!(r, Err(TableError::TooLarge { level: 44, .. })),
         "{r:?}"
     );
-    let empty = TableSet::empty(GameId::AdjiBoto, LoopRule::Start);
+    let empty = TableSet::empty(RuleSet::AdjiBotoDefault, LoopRule::Start);
     let r = adji::tables::retrograde::build_level::<AdjiBoto>(60, &empty, &NoProgress);
     assert!(matches!(r, Err(TableError::TooLarge { level: 60, .. })));
     assert!(adji::tables::retrograde::plan::<AdjiBoto>(40).is_ok());
@@ -449,7 +489,7 @@ fn files_of_the_old_two_byte_format_are_refused_with_a_rebuild_message() {
     // Issue 9: version 2 (lo/hi interleaved) must not be misread as version 3.
     let dir = tempfile::tempdir().unwrap();
     build::<Adjito>(dir.path(), LoopRule::Start, 3);
-    let p = level_path(dir.path(), GameId::Adjito, LoopRule::Start, 3);
+    let p = level_path(dir.path(), RuleSet::AdjitoDefault, LoopRule::Start, 3);
     let mut b = std::fs::read(&p).unwrap();
     b[8..12].copy_from_slice(&2u32.to_le_bytes());
     std::fs::write(&p, &b).unwrap();
@@ -475,9 +515,14 @@ fn one_byte_per_position_and_loop_sensitive_bounds_kept() {
     let (mut sensitive, mut total, mut positions) = (0, 0, 0);
     for n in 0..=9 {
         let t = set.level(n).unwrap();
-        let bytes = std::fs::metadata(level_path(dir.path(), GameId::Adjito, LoopRule::Start, n))
-            .unwrap()
-            .len();
+        let bytes = std::fs::metadata(level_path(
+            dir.path(),
+            RuleSet::AdjitoDefault,
+            LoopRule::Start,
+            n,
+        ))
+        .unwrap()
+        .len();
         assert_eq!(bytes, (HEADER_LEN + t.len()) as u64 + 8 * t.exceptions());
         (total, positions) = (total + bytes, positions + t.len() as u64);
         if n >= 7 {
@@ -616,8 +661,15 @@ fn a_sampled_verify_checks_part_of_a_level_and_finds_a_wrong_block() {
             (lo[i], hi[i]) = ((v + 3) as u8, (v + 3) as u8);
         }
     }
-    adji::tables::format::write_level(dir.path(), GameId::Adjito, LoopRule::Start, 9, &lo, &hi)
-        .unwrap();
+    adji::tables::format::write_level(
+        dir.path(),
+        RuleSet::AdjitoDefault,
+        LoopRule::Start,
+        9,
+        &lo,
+        &hi,
+    )
+    .unwrap();
     let opts = VerifyOptions {
         sample: Some(3000),
         ..VerifyOptions::default()
@@ -643,9 +695,9 @@ fn header_only_open_skips_the_payload_and_never_panics() {
     use adji::tables::{OpenCheck, Table};
     let dir = tempfile::tempdir().unwrap();
     build::<Adjito>(dir.path(), LoopRule::Start, 8);
-    let path = adji::tables::level_path(dir.path(), GameId::Adjito, LoopRule::Start, 8);
+    let path = adji::tables::level_path(dir.path(), RuleSet::AdjitoDefault, LoopRule::Start, 8);
     let open_with =
-        |check| Table::open_checked(&path, GameId::Adjito, LoopRule::Start, 8, 12, check);
+        |check| Table::open_checked(&path, RuleSet::AdjitoDefault, LoopRule::Start, 8, 12, check);
     let full = open_with(OpenCheck::Full).unwrap();
     let (before, next) = (full.bounds(100), full.bounds(101));
     drop(full);
@@ -707,7 +759,8 @@ fn rewrite_with_another_fixpoint(dir: &Path) -> Vec<usize> {
         }
     }
     drop(t);
-    adji::tables::format::write_level(dir, GameId::Adjito, LoopRule::Start, 3, &lo, &hi).unwrap();
+    adji::tables::format::write_level(dir, RuleSet::AdjitoDefault, LoopRule::Start, 3, &lo, &hi)
+        .unwrap();
     changed
 }
 

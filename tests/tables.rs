@@ -136,7 +136,7 @@ fn thread_independent<G: Game>(max: u32) {
             .map(|n| {
                 std::fs::read(adji::tables::level_path(
                     dir.path(),
-                    G::ID,
+                    G::RULES,
                     LoopRule::Start,
                     n,
                 ))
@@ -232,7 +232,7 @@ fn a_tiny_frontier_cap_spills_to_pending_bits_and_gives_identical_tables() {
 /// The tables of levels below `n` in `dir`.
 fn lower_levels<G: Game>(dir: &std::path::Path, rule: LoopRule, n: u32) -> TableSet {
     if n == 0 {
-        TableSet::empty(G::ID, rule)
+        TableSet::empty(G::RULES.tables(), rule)
     } else {
         TableSet::open::<G>(dir, rule, n - 1).unwrap()
     }

@@ -773,7 +773,7 @@ fn open_tables(dir: &Path, game: GameId, rule: LoopRule, trust: bool) -> PyResul
         let present: Vec<String> = [GameId::Adjito, GameId::AdjiBoto]
             .into_iter()
             .flat_map(|g| {
-                TableSet::rules_present(dir, g)
+                TableSet::rules_present(dir, adji::rules::RuleSet::default_for(g))
                     .into_iter()
                     .filter(move |&r| (g, r) != (game, rule))
                     .map(move |r| format!("{g} tables for --loop {}", r.name()))

@@ -94,7 +94,7 @@ fn load_model<G: Game>(opt: &str, p: &std::path::Path) -> Result<Model, CliError
 /// `analyse`.
 pub fn analyse(a: &AnalyseArgs) -> Result<(), CliError> {
     let threads = set_threads(a.threads)?;
-    dispatch!(a.pos.game, run_analyse(a, threads))
+    dispatch!(a.pos.game, a.pos.rules, run_analyse(a, threads))
 }
 
 fn run_analyse<G: Game>(a: &AnalyseArgs, threads: usize) -> Result<(), CliError> {
@@ -125,6 +125,10 @@ pub struct MatchArgs {
     /// The game.
     #[arg(long, value_enum, default_value = "adjito")]
     pub game: GameArg,
+    /// The rule set: which reading of the game's rules (`adji rules` lists
+    /// them; the README's rules section describes each).
+    #[arg(long, value_name = "NAME", default_value = "default")]
+    pub rules: String,
     #[command(flatten)]
     pub tables: SearchTablesArgs,
     #[command(flatten)]
@@ -172,7 +176,7 @@ fn budget(time: Option<f64>, nodes: Option<u64>) -> Limits {
 
 /// `match`.
 pub fn matches(a: &MatchArgs) -> Result<(), CliError> {
-    dispatch!(a.game, run_match(a))
+    dispatch!(a.game, a.rules, run_match(a))
 }
 
 fn run_match<G: Game>(a: &MatchArgs) -> Result<(), CliError> {
@@ -201,6 +205,10 @@ pub struct TrainArgs {
     /// The game.
     #[arg(long, value_enum)]
     pub game: GameArg,
+    /// The rule set: which reading of the game's rules (`adji rules` lists
+    /// them; the README's rules section describes each).
+    #[arg(long, value_name = "NAME", default_value = "default")]
+    pub rules: String,
     /// Endgame tables whose exact values are fitted.
     #[command(flatten)]
     pub dir: TablesDirArg,
@@ -276,7 +284,7 @@ pub enum EvalCommand {
 /// `eval`.
 pub fn eval(c: &EvalCommand) -> Result<(), CliError> {
     match c {
-        EvalCommand::Train(a) => dispatch!(a.game, train(a)),
+        EvalCommand::Train(a) => dispatch!(a.game, a.rules, train(a)),
     }
 }
 
@@ -311,7 +319,11 @@ fn train<G: Game>(a: &TrainArgs) -> Result<(), CliError> {
     let dir = &a.dir.dir;
     let set = TableSet::open_available::<G>(dir, a.rule.rule())?;
     if set.covered() == 0 {
-        return Err(CliError::Input(no_tables_found(dir, G::ID, a.rule.rule())));
+        return Err(CliError::Input(no_tables_found(
+            dir,
+            G::RULES,
+            a.rule.rule(),
+        )));
     }
     let cfg = TrainConfig {
         min_level: a.min_level,

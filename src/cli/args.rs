@@ -8,6 +8,9 @@ use clap::builder::RangedU64ValueParser;
 use clap::{Args, ValueEnum};
 
 use adji::game::GameId;
+use adji::rules::RuleSet;
+
+use crate::error::CliError;
 use adji::value::LoopRule;
 
 /// Which game.
@@ -32,6 +35,14 @@ impl GameArg {
     }
 }
 
+/// The rule set `--rules NAME` names for `game`.
+///
+/// # Errors
+/// [`CliError::Input`] naming the game's rule sets.
+pub fn rule_set(game: GameArg, name: &str) -> Result<RuleSet, CliError> {
+    RuleSet::parse(game.id(), name).map_err(|e| CliError::Input(format!("--rules: {e}")))
+}
+
 /// Loop rule choice on the command line.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum LoopArg {
@@ -47,6 +58,10 @@ pub struct PosArgs {
     /// The game.
     #[arg(long, value_enum, default_value = "adjito")]
     pub game: GameArg,
+    /// The rule set: which reading of the game's rules (`adji rules` lists
+    /// them; the README's rules section describes each).
+    #[arg(long, value_name = "NAME", default_value = "default")]
+    pub rules: String,
     /// The position, in the notation `TOP/BOTTOM MOVER TOPSTORE-BOTTOMSTORE [PHASE]`, or `start`.
     #[arg(long, default_value = "start")]
     pub position: String,

@@ -72,7 +72,7 @@ pub fn show(a: &ShowArgs) -> Result<(), CliError> {
         out::print(adji::display::diagram::<G>(&st))?;
         out::print(format_args!("  {}\n", format_state::<G>(&st)))
     }
-    dispatch!(a.pos.game, run(a))
+    dispatch!(a.pos.game, a.pos.rules, run(a))
 }
 
 /// `moves`.
@@ -81,7 +81,7 @@ pub fn moves(a: &MovesArgs) -> Result<(), CliError> {
         let st = parse_pos::<G>(&a.pos)?;
         out::report(&MovesReport::new::<G>(&st), a.json)
     }
-    dispatch!(a.pos.game, run(a))
+    dispatch!(a.pos.game, a.pos.rules, run(a))
 }
 
 /// `perft`.
@@ -99,7 +99,7 @@ pub fn perft(a: &PerftArgs) -> Result<(), CliError> {
         }
         Ok(())
     }
-    dispatch!(a.pos.game, run(a))
+    dispatch!(a.pos.game, a.pos.rules, run(a))
 }
 
 /// `replay`.
@@ -116,5 +116,5 @@ pub fn replay_moves(a: &ReplayArgs) -> Result<(), CliError> {
             }
         }
     }
-    dispatch!(a.pos.game, run(a))
+    dispatch!(a.pos.game, a.pos.rules, run(a))
 }

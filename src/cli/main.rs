@@ -76,15 +76,15 @@ enum Command {
     Serve(serve::ServeArgs),
 }
 
-/// Runs a generic function for the game chosen on the command line.
+/// Runs a generic function for the game and rule set chosen on the
+/// command line (`--game`, `--rules`); an unknown rule set is an input
+/// error naming the game's rule sets.
 #[macro_export]
 macro_rules! dispatch {
-    ($game:expr, $f:ident ( $($arg:expr),* )) => {
-        match $game {
-            $crate::GameArg::Adjito => $f::<adji::Adjito>($($arg),*),
-            $crate::GameArg::Adjiboto => $f::<adji::AdjiBoto>($($arg),*),
-        }
-    };
+    ($game:expr, $rules:expr, $f:ident ( $($arg:expr),* )) => {{
+        let rules = $crate::args::rule_set($game, &$rules)?;
+        adji::with_rules!(rules, $f($($arg),*))
+    }};
 }
 
 fn main() -> ExitCode {

@@ -21,6 +21,10 @@ pub struct ServeArgs {
     /// The game the page shows first (both can be played).
     #[arg(long, value_enum, default_value = "adjito")]
     pub game: GameArg,
+    /// The rule set: which reading of the game's rules (`adji rules` lists
+    /// them; the README's rules section describes each).
+    #[arg(long, value_name = "NAME", default_value = "default")]
+    pub rules: String,
     #[command(flatten)]
     pub tables: SearchTablesArgs,
     #[command(flatten)]
@@ -171,7 +175,11 @@ fn announce(app: &App, addr: SocketAddr) {
             if app.covered(g) == 0 {
                 eprintln!(
                     "warning: {}; its positions are searched",
-                    crate::setup::no_tables_found(dir, g, c.rule)
+                    crate::setup::no_tables_found(
+                        dir,
+                        adji::rules::RuleSet::default_for(g),
+                        c.rule
+                    )
                 );
             }
         }

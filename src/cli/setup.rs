@@ -5,12 +5,14 @@
 use std::fmt;
 use std::path::Path;
 
-use adji::game::{Game, GameId};
+use adji::game::Game;
 use adji::tables::TableSet;
 use adji::tt::{AtomicTable, TtError, SLOT_BYTES};
 use adji::value::LoopRule;
 
-use crate::args::{GameArg, MemoryArg, SearchTablesArgs, ThreadsArg};
+use adji::rules::RuleSet;
+
+use crate::args::{MemoryArg, SearchTablesArgs, ThreadsArg};
 use crate::error::CliError;
 use crate::out::warn;
 use crate::util::{available_memory, fmt_bytes};
@@ -175,7 +177,7 @@ pub fn search_tables<G: Game>(
     if set.covered() == 0 {
         warn(format_args!(
             "{}; {without}",
-            no_tables_found(dir, G::ID, rule)
+            no_tables_found(dir, G::RULES, rule)
         ));
         return Ok(None);
     }
@@ -192,12 +194,13 @@ pub fn tables_text(tables: Option<&TableSet>) -> String {
 }
 
 /// "no adjito tables for --loop start in DIR", with what the directory holds instead.
-pub fn no_tables_found(dir: &Path, game: GameId, rule: LoopRule) -> String {
+pub fn no_tables_found(dir: &Path, rules: RuleSet, rule: LoopRule) -> String {
+    let rules = rules.tables();
     let mut found = Vec::new();
-    for g in GameArg::ALL.map(GameArg::id) {
-        for r in TableSet::rules_present(dir, g) {
-            if (g, r) != (game, rule) {
-                found.push(format!("{g} tables for --loop {}", r.name()));
+    for r in RuleSet::ALL.into_iter().filter(|r| r.tables() == *r) {
+        for l in TableSet::rules_present(dir, r) {
+            if (r, l) != (rules, rule) {
+                found.push(format!("{} tables for --loop {}", describe(r), l.name()));
             }
         }
     }
@@ -207,8 +210,18 @@ pub fn no_tables_found(dir: &Path, game: GameId, rule: LoopRule) -> String {
         found.join(", ")
     };
     format!(
-        "no {game} tables for --loop {} in {} (it holds {found})",
+        "no {} tables for --loop {} in {} (it holds {found})",
+        describe(rules),
         rule.name(),
         dir.display()
     )
+}
+
+/// "adjito" for a game's default reading, "adjito --rules must-reach" for another.
+fn describe(rules: RuleSet) -> String {
+    if rules.is_default() {
+        rules.game().to_string()
+    } else {
+        format!("{} --rules {}", rules.game(), rules.name())
+    }
 }

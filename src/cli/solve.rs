@@ -24,6 +24,10 @@ pub struct SolveArgs {
     /// The game.
     #[arg(long, value_enum, default_value = "adjito")]
     pub game: GameArg,
+    /// The rule set: which reading of the game's rules (`adji rules` lists
+    /// them; the README's rules section describes each).
+    #[arg(long, value_name = "NAME", default_value = "default")]
+    pub rules: String,
     /// The position [default: start].
     #[arg(long, conflicts_with = "positions_file")]
     pub position: Option<String>,
@@ -49,7 +53,7 @@ pub struct SolveArgs {
 /// `solve`.
 pub fn solve(a: &SolveArgs) -> Result<(), CliError> {
     let threads = set_threads(a.compute.threads)?;
-    dispatch!(a.game, run(a, threads))
+    dispatch!(a.game, a.rules, run(a, threads))
 }
 
 /// What every position of a `solve` shares.

@@ -14,6 +14,8 @@ use adji::tables::{TableError, TableSet};
 use adji::value::LoopRule;
 use indicatif::ProgressBar;
 
+use adji::rules::RuleSet;
+
 use crate::args::{GameArg, MemoryArg, RuleArg, TablesDirArg, ThreadsArg, POSITIONS_FILE_HELP};
 use crate::error::CliError;
 use crate::setup::{no_tables_found, set_threads, MemoryBudget};
@@ -44,6 +46,10 @@ pub struct TableSetArgs {
     /// The game.
     #[arg(long, value_enum, default_value = "adjito")]
     pub game: GameArg,
+    /// The rule set: which reading of the game's rules (`adji rules` lists
+    /// them; the README's rules section describes each).
+    #[arg(long, value_name = "NAME", default_value = "default")]
+    pub rules: String,
     #[command(flatten)]
     pub dir: TablesDirArg,
     #[command(flatten)]
@@ -79,6 +85,15 @@ pub struct VerifyArgs {
     /// The game [default: both].
     #[arg(long, value_enum)]
     pub game: Option<GameArg>,
+    /// The rule set: which reading of the game's rules (`adji rules` lists
+    /// them; the README's rules section describes each).
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "default",
+        requires = "game"
+    )]
+    pub rules: String,
     #[command(flatten)]
     pub dir: TablesDirArg,
     #[command(flatten)]
@@ -112,14 +127,14 @@ pub fn tables(t: &TablesCommand) -> Result<(), CliError> {
             if let Some(comm) = crate::cluster::world() {
                 use crate::cluster::build_tables as build_distributed;
                 return crate::cluster::on_every_rank(&comm, |c| {
-                    dispatch!(a.game, build_distributed(a, c))
+                    dispatch!(a.game, a.rules, build_distributed(a, c))
                 });
             }
-            dispatch!(a.game, build(a))
+            dispatch!(a.game, a.rules, build(a))
         }
-        TablesCommand::Probe(a) => dispatch!(a.set.game, probe(a)),
+        TablesCommand::Probe(a) => dispatch!(a.set.game, a.set.rules, probe(a)),
         TablesCommand::Verify(a) => verify(a),
-        TablesCommand::Stats(a) => dispatch!(a.set.game, stats(a)),
+        TablesCommand::Stats(a) => dispatch!(a.set.game, a.set.rules, stats(a)),
     }
 }
 
@@ -127,11 +142,12 @@ pub fn tables(t: &TablesCommand) -> Result<(), CliError> {
 fn open_tables<G: Game>(dir: &Path, rule: LoopRule) -> Result<TableSet, CliError> {
     let set = TableSet::open_available::<G>(dir, rule)?;
     if set.covered() == 0 {
-        let mut msg = no_tables_found(dir, G::ID, rule);
-        if TableSet::rules_present(dir, G::ID).is_empty() {
+        let mut msg = no_tables_found(dir, G::RULES, rule);
+        if TableSet::rules_present(dir, G::RULES).is_empty() {
             msg += &format!(
-                "; build them with `adji tables build --game {} --max-seeds N --dir {}`",
+                "; build them with `adji tables build --game {} --rules {} --max-seeds N --dir {}`",
                 G::ID,
+                G::RULES.name(),
                 dir.display()
             );
         }
@@ -214,7 +230,7 @@ impl Tally {
 /// Prints what a full verification of `G`'s levels in `dir` needs (each
 /// level is rebuilt in memory) and refuses it over `--memory`.
 fn verify_plan<G: Game>(a: &VerifyArgs, rule: LoopRule, tally: &mut Tally) -> Result<(), CliError> {
-    let files = levels_present(&a.dir.dir, G::ID, rule)?;
+    let files = levels_present(&a.dir.dir, G::RULES, rule)?;
     let Some((level, need)) = verify_peak::<G>(&files.levels)? else {
         return Ok(());
     };
@@ -273,10 +289,17 @@ fn verify(a: &VerifyArgs) -> Result<(), CliError> {
             dir.display()
         )));
     }
-    let games = a.game.map_or(GameArg::ALL.to_vec(), |g| vec![g]);
+    // Every rule set with tables of its own, or the one asked for.
+    let sets: Vec<RuleSet> = match a.game {
+        Some(g) => vec![crate::args::rule_set(g, &a.rules)?.tables()],
+        None => RuleSet::ALL
+            .into_iter()
+            .filter(|r| r.tables() == *r)
+            .collect(),
+    };
     let mut tally = Tally::default();
-    for g in games {
-        dispatch!(g, verify_game(a, &mut tally))?;
+    for rules in sets {
+        adji::with_rules!(rules, verify_game(a, &mut tally))?;
     }
     if tally.files == 0 {
         return Err(CliError::Input(format!(

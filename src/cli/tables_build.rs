@@ -25,6 +25,10 @@ pub struct BuildArgs {
     /// The game.
     #[arg(long, value_enum)]
     pub game: GameArg,
+    /// The rule set: which reading of the game's rules (`adji rules` lists
+    /// them; the README's rules section describes each).
+    #[arg(long, value_name = "NAME", default_value = "default")]
+    pub rules: String,
     /// Build every level from 0 to this many seeds on the board.
     #[arg(long)]
     pub max_seeds: u32,

@@ -103,7 +103,10 @@ pub fn features<G: Game>(pos: &Position) -> [f64; NUM_FEATURES] {
     let rows = [&pos.pits[..h], &pos.pits[h..G::PITS]];
     for (side, row) in rows.iter().enumerate() {
         f[8 + side] = row.iter().filter(|&&x| x == 0).count() as f64;
-        f[10 + side] = row.iter().filter(|&&x| matches!(x, 1 | 3 | 5)).count() as f64;
+        f[10 + side] = row
+            .iter()
+            .filter(|&&x| crate::adjiboto::takes(x as u64))
+            .count() as f64;
         f[12 + side] = row.iter().filter(|&&x| x as usize >= G::PITS).count() as f64;
     }
     for i in 0..G::PITS {

@@ -148,6 +148,15 @@ pub enum SearchError {
         /// The search's game.
         search: crate::game::GameId,
     },
+    /// The tables were built under a rule set whose tables the search's
+    /// rule set does not read.
+    #[error("tables are for the rule set {}, not {} (their tables are {})", .tables.name(), .search.name(), .search.tables().name())]
+    TablesRules {
+        /// The tables' rule set.
+        tables: crate::rules::RuleSet,
+        /// The search's rule set.
+        search: crate::rules::RuleSet,
+    },
 }
 
 /// The search was stopped by a limit.
@@ -186,6 +195,12 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
                 return Err(SearchError::TablesGame {
                     tables: t.game,
                     search: G::ID,
+                });
+            }
+            if t.rules != G::RULES.tables() {
+                return Err(SearchError::TablesRules {
+                    tables: t.rules,
+                    search: G::RULES,
                 });
             }
         }

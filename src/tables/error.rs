@@ -70,6 +70,16 @@ pub enum TableError {
         /// Game found.
         found: GameId,
     },
+    /// The file was built under another rule set of the same game.
+    #[error("{}: table was built with --rules {}, not --rules {}; tables of different rule sets cannot be mixed", .path.display(), .found.name(), .expected.name())]
+    WrongRules {
+        /// The file.
+        path: PathBuf,
+        /// Rule set wanted.
+        expected: crate::rules::RuleSet,
+        /// Rule set found.
+        found: crate::rules::RuleSet,
+    },
     /// The file was built under the other loop rule.
     #[error("{}: table was built with --loop {}, not --loop {}; tables of different loop rules cannot be mixed", .path.display(), .found.name(), .expected.name())]
     WrongRule {

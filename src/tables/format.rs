@@ -12,12 +12,18 @@
 //!  24           8   exception count X, u64 LE
 //!  32          16   build-tool version, ASCII, zero-padded
 //!  48           4   CRC-32 of the payload (bytes 64 .. end), u32 LE
-//!  52           8   reserved, zero
+//!  52           1   rule set (crate::rules::RuleSet::code; 0 = the game's
+//!                   default reading, so files made before rule sets are its)
+//!  53           7   reserved, zero
 //!  60           4   CRC-32 of bytes 0..60, u32 LE
 //!  64           N   value bytes, i8, in colex rank order (see crate::index)
 //!  64 + N      8X   exceptions, ascending by rank, 8 bytes each:
 //!                   rank u32 LE, lo i8, hi i8, two zero bytes
 //! ```
+//!
+//! Level files are named `GAME-[RULES-]LOOP-LLL.adjt`, the rule set's name
+//! left out for each game's default (`adjito-start-020.adjt`,
+//! `adjito-must-reach-start-020.adjt`).
 //!
 //! Entry `r` is the board of rank `r` among the boards of level `n`, seen by
 //! the player to move (relative board, mover's row first); Adji-Boto tables
@@ -44,6 +50,7 @@ use rayon::prelude::*;
 use crate::fsutil::write_atomic_with;
 use crate::game::GameId;
 use crate::index::{level_size, MAX_LEVEL};
+use crate::rules::RuleSet;
 use crate::value::{LoopRule, NEG_INF_BYTE, POS_INF_BYTE};
 
 use super::TableError;
@@ -66,6 +73,8 @@ pub const EXCEPTION: i8 = i8::MIN;
 pub struct Header {
     /// Game.
     pub game: GameId,
+    /// The rule set the values were computed under.
+    pub rules: RuleSet,
     /// Loop rule the values were computed under.
     pub rule: LoopRule,
     /// Seeds on the board.
@@ -88,6 +97,7 @@ impl Header {
         h[8..12].copy_from_slice(&VERSION.to_le_bytes());
         h[12] = self.game.code();
         h[13] = self.rule.code();
+        h[52] = self.rules.code();
         h[14..16].copy_from_slice(&self.level.to_le_bytes());
         h[16..24].copy_from_slice(&self.count.to_le_bytes());
         h[24..32].copy_from_slice(&self.exceptions.to_le_bytes());
@@ -143,6 +153,8 @@ impl Header {
         }
         let game =
             GameId::from_code(b[12]).ok_or_else(|| bad(format!("unknown game code {}", b[12])))?;
+        let rules = RuleSet::from_code(game, b[52])
+            .ok_or_else(|| bad(format!("unknown rule set code {} for {game}", b[52])))?;
         let rule = LoopRule::from_code(b[13])
             .ok_or_else(|| bad(format!("unknown loop rule code {}", b[13])))?;
         let level = u16::from_le_bytes([b[14], b[15]]);
@@ -162,6 +174,7 @@ impl Header {
             .to_string();
         Ok(Header {
             game,
+            rules,
             rule,
             level,
             count,
@@ -171,24 +184,31 @@ impl Header {
         })
     }
 
-    /// Checks that the header is the one wanted: game, loop rule, level.
+    /// Checks that the header is the one wanted: game, rule set, loop
+    /// rule, level.
     ///
     /// # Errors
-    /// [`TableError::WrongGame`], [`TableError::WrongRule`] or
-    /// [`TableError::WrongLevel`].
+    /// [`TableError::WrongGame`], [`TableError::WrongRules`],
+    /// [`TableError::WrongRule`] or [`TableError::WrongLevel`].
     pub fn expect(
         &self,
         path: &Path,
-        game: GameId,
+        rules: RuleSet,
         rule: LoopRule,
         level: u32,
     ) -> Result<(), TableError> {
         let path = path.to_path_buf();
-        if self.game != game {
+        if self.game != rules.game() {
             Err(TableError::WrongGame {
                 path,
-                expected: game,
+                expected: rules.game(),
                 found: self.game,
+            })
+        } else if self.rules != rules {
+            Err(TableError::WrongRules {
+                path,
+                expected: rules,
+                found: self.rules,
             })
         } else if self.rule != rule {
             Err(TableError::WrongRule {
@@ -242,14 +262,21 @@ pub fn check_level(path: &Path, game: GameId, level: u32) -> Result<(), TableErr
     Ok(())
 }
 
-/// The file name of a level.
-pub fn file_name(game: GameId, rule: LoopRule, level: u32) -> String {
-    format!("{}-{}-{:03}.adjt", game.name(), rule.name(), level)
+/// The file name of a level of the tables of `rules` (its
+/// [`RuleSet::tables`]).
+pub fn file_name(rules: RuleSet, rule: LoopRule, level: u32) -> String {
+    format!("{}{:03}.adjt", file_prefix(rules, rule), level)
+}
+
+/// What every level file of `rules` and `rule` is named by, before the
+/// level.
+fn file_prefix(rules: RuleSet, rule: LoopRule) -> String {
+    format!("{}-{}{}-", rules.game(), rules.file_tag(), rule.name())
 }
 
 /// The path of a level in `dir`.
-pub fn level_path(dir: &Path, game: GameId, rule: LoopRule, level: u32) -> PathBuf {
-    dir.join(file_name(game, rule, level))
+pub fn level_path(dir: &Path, rules: RuleSet, rule: LoopRule, level: u32) -> PathBuf {
+    dir.join(file_name(rules, rule, level))
 }
 
 /// Whether bound bytes `lo`, `hi` need an exception record: a
@@ -291,13 +318,13 @@ pub type Bounds<'a> = dyn Fn(usize) -> (u8, u8) + Sync + 'a;
 /// As [`write_level_with`].
 pub fn write_level(
     dir: &Path,
-    game: GameId,
+    rules: RuleSet,
     rule: LoopRule,
     level: u32,
     lo: &[u8],
     hi: &[u8],
 ) -> Result<PathBuf, TableError> {
-    write_level_with(dir, game, rule, level, lo.len(), &|i| (lo[i], hi[i]))
+    write_level_with(dir, rules, rule, level, lo.len(), &|i| (lo[i], hi[i]))
 }
 
 /// Writes a level of `count` entries whose bound bytes `bounds` gives,
@@ -309,7 +336,7 @@ pub fn write_level(
 /// [`TableError::Io`] on any I/O failure; the final file is then untouched.
 pub fn write_level_with(
     dir: &Path,
-    game: GameId,
+    rules: RuleSet,
     rule: LoopRule,
     level: u32,
     count: usize,
@@ -317,7 +344,8 @@ pub fn write_level_with(
 ) -> Result<PathBuf, TableError> {
     use std::io::{Seek, SeekFrom};
     const BLOCK: usize = 1 << 16;
-    let path = level_path(dir, game, rule, level);
+    let rules = rules.tables();
+    let path = level_path(dir, rules, rule, level);
     // The tables directory is the builder's own: made when missing.
     std::fs::create_dir_all(dir).map_err(|e| TableError::Io {
         path: dir.to_path_buf(),
@@ -325,7 +353,8 @@ pub fn write_level_with(
     })?;
     let exc = exceptions(count, bounds);
     let mut header = Header {
-        game,
+        game: rules.game(),
+        rules,
         rule,
         level: level as u16,
         count: count as u64,
@@ -420,8 +449,12 @@ pub struct LevelFiles {
 ///
 /// # Errors
 /// [`TableError::Io`] when the directory cannot be listed.
-pub fn levels_present(dir: &Path, game: GameId, rule: LoopRule) -> Result<LevelFiles, TableError> {
-    let prefix = format!("{}-{}-", game.name(), rule.name());
+pub fn levels_present(
+    dir: &Path,
+    rules: RuleSet,
+    rule: LoopRule,
+) -> Result<LevelFiles, TableError> {
+    let (game, prefix) = (rules.game(), file_prefix(rules.tables(), rule));
     let names = list_dir(dir).map_err(|e| TableError::Io {
         path: dir.to_path_buf(),
         source: e,

@@ -26,6 +26,7 @@ use rayon::prelude::*;
 use crate::fsutil::open_regular;
 use crate::game::{Game, GameId, Position};
 use crate::index::rank;
+use crate::rules::RuleSet;
 use crate::value::{
     capture_value, decode_bound, possible_hi, possible_lo, possible_value, quiet_value, Bounds,
     LoopRule,
@@ -91,12 +92,12 @@ impl Table {
     /// A [`TableError`] naming the problem; never panics on a bad file.
     pub fn open(
         path: &Path,
-        game: GameId,
+        rules: RuleSet,
         rule: LoopRule,
         level: u32,
         pits: usize,
     ) -> Result<Table, TableError> {
-        Table::open_checked(path, game, rule, level, pits, OpenCheck::Full)
+        Table::open_checked(path, rules, rule, level, pits, OpenCheck::Full)
     }
 
     /// [`Table::open`] with the given depth of checking.
@@ -105,13 +106,14 @@ impl Table {
     /// A [`TableError`] naming the problem; never panics on a bad file.
     pub fn open_checked(
         path: &Path,
-        game: GameId,
+        rules: RuleSet,
         rule: LoopRule,
         level: u32,
         pits: usize,
         check: OpenCheck,
     ) -> Result<Table, TableError> {
         let p = || path.to_path_buf();
+        let (rules, game) = (rules.tables(), rules.game());
         format::check_level(path, game, level)?;
         let file = open_regular(path).map_err(|e| TableError::from_open(path, level, e))?;
         // SAFETY: table files are written once by rename and never modified
@@ -122,7 +124,7 @@ impl Table {
             source: e,
         })?;
         let header = Header::decode(path, &map)?;
-        header.expect(path, game, rule, level)?;
+        header.expect(path, rules, rule, level)?;
         debug_assert_eq!(pits, format::pits_of(game));
         let need = header.file_len();
         if (map.len() as u64) < need {
@@ -459,10 +461,12 @@ pub(crate) fn prefetch<T>(x: &T) {
     let _ = x;
 }
 
-/// The tables of one game and loop rule, levels `0..=max_level`.
+/// The tables of one game, rule set and loop rule, levels `0..=max_level`.
 pub struct TableSet {
     /// Game.
     pub game: GameId,
+    /// The rule set whose tables these are ([`RuleSet::tables`]).
+    pub rules: RuleSet,
     /// Loop rule.
     pub rule: LoopRule,
     levels: Vec<Table>,
@@ -470,9 +474,10 @@ pub struct TableSet {
 
 impl TableSet {
     /// An empty set (no level covered).
-    pub fn empty(game: GameId, rule: LoopRule) -> Self {
+    pub fn empty(rules: RuleSet, rule: LoopRule) -> Self {
         TableSet {
-            game,
+            game: rules.game(),
+            rules: rules.tables(),
             rule,
             levels: Vec::new(),
         }
@@ -483,11 +488,11 @@ impl TableSet {
     /// # Errors
     /// The first level that is missing or bad.
     pub fn open<G: Game>(dir: &Path, rule: LoopRule, max: u32) -> Result<Self, TableError> {
-        let mut s = TableSet::empty(G::ID, rule);
+        let mut s = TableSet::empty(G::RULES.tables(), rule);
         for n in 0..=max {
             s.push(Table::open(
-                &level_path(dir, G::ID, rule, n),
-                G::ID,
+                &level_path(dir, G::RULES.tables(), rule, n),
+                G::RULES,
                 rule,
                 n,
                 G::PITS,
@@ -513,10 +518,10 @@ impl TableSet {
         rule: LoopRule,
         check: OpenCheck,
     ) -> Result<Self, TableError> {
-        let mut s = TableSet::empty(G::ID, rule);
+        let mut s = TableSet::empty(G::RULES.tables(), rule);
         for n in 0..=format::total_of(G::ID) {
-            let path = level_path(dir, G::ID, rule, n);
-            match Table::open_checked(&path, G::ID, rule, n, G::PITS, check) {
+            let path = level_path(dir, G::RULES.tables(), rule, n);
+            match Table::open_checked(&path, G::RULES.tables(), rule, n, G::PITS, check) {
                 Ok(t) => s.push(t),
                 Err(TableError::Missing { .. }) => break,
                 Err(e) => return Err(e),
@@ -525,11 +530,11 @@ impl TableSet {
         Ok(s)
     }
 
-    /// Which loop rules have at least level 0 in `dir` for game `game`.
-    pub fn rules_present(dir: &Path, game: GameId) -> Vec<LoopRule> {
+    /// Which loop rules have at least level 0 in `dir` for `rules`.
+    pub fn rules_present(dir: &Path, rules: RuleSet) -> Vec<LoopRule> {
         [LoopRule::Start, LoopRule::Even]
             .into_iter()
-            .filter(|&r| level_path(dir, game, r, 0).exists())
+            .filter(|&r| level_path(dir, rules.tables(), r, 0).exists())
             .collect()
     }
 
@@ -540,6 +545,7 @@ impl TableSet {
     pub fn into_memory(self) -> std::io::Result<TableSet> {
         Ok(TableSet {
             game: self.game,
+            rules: self.rules,
             rule: self.rule,
             levels: self
                 .levels

@@ -417,7 +417,7 @@ pub fn verify_dir<G: Game>(
     opts: &VerifyOptions,
     mut on_level: impl FnMut(&LevelVerdict),
 ) -> Result<DirReport, TableError> {
-    let files = format::levels_present(dir, G::ID, rule)?;
+    let files = format::levels_present(dir, G::RULES.tables(), rule)?;
     if opts.sample.is_none() {
         check_verify_memory::<G>(&files.levels, opts.memory)?;
     }
@@ -430,12 +430,15 @@ pub fn verify_dir<G: Game>(
     let Some(&top) = files.levels.last() else {
         return Ok(report);
     };
-    let mut set = TableSet::empty(G::ID, rule);
+    let mut set = TableSet::empty(G::RULES.tables(), rule);
     let mut first_bad: Option<u32> = None;
     for n in 0..=top {
         let t0 = Instant::now();
-        let path = format::level_path(dir, G::ID, rule, n);
-        let outcome = match (Table::open(&path, G::ID, rule, n, G::PITS), first_bad) {
+        let path = format::level_path(dir, G::RULES.tables(), rule, n);
+        let outcome = match (
+            Table::open(&path, G::RULES.tables(), rule, n, G::PITS),
+            first_bad,
+        ) {
             (Err(TableError::Missing { .. }), _) => LevelOutcome::Missing,
             (Err(e), _) => LevelOutcome::BadFile(e),
             (Ok(_), Some(below)) => LevelOutcome::NotRecomputed { below },

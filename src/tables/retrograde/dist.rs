@@ -172,9 +172,9 @@ pub fn build_tables_distributed<G: Game>(
     if comm.rank() == 0 {
         format::remove_stale_temps(dir)?;
     }
-    let mut set = TableSet::empty(G::ID, rule);
+    let mut set = TableSet::empty(G::RULES.tables(), rule);
     for n in 0..=max {
-        let path = format::level_path(dir, G::ID, rule, n);
+        let path = format::level_path(dir, G::RULES.tables(), rule, n);
         let (mut decision, mut kept, mut replaced) = (Vec::new(), None, None);
         if comm.rank() == 0 {
             match existing::<G>(&path, rule, n)? {
@@ -192,7 +192,7 @@ pub fn build_tables_distributed<G: Game>(
         // Mapped, not copied: the ranks of a node share one page cache.
         set.push(match kept {
             Some(t) => t,
-            None => Table::open(&path, G::ID, rule, n, G::PITS)?,
+            None => Table::open(&path, G::RULES.tables(), rule, n, G::PITS)?,
         });
         if comm.rank() == 0 {
             let ev = BuildEvent {
@@ -279,7 +279,7 @@ fn gather_and_write<G: Game>(
     let len = all.iter().map(|a| a.len() / 2).sum::<usize>() as u64;
     let p = all.len();
     let tw = Instant::now();
-    format::write_level_with(dir, G::ID, rule, n, len as usize, &|i| {
+    format::write_level_with(dir, G::RULES.tables(), rule, n, len as usize, &|i| {
         let r = owner(i as u64, len, p);
         let at = 2 * (i as u64 - share(len, r, p).start) as usize;
         (all[r][at], all[r][at + 1])
@@ -673,7 +673,7 @@ mod tests {
             build_tables_distributed::<Adjito>(c, d.path(), rule, 5, &NoProgress, |_, _| {})
                 .unwrap();
         });
-        let path5 = format::level_path(d.path(), Adjito::ID, rule, 5);
+        let path5 = format::level_path(d.path(), Adjito::RULES, rule, 5);
         std::fs::write(&path5, b"ADJITBL\0 cut short").unwrap();
         let kept = LocalComm::run(2, |c| {
             let mut kept = Vec::new();

@@ -536,9 +536,9 @@ pub fn build_tables_within<G: Game>(
 ) -> Result<TableSet, TableError> {
     check_memory(&plan::<G>(max)?, memory)?;
     format::remove_stale_temps(dir)?;
-    let mut set = TableSet::empty(G::ID, rule);
+    let mut set = TableSet::empty(G::RULES.tables(), rule);
     for n in 0..=max {
-        let path = format::level_path(dir, G::ID, rule, n);
+        let path = format::level_path(dir, G::RULES.tables(), rule, n);
         let replaced = match existing::<G>(&path, rule, n)? {
             Existing::Kept(t) => {
                 set.push(in_memory(t, &path)?);
@@ -554,10 +554,12 @@ pub fn build_tables_within<G: Game>(
         };
         let config = BuildConfig::for_size(check_size::<G>(n)? as usize);
         let (bounds, report) = build_level_bounds::<G>(n, &set, bar, &config)?;
-        format::write_level_with(dir, G::ID, rule, n, bounds.len(), &|i| bounds.bounds(i))?;
+        format::write_level_with(dir, G::RULES.tables(), rule, n, bounds.len(), &|i| {
+            bounds.bounds(i)
+        })?;
         drop(bounds);
         set.push(in_memory(
-            Table::open(&path, G::ID, rule, n, G::PITS)?,
+            Table::open(&path, G::RULES.tables(), rule, n, G::PITS)?,
             &path,
         )?);
         on_level(&BuildEvent {
@@ -584,7 +586,7 @@ enum Existing {
 /// A file of the other loop rule or game, something other than a regular
 /// file, or an I/O error: these stop a build rather than being replaced.
 fn existing<G: Game>(path: &Path, rule: LoopRule, n: u32) -> Result<Existing, TableError> {
-    match Table::open(path, G::ID, rule, n, G::PITS) {
+    match Table::open(path, G::RULES.tables(), rule, n, G::PITS) {
         Ok(t) => Ok(Existing::Kept(t)),
         Err(TableError::Missing { .. }) => Ok(Existing::Build(None)),
         Err(

@@ -14,7 +14,9 @@
 
 use super::packed::{pit_bits, rot, unpack, SUMS, TERMS};
 use super::quiet::runs;
+use crate::adjito::{capture_taken, legal_mask};
 use crate::game::{Game, GameId};
+use crate::rules::Reach;
 
 /// The rank ([`crate::index::rank`]) of a packed board of a level that
 /// packs.
@@ -41,7 +43,7 @@ pub(super) fn rank_packed<G: Game>(x: u64) -> u64 {
 pub(super) fn for_each_pred<G: Game>(x: u64, mut f: impl FnMut(u64, u64)) {
     let mut g = |p: u64| f(rank_packed::<G>(p), p);
     match G::ID {
-        GameId::Adjito => adjito_preds(rot::<G>(x), &mut g),
+        GameId::Adjito => adjito_preds::<G>(rot::<G>(x), &mut g),
         GameId::AdjiBoto => adjiboto_preds(rot::<G>(x), &mut g),
     }
 }
@@ -61,7 +63,7 @@ pub(super) fn for_each_pred<G: Game>(x: u64, mut f: impl FnMut(u64, u64)) {
 /// step `i`), and each parent is the board minus the laps plus a constant
 /// of the origin and the step ([`UNSOW12`]).
 #[inline]
-fn adjito_preds(after: u64, f: &mut impl FnMut(u64)) {
+fn adjito_preds<G: Game>(after: u64, f: &mut impl FnMut(u64)) {
     const N: usize = 12;
     const H: usize = 6;
     const B: usize = 5;
@@ -70,11 +72,9 @@ fn adjito_preds(after: u64, f: &mut impl FnMut(u64)) {
     let opp_after: u32 = a[H..N].iter().map(|&x| x as u32).sum();
     let pits_of = |v: u8| (0..N).fold(0u32, |m, j| m | u32::from(a[j] == v) << j);
     // Bit j: a last seed in pit j captured nothing (it lies on the
-    // opponent's row, or the pit opposite was empty or held all the
-    // opponent's seeds).
+    // opponent's row, or the game's capture rule takes nothing there).
     let quiet = (0..H).fold(0xFC0u32, |m, j| {
-        let v = a[N - 1 - j] as u32;
-        m | u32::from(v == 0 || opp_after <= v) << j
+        m | u32::from(capture_taken(G::RULES, a[N - 1 - j] as u32, opp_after) == 0) << j
     });
     // The pits from `o + 1` on, in sowing order (the origin last, dropped).
     let turn = |x: u32, o: usize| ((x >> (o + 1)) | (x << (N - o - 1))) & 0x7FF;
@@ -84,24 +84,36 @@ fn adjito_preds(after: u64, f: &mut impl FnMut(u64)) {
         let o = origins.trailing_zeros() as usize;
         origins &= origins - 1;
         let ok = turn(quiet, o);
-        // Sowings too short to reach an empty opponent row.
-        let short = if opp_after == 0 {
-            (1u32 << (H - o - 1)) - 1
-        } else {
-            0
+        // Sowings too short to reach the opponent's row ([`reaches`]):
+        // never legal when that row is empty (then it is empty after them
+        // too), and under must-reach only when no pit of the parent reaches
+        // ([`legal_mask`], asked of each such parent below).
+        let short = (1u32 << (H - o - 1)) - 1;
+        let (barred, ask) = match G::RULES.reach() {
+            _ if opp_after == 0 => (short, 0),
+            Reach::WhenEmpty => (0, 0),
+            Reach::Always => (0, short),
         };
         // Lap q is reached only when no other pit held q − 1 or less, so
         // its first pit holding q is the first the lap cannot pass.
         let (mut q, mut lap) = (0u8, empty);
         loop {
             let stop = (turn(lap, o) | 0x800).trailing_zeros();
-            let mut steps = ok & ((1 << stop) - 1) & !if q == 0 { short } else { 0 };
+            let first = q == 0;
+            let mut steps = ok & ((1 << stop) - 1) & !if first { barred } else { 0 };
             let base = after.wrapping_sub(q as u64 * (ONES - (1 << (B * o))))
                 + ((11 * q as u64) << (B * o));
             while steps != 0 {
                 let i = steps.trailing_zeros() as usize + 1;
                 steps &= steps - 1;
-                f(base.wrapping_add(UNSOW12[o][i]));
+                let parent = base.wrapping_add(UNSOW12[o][i]);
+                if first && ask >> (i - 1) & 1 != 0 {
+                    let p = unpack::<crate::Adjito>(parent);
+                    if legal_mask(G::RULES, &p) >> o & 1 == 0 {
+                        continue;
+                    }
+                }
+                f(parent);
             }
             if stop < 11 {
                 break;
@@ -150,10 +162,7 @@ fn adjiboto_preds(after: u64, f: &mut impl FnMut(u64)) {
     let nonzero = |x: u64| (((x & LOW) + LOW) | x) & TOP;
     // Pits of 2 or more (half the pit is not 0).
     let sows = nonzero((after >> 1) & LOW);
-    // Pits of 0–5 (below 32, low bits at most 5); those also odd hold 1, 3
-    // or 5 and capture when they follow the last seed.
-    let small = !(((after & LOW) + 26 * ONES) | after) & TOP;
-    let quiet = TOP & !(small & (after & ONES) << 5);
+    let quiet = TOP & !taken_fields(after);
     if sows & ROW == 0 && sows & !ROW != 0 {
         f(after);
     }
@@ -191,6 +200,19 @@ fn adjiboto_preds(after: u64, f: &mut impl FnMut(u64)) {
         all &= all - 1;
         f(base[i % 6].wrapping_add(UNSOW[i]));
     }
+}
+
+/// Bit 5 of each 6-bit field of the packed Adji-Boto board `x` whose
+/// pit a capture takes: [`crate::adjiboto::takes`] for every pit at once
+/// (pits of 0–5, below 32 with low bits at most 5, that are also odd:
+/// 1, 3 or 5). A test checks it against `takes` on every count.
+#[inline]
+const fn taken_fields(x: u64) -> u64 {
+    const ONES: u64 = runs::<10, 5, 6>()[5][10];
+    const TOP: u64 = ONES << 5;
+    const LOW: u64 = ONES * 31;
+    let small = !(((x & LOW) + 26 * ONES) | x) & TOP;
+    small & (x & ONES) << 5
 }
 
 /// `UNSOW[6·r + o]`, added to a packed Adji-Boto board: the origin `o`
@@ -231,6 +253,7 @@ const fn unsow<const P: usize, const H: usize, const BITS: u32>() -> [[u64; P]; 
 #[cfg(test)]
 mod tests {
     use super::{for_each_pred, rank_packed};
+    use crate::adjito::{AdjitoMustReach, AdjitoSlamForbidden};
     use crate::game::{Game, Position, MAX_PITS};
     use crate::index::{boards, level_size, rank, unrank};
     use crate::tables::retrograde::check_size;
@@ -315,8 +338,36 @@ mod tests {
     }
 
     #[test]
+    fn the_packed_capture_test_is_the_games_on_every_count_and_pit() {
+        for c in 0..64u64 {
+            for j in 0..10 {
+                let x = c << (6 * j) | 7 << (6 * ((j + 1) % 10));
+                let want = u64::from(crate::adjiboto::takes(c)) << (6 * j + 5);
+                assert_eq!(
+                    super::taken_fields(x) & 63 << (6 * j),
+                    want,
+                    "{c} in pit {j}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn adjito_packed_predecessors_are_the_games_to_level_13() {
         assert!(agrees::<Adjito>(0..=13) > 5_000_000);
+    }
+
+    /// The other readings change which un-moves are legal (must-reach) or
+    /// quiet (a capture of everything): the packed un-moves follow.
+    #[test]
+    fn adjito_packed_predecessors_are_the_games_under_every_reading() {
+        let default = agrees::<Adjito>(0..=12);
+        let reach = agrees::<AdjitoMustReach>(0..=12);
+        let slam = agrees::<AdjitoSlamForbidden>(0..=12);
+        assert!(reach > 1_000_000 && reach < default, "{reach} {default}");
+        assert!(slam > 1_000_000 && slam < default, "{slam} {default}");
+        assert!(agrees_on_samples::<AdjitoMustReach>(4, 500, 1, 0, 12) > 100);
+        assert!(agrees_on_samples::<AdjitoSlamForbidden>(4, 500, 1, 0, 12) > 100);
     }
 
     #[test]

@@ -14,6 +14,8 @@
 //! levels and of boards with laps.
 
 use super::packed::{pit_bits, rot};
+use crate::adjiboto::{sowing, takes, Sowing};
+use crate::adjito::{capture_taken, landing};
 use crate::game::{Game, GameId, MAX_PITS};
 
 /// The capture made by the legal sowing move from relative pit `o` of the
@@ -24,7 +26,7 @@ use crate::game::{Game, GameId, MAX_PITS};
 #[cfg(test)]
 pub(super) fn capture<G: Game>(x: u64, pits: &[u8; MAX_PITS], o: usize) -> Option<(u8, u64)> {
     match G::ID {
-        GameId::Adjito => adjito_capture(x, pits, o).map(|(v, y)| (v, rot::<G>(y))),
+        GameId::Adjito => adjito_capture::<G>(x, pits, o).map(|(v, y)| (v, rot::<G>(y))),
         GameId::AdjiBoto => adjiboto_capture(x, pits, o).map(|(v, y)| (v, rot::<G>(y))),
     }
 }
@@ -51,7 +53,7 @@ pub(super) fn exits<G: Game>(
     mut on_capture: impl FnMut(u8, u64),
 ) -> Option<u8> {
     let (legal, mut caps) = match G::ID {
-        GameId::Adjito => adjito_moves(pits),
+        GameId::Adjito => adjito_moves::<G>(pits),
         GameId::AdjiBoto => adjiboto_moves(pits),
     };
     if legal == 0 {
@@ -62,8 +64,8 @@ pub(super) fn exits<G: Game>(
         let o = caps.trailing_zeros() as usize;
         caps &= caps - 1;
         let taken = match G::ID {
-            GameId::Adjito => adjito_capture(x, pits, o),
-            GameId::AdjiBoto => Some(adjiboto_take(x, &adjiboto_sowing(pits, o))),
+            GameId::Adjito => adjito_capture::<G>(x, pits, o),
+            GameId::AdjiBoto => Some(adjiboto_take(x, &sowing(pits, o))),
         };
         if let Some((v, c)) = taken {
             on_capture(v, rot::<G>(c));
@@ -80,8 +82,8 @@ pub(super) fn exits<G: Game>(
 /// (`results/tables.md` §2, seventh round), so [`adjito_capture`]
 /// decides each move.
 #[inline]
-fn adjito_moves(pits: &[u8; MAX_PITS]) -> (u32, u32) {
-    let legal = crate::adjito::legal_mask(pits);
+fn adjito_moves<G: Game>(pits: &[u8; MAX_PITS]) -> (u32, u32) {
+    let legal = crate::adjito::legal_mask(G::RULES, pits);
     (legal, legal)
 }
 
@@ -92,7 +94,7 @@ fn adjito_moves(pits: &[u8; MAX_PITS]) -> (u32, u32) {
 fn adjiboto_moves(pits: &[u8; MAX_PITS]) -> (u32, u32) {
     let legal = crate::adjiboto::playable_mask(pits, 0, 0);
     let caps = (0..5).fold(0, |caps, o| {
-        caps | u32::from(takes(adjiboto_sowing(pits, o).v as u64)) << o
+        caps | u32::from(takes(sowing(pits, o).v as u64)) << o
     });
     (legal, legal & caps)
 }
@@ -122,83 +124,25 @@ pub(super) const fn runs<const N: usize, const H: usize, const BITS: u32>() -> [
 static ADJITO_RUNS: [[u64; 13]; 7] = runs::<12, 6, 5>();
 static ADJIBOTO_RUNS: [[u64; 13]; 7] = runs::<10, 5, 6>();
 
-/// Adjito: `s` seeds sown over the 11 pits other than the origin; the
-/// last lands on the mover's row and the facing pit then holds `v > 0`
-/// seeds, fewer than the opponent's whole row (no capturing everything).
-/// Returns `v` and the board after the move, not yet swapped.
+/// Adjito: the capture of the legal move from `o` ([`landing`] and
+/// [`capture`], the game's rules), played on the packed board. Returns the
+/// seeds taken and the board after the move, not yet swapped.
 #[inline]
-fn adjito_capture(x: u64, pits: &[u8; MAX_PITS], o: usize) -> Option<(u8, u64)> {
+fn adjito_capture<G: Game>(x: u64, pits: &[u8; MAX_PITS], o: usize) -> Option<(u8, u64)> {
     const N: usize = 12;
     const H: usize = 6;
-    let s = pits[o] as usize;
-    let (laps, r) = (s / 11, s % 11);
-    // The last seed's distance from the origin (1..=11; the origin skipped).
-    let d = if r == 0 { 11 } else { r };
-    let last = (o + d) % N;
-    if last >= H {
-        return None;
-    }
-    // The facing pit is on the opponent's row, after the origin: it got a
-    // remainder seed when it is within `o + 1 ..= o + r`.
-    let f = N - 1 - last;
-    let v = pits[f] as usize + laps + usize::from(f <= o + r);
-    let opp: usize = pits[H..N].iter().map(|&x| x as usize).sum();
-    // Remainder seeds on the opponent's row: pits 6 ..= min(o + r, 11).
-    let opp_after = opp + H * laps + (o + r).saturating_sub(H - 1).min(H);
-    if v == 0 || opp_after <= v {
+    let l = landing(pits, o);
+    let (f, v) = l.facing?;
+    if capture_taken(G::RULES, v, l.opp_after) == 0 {
         return None;
     }
     let bits = pit_bits::<crate::Adjito>();
     let origin = 1u64 << (bits * o as u32);
-    let y = x - s as u64 * origin + laps as u64 * (ADJITO_RUNS[H][N] - origin) + ADJITO_RUNS[o][r]
+    let y = x - l.s as u64 * origin
+        + l.laps as u64 * (ADJITO_RUNS[H][N] - origin)
+        + ADJITO_RUNS[o][l.r]
         - ((v as u64) << (bits * f as u32));
     Some((v as u8, y))
-}
-
-/// Where Adji-Boto's sowing from relative pit `o` ends: `m = s − 1` seeds
-/// sown in `laps` laps through the origin (which keeps one seed) and a
-/// remainder of `r`, the last landing in pit `last`; the deciding pit `q`
-/// after it then holds `v` seeds.
-#[derive(Clone, Copy)]
-struct Sowing {
-    o: usize,
-    m: usize,
-    laps: usize,
-    r: usize,
-    last: usize,
-    q: usize,
-    v: usize,
-}
-
-/// The sowing from relative pit `o` of `pits` (a pit of 2 or more for a
-/// legal move; the fields of an illegal one are meaningless).
-#[inline]
-fn adjiboto_sowing(pits: &[u8; MAX_PITS], o: usize) -> Sowing {
-    const N: usize = 10;
-    let m = (pits[o] as usize).saturating_sub(1);
-    let (laps, r) = (m / N, m % N);
-    // The last seed lands in pit o + r (o itself after whole laps), so the
-    // deciding pit is o + r + 1: the origin (one seed plus the laps) when
-    // r = 9, else a pit the remainder did not reach.
-    let last = (o + r) % N;
-    let q = (last + 1) % N;
-    let v = if q == o { 1 } else { pits[q] as usize } + laps;
-    Sowing {
-        o,
-        m,
-        laps,
-        r,
-        last,
-        q,
-        v,
-    }
-}
-
-/// Whether a pit of `c` seeds is taken in Adji-Boto's capture: 1, 3 or 5
-/// (bit `c` of `0b101010`).
-#[inline]
-fn takes(c: u64) -> bool {
-    (0x2Au64 >> c.min(63)) & 1 != 0
 }
 
 /// Adji-Boto: the capture of the legal sowing move from pit `o`, when the
@@ -207,7 +151,7 @@ fn takes(c: u64) -> bool {
 /// yet swapped.
 #[cfg(test)]
 fn adjiboto_capture(x: u64, pits: &[u8; MAX_PITS], o: usize) -> Option<(u8, u64)> {
-    let s = adjiboto_sowing(pits, o);
+    let s = sowing(pits, o);
     takes(s.v as u64).then(|| adjiboto_take(x, &s))
 }
 
@@ -238,6 +182,7 @@ fn adjiboto_take(x: u64, s: &Sowing) -> (u8, u64) {
 #[cfg(test)]
 mod tests {
     use super::{capture, exits};
+    use crate::adjito::{AdjitoMustReach, AdjitoSlamForbidden};
     use crate::game::{Game, Position, MAX_PITS};
     use crate::index::{boards, level_size};
     use crate::tables::retrograde::packed::pack;
@@ -336,6 +281,64 @@ mod tests {
         // 16,162,224 moves of levels 0-13, and laps (11 seeds in a pit or
         // more, up to the 31 of the largest level built).
         assert!(agrees_with_sowing::<Adjito>(0..=13, 31) > 16_000_000);
+    }
+
+    #[test]
+    fn adjito_captures_and_moves_agree_with_sowing_under_every_reading() {
+        let default = agrees_with_sowing::<Adjito>(0..=11, 31);
+        let reach = agrees_with_sowing::<AdjitoMustReach>(0..=11, 31);
+        let slam = agrees_with_sowing::<AdjitoSlamForbidden>(0..=11, 31);
+        assert!(reach > 1_000_000 && reach < default, "{reach} {default}");
+        assert!(slam > 1_000_000 && slam < default, "{slam} {default}");
+    }
+
+    /// The closed forms of the sowings ([`landing`], [`sowing`]) are the
+    /// games' sowing: the last pit, and the count that decides the capture.
+    #[test]
+    fn closed_form_sowings_are_the_boards_sown() {
+        for s in 1..=47u8 {
+            for o in 0..6 {
+                let mut pits = [0u8; MAX_PITS];
+                pits[o] = s;
+                pits[(o + 5) % 12] += 2;
+                let l = crate::adjito::landing(&pits, o);
+                let mut b = pits;
+                b[o] = 0;
+                // Sow by hand: one seed a pit, the origin skipped.
+                let (mut j, mut left) = (o, s);
+                while left > 0 {
+                    j = (j + 1) % 12;
+                    if j != o {
+                        b[j] += 1;
+                        left -= 1;
+                    }
+                }
+                assert_eq!(l.last, j, "{pits:?} {o}");
+                let opp: u32 = b[6..12].iter().map(|&x| x as u32).sum();
+                assert_eq!(l.opp_after, opp);
+                assert_eq!(l.facing, (j < 6).then(|| (11 - j, b[11 - j] as u32)));
+            }
+        }
+        for s in 2..=99u8 {
+            for o in 0..5 {
+                let mut pits = [0u8; MAX_PITS];
+                pits[o] = s;
+                pits[(o + 3) % 10] += 1;
+                let w = crate::adjiboto::sowing(&pits, o);
+                let mut b = pits;
+                b[o] = 1;
+                let (mut j, mut left) = (o, s - 1);
+                while left > 0 {
+                    j = (j + 1) % 10;
+                    b[j] += 1;
+                    left -= 1;
+                }
+                assert_eq!(
+                    (w.last, w.q, w.v),
+                    (j, (j + 1) % 10, b[(j + 1) % 10] as usize)
+                );
+            }
+        }
     }
 
     #[test]
