@@ -625,22 +625,22 @@ fn tables_match_reference<G: Game, D: Game>(rule: LoopRule, max: u32) -> u64 {
 
 #[test]
 fn must_reach_tables_equal_reference_start() {
-    let d = tables_match_reference::<AdjitoMustReach, Adjito>(LoopRule::Start, 9);
+    let d = tables_match_reference::<AdjitoMustReach, Adjito>(LoopRule::Start, 10);
     assert!(d > 1000, "{d}");
 }
 #[test]
 fn must_reach_tables_equal_reference_even() {
-    let d = tables_match_reference::<AdjitoMustReach, Adjito>(LoopRule::Even, 9);
+    let d = tables_match_reference::<AdjitoMustReach, Adjito>(LoopRule::Even, 10);
     assert!(d > 1000, "{d}");
 }
 #[test]
 fn slam_forbidden_tables_equal_reference_start() {
-    let d = tables_match_reference::<AdjitoSlamForbidden, Adjito>(LoopRule::Start, 9);
+    let d = tables_match_reference::<AdjitoSlamForbidden, Adjito>(LoopRule::Start, 10);
     assert!(d > 100, "{d}");
 }
 #[test]
 fn slam_forbidden_tables_equal_reference_even() {
-    let d = tables_match_reference::<AdjitoSlamForbidden, Adjito>(LoopRule::Even, 9);
+    let d = tables_match_reference::<AdjitoSlamForbidden, Adjito>(LoopRule::Even, 10);
     assert!(d > 100, "{d}");
 }
 #[test]
@@ -876,14 +876,14 @@ fn valdez_opening_search(rule: LoopRule, max: u32, count: usize) {
     }
     println!("{rule:?}: {caps} opening captures, {move3} positions capturing on move 3, {differ} of {count} values differ from the default's");
     assert_eq!(default_caps, 0);
-    assert!(caps > 1000 && move3 > 10 && differ > count as u64 / 10);
+    assert!(caps > count as u64 / 2 && move3 > 10 && differ > count as u64 / 10);
 }
 
 #[test]
 fn valdez_search_through_the_opening_equals_minimax_start() {
-    valdez_opening_search(LoopRule::Start, 12, 400);
+    valdez_opening_search(LoopRule::Start, 12, 600);
 }
 #[test]
 fn valdez_search_through_the_opening_equals_minimax_even() {
-    valdez_opening_search(LoopRule::Even, 12, 400);
+    valdez_opening_search(LoopRule::Even, 12, 600);
 }
