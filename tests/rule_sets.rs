@@ -350,7 +350,9 @@ fn perft_vectors_agree_and_are_pinned() {
 /// into a random subset of the pits (so that empty pits, lone pits and
 /// short rows are common).
 fn random_board(rng: &mut u64, pits: usize, level: u32) -> [u8; MAX_PITS] {
-    let mut allowed: Vec<usize> = (0..pits).filter(|_| common::lcg(rng) % 3 != 0).collect();
+    let mut allowed: Vec<usize> = (0..pits)
+        .filter(|_| !common::lcg(rng).is_multiple_of(3))
+        .collect();
     if allowed.is_empty() {
         allowed.push((common::lcg(rng) % pits as u64) as usize);
     }
