@@ -906,3 +906,28 @@ fn valdez_search_through_the_opening_equals_minimax_start() {
 fn valdez_search_through_the_opening_equals_minimax_even() {
     valdez_opening_search(LoopRule::Even, 12, 600);
 }
+
+// ------------------------------------------------- the facts, pinned
+
+/// Loop-sensitive positions (`lo < hi` under `start`) per level of the
+/// reference solver, levels 0..=8: the default's 832 (levels 2..6, the
+/// README's tables section), and each reading's own (results/rules-facts.md
+/// gives them to level 17 from the tables).
+#[test]
+fn loop_sensitive_positions_per_reading() {
+    fn per_level<G: Game>() -> Vec<u64> {
+        let r = Reference::build::<G>(8, LoopRule::Start);
+        let mut out = vec![0; 9];
+        every_board::<G>(8, |n, pos| {
+            out[n as usize] += u64::from(r.bounds(&pos).loop_sensitive());
+        });
+        out
+    }
+    assert_eq!(per_level::<Adjito>(), [0, 0, 13, 120, 334, 81, 284, 0, 0]);
+    assert_eq!(
+        per_level::<AdjitoMustReach>(),
+        [0, 0, 13, 108, 163, 178, 0, 0, 0]
+    );
+    assert_eq!(per_level::<AdjitoSlamForbidden>(), [0; 9]);
+    assert_eq!(per_level::<AdjiBotoValdez>(), [0; 9]);
+}
