@@ -1,5 +1,7 @@
-//! Rule tests: the worked examples of the README's rules §2 and each end rule.
+//! Rule tests: the worked examples of the README's rules §2 and each end rule,
+//! and the same examples under every Adjito reading (`adji rules`).
 
+use adji::adjito::{AdjitoMustReach, AdjitoSlamForbidden};
 use adji::driver::{replay, GameResult};
 use adji::game::{EndReason, Game, Move, State};
 use adji::notation::{format_state, parse_move, parse_state, Stores};
@@ -190,4 +192,87 @@ fn adjiboto_opening_forbids_replaying_a_pit_and_has_no_captures() {
     let p = AdjiBoto::play_unchecked(&p, Move(0)).pos;
     assert!(!AdjiBoto::legal_moves(&p).contains(parse_move::<AdjiBoto>(&p, "5").unwrap()));
     assert_eq!(adji::perft::perft::<AdjiBoto>(&s.pos, 10), 14_400);
+}
+
+/// The result of a named move under `G`, or `None` when it is illegal there.
+fn outcome<G: Game>(pos: &str, mv: &str) -> Option<(String, u8)> {
+    let s = st::<G>(pos);
+    let m = parse_move::<G>(&s.pos, mv).unwrap();
+    G::try_play(&s.pos, m).ok()?;
+    Some(play_named::<G>(pos, mv))
+}
+
+/// A worked example under the default, must-reach and slam-forbidden
+/// readings, in that order: the expected result of the move, or `None`
+/// where the reading makes it illegal.
+fn under_each_reading(pos: &str, mv: &str, want: [Option<(&str, u8)>; 3]) {
+    let got = [
+        outcome::<Adjito>(pos, mv),
+        outcome::<AdjitoMustReach>(pos, mv),
+        outcome::<AdjitoSlamForbidden>(pos, mv),
+    ];
+    let want = want.map(|w| w.map(|(a, c)| (a.to_string(), c)));
+    assert_eq!(got, want, "{pos} {mv}: default, must-reach, slam-forbidden");
+}
+
+#[test]
+fn readings_start_2b_is_illegal_under_must_reach() {
+    // 2B's four seeds end in 6B; 3B..6B reach A's row, so must-reach
+    // forbids it. Not a capture of everything: slam-forbidden plays it.
+    let r = Some(("0,4,4,4,4,4/4,0,5,5,5,5 A 0-4", 4));
+    under_each_reading("start", "2B", [r, None, r]);
+}
+
+#[test]
+fn readings_1b_with_two_seeds() {
+    // As in the README: no pit of B reaches A's row, so must-reach allows 1B.
+    let r = Some(("0,0,0,0,0,1/0,1,1,0,0,0 A 22-23", 1));
+    under_each_reading("0,0,0,1,0,1/2,0,0,0,0,0 B 22-22", "1B", [r, r, r]);
+    // With one seed in 6B, which reaches 1A, 1B is illegal under must-reach.
+    let r = Some(("0,0,0,0,0,1/0,1,1,0,0,1 A 22-22", 1));
+    under_each_reading("0,0,0,1,0,1/2,0,0,0,0,1 B 22-21", "1B", [r, None, r]);
+}
+
+#[test]
+fn readings_2b_reaching_3b() {
+    let r = Some(("0,0,0,0,0,1/0,0,1,0,0,0 A 22-24", 1));
+    under_each_reading("0,0,0,1,0,1/0,1,0,0,0,0 B 22-23", "2B", [r, r, r]);
+}
+
+#[test]
+fn readings_5b_with_eight_seeds() {
+    let r = Some(("1,1,1,1,1,0/1,0,0,0,0,1 A 20-21", 1));
+    under_each_reading("0,0,0,0,0,0/0,0,0,0,8,0 B 20-20", "5B", [r, r, r]);
+}
+
+#[test]
+fn readings_capture_of_everything() {
+    // The README's example: 1B is B's only move. By default and under
+    // must-reach it is played without the capture; under slam-forbidden it
+    // is forced, so it is played with the capture.
+    let r = Some(("0,0,0,0,3,0/0,1,0,0,0,0 A 22-22", 0));
+    let forced = Some(("0,0,0,0,0,0/0,1,0,0,0,0 A 22-25", 3));
+    under_each_reading("0,0,0,0,3,0/1,0,0,0,0,0 B 22-22", "1B", [r, r, forced]);
+    // With 6B to play too (it reaches and takes nothing), 1B is forbidden
+    // under slam-forbidden (not forced) and under must-reach (it does not
+    // reach, 6B does).
+    let r = Some(("0,0,0,0,3,0/0,1,0,0,0,1 A 22-21", 0));
+    under_each_reading("0,0,0,0,3,0/1,0,0,0,0,1 B 22-21", "1B", [r, None, None]);
+    let six = Some(("1,0,0,0,3,0/1,0,0,0,0,0 A 22-21", 0));
+    under_each_reading("0,0,0,0,3,0/1,0,0,0,0,1 B 22-21", "6B", [six, six, six]);
+}
+
+#[test]
+fn readings_origin_is_skipped_with_twelve_seeds() {
+    let r = Some(("1,1,1,1,0,1/0,2,1,1,1,1 A 18-19", 1));
+    under_each_reading("0,0,0,0,0,0/12,0,0,0,0,0 B 18-18", "1B", [r, r, r]);
+}
+
+#[test]
+fn readings_must_feed_limits_moves() {
+    // Only 6B feeds: every reading agrees (must-reach asks the same here).
+    let pos = "0,0,0,0,0,0/1,0,0,0,0,1 B 23-23";
+    let six = Some(("1,0,0,0,0,0/1,0,0,0,0,0 A 23-23", 0));
+    under_each_reading(pos, "6B", [six, six, six]);
+    under_each_reading(pos, "1B", [None, None, None]);
 }

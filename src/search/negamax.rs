@@ -320,7 +320,8 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
 
     /// The best exit the endgame tables value among `pos`'s captures: a
     /// floor on `pos`'s value on any path and for any `w`, since its mover
-    /// can always take it.
+    /// can always take it. A child still in the opening (a capture on
+    /// moves 3..10 under Valdez's reading) is not in the tables.
     fn exit_floor(&self, pos: &Position) -> Option<i32> {
         let t = self.tables?;
         let mut exits = [None; 6];
@@ -330,7 +331,8 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
         // computed here.
         for mv in G::legal_moves(pos).iter() {
             let p = G::play_unchecked(pos, mv);
-            if let (true, Some(level)) = (p.captured > 0, t.level(p.pos.level())) {
+            let exit = p.captured > 0 && !p.pos.in_opening();
+            if let (true, Some(level)) = (exit, t.level(p.pos.level())) {
                 let idx = crate::index::rank(&p.pos.pits, G::PITS) as usize;
                 level.prefetch(idx);
                 exits[n] = Some((p.captured, p.pos, level, idx));
