@@ -494,3 +494,62 @@ fn serve_refuses_an_unknown_rule_set_with_one_error_line() {
         "error: --rules: unknown rule set 'must-reach' for adjiboto: expected one of default, valdez\n"
     );
 }
+
+/// Starts `adji serve ARGS` and returns what it wrote on standard error
+/// before printing its URL (or before exiting, when it refuses to start).
+fn serve_stderr(args: &[&str]) -> (bool, String) {
+    use std::io::{BufRead, Read};
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("adji"))
+        .args(["serve", "--port", "0", "--workers", "1", "--hash", "1"])
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("adji runs");
+    let mut url = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut url)
+        .unwrap();
+    let _ = child.kill();
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (!url.is_empty() || status.success(), err)
+}
+
+#[test]
+fn serve_warns_of_each_rule_set_without_tables_and_counts_them_in_its_plan() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    build_tables::<Adjito>(dir.path(), LoopRule::Start, 4, &NoProgress, |_| {}).unwrap();
+    let (served, err) = serve_stderr(&["--tables", d]);
+    assert!(served, "{err}");
+    let warnings: Vec<&str> = err.lines().filter(|l| l.starts_with("warning: ")).collect();
+    assert_eq!(warnings.len(), 3, "{err}");
+    for (w, family) in warnings.iter().zip([
+        "adjito --rules must-reach",
+        "adjito --rules slam-forbidden",
+        "adjiboto",
+    ]) {
+        assert!(
+            w.starts_with(&format!(
+                "warning: no {family} tables for --loop start in {d}"
+            )),
+            "{w}"
+        );
+    }
+    assert!(
+        warnings[2].ends_with("positions under adjiboto and adjiboto --rules valdez are searched")
+    );
+    assert!(err.contains("adjito: levels 0..=4"), "{err}");
+    // The plan counts the tables mapped (5 levels of Adjito, each a file).
+    let (served, err) = serve_stderr(&["--tables", d, "--memory", "1M"]);
+    assert!(!served, "{err}");
+    assert!(err.contains("of tables mapped"), "{err}");
+    assert!(!err.contains("+ 0 B of tables mapped"), "{err}");
+}
