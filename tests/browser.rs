@@ -1,7 +1,9 @@
 //! End to end in headless Chromium (WebDriver through chromedriver): the
 //! page loads, a click on a pit plays the move, and the values the page then
 //! shows for every move equal the command line's `solve` for the position
-//! reached; a long analysis shows progress and is cancelled by its button.
+//! reached; a long analysis shows progress and is cancelled by its button;
+//! the rule-set selector changes the legal moves, goes into the URL, and
+//! resets with the game.
 //!
 //! Needs Debian's `chromium` and `chromium-driver`. Without them the test
 //! prints a loud SKIPPED banner (past the test harness's capture) and
@@ -185,18 +187,28 @@ fn shown(lower: i64, upper: i64) -> String {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_page_plays_a_clicked_move_and_shows_the_command_lines_values() {
+/// Chromium and chromedriver, or `None` after [`skip`] has said why.
+fn tools() -> Option<(PathBuf, PathBuf)> {
     let Some(chromium) = find(
         "ADJI_CHROMIUM",
         &["/usr/bin/chromium", "/usr/bin/chromium-browser"],
     ) else {
-        return skip(
+        skip(
             "no Chromium (looked for $ADJI_CHROMIUM, /usr/bin/chromium, /usr/bin/chromium-browser)",
         );
+        return None;
     };
     let Some(chromedriver) = find("ADJI_CHROMEDRIVER", &["/usr/bin/chromedriver"]) else {
-        return skip("no chromedriver (looked for $ADJI_CHROMEDRIVER, /usr/bin/chromedriver)");
+        skip("no chromedriver (looked for $ADJI_CHROMEDRIVER, /usr/bin/chromedriver)");
+        return None;
+    };
+    Some((chromium, chromedriver))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_plays_a_clicked_move_and_shows_the_command_lines_values() {
+    let Some((chromium, chromedriver)) = tools() else {
+        return;
     };
     let s = start(small(1, 4, 60)).await;
     let driver = start_driver(&chromedriver).await;
@@ -348,5 +360,131 @@ async fn the_page_plays_a_clicked_move_and_shows_the_command_lines_values() {
         assert!(r["badge"].as_str().unwrap().starts_with('≈'), "{r}");
         assert_eq!(r["badge_class"], "badge inexact estimate", "{r}");
     }
+    c.close().await.unwrap();
+}
+
+/// Adjito, B to move: 1B stays in B's row, 6B reaches A's; must-reach
+/// allows only 6B.
+const REACH: &str = "0,0,1,0,0,1/1,0,0,0,0,1 B 22-22";
+
+/// Waits until the page shows `position` with `rules` in its URL, and
+/// returns the legal moves on the board.
+async fn legal_under(c: &Client, position: &str, rules: &str) -> Vec<String> {
+    let t = Instant::now();
+    loop {
+        let v = eval(
+            c,
+            "return {pos: document.body.dataset.position || null,
+                     rules: new URLSearchParams(location.search).get('rules'),
+                     moves: [...document.querySelectorAll('#board g.pit[data-move]')]
+                              .map(g => g.dataset.move)};",
+        )
+        .await;
+        if v["pos"] == position && v["rules"] == rules {
+            let mut m: Vec<String> = v["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap().to_string())
+                .collect();
+            m.sort();
+            return m;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(30),
+            "no board for {position} under {rules}: {v}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The options of the rule-set selector and the one selected.
+async fn rule_choice(c: &Client) -> Value {
+    eval(
+        c,
+        "const s = document.getElementById('rules');
+         return {options: [...s.options].map(o => o.value), value: s.value};",
+    )
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rule_set_selector_changes_the_legal_moves() {
+    let Some((chromium, chromedriver)) = tools() else {
+        return;
+    };
+    let s = start(small(1, 4, 10)).await;
+    let driver = start_driver(&chromedriver).await;
+    let profile = tempfile::tempdir().unwrap();
+    let c = browser(&driver, &chromium, profile.path()).await;
+
+    c.goto(&format!("{}/?game=adjito&position={}", s.base, enc(REACH)))
+        .await
+        .unwrap();
+    assert_eq!(legal_under(&c, REACH, "default").await, ["1B", "6B"]);
+    assert_eq!(
+        rule_choice(&c).await,
+        json!({"options": ["default", "must-reach", "slam-forbidden"], "value": "default"})
+    );
+    // Must-reach: 1B does not reach A's row, so only 6B is legal.
+    let sel = c.find(Locator::Id("rules")).await.unwrap();
+    sel.select_by_value("must-reach").await.unwrap();
+    assert_eq!(legal_under(&c, REACH, "must-reach").await, ["6B"]);
+    let note = eval(
+        &c,
+        "return document.getElementById('rules-note').textContent;",
+    )
+    .await;
+    assert!(note.as_str().unwrap().contains("must-reach"), "{note}");
+    // The choice is in the URL: a reload keeps it.
+    c.refresh().await.unwrap();
+    assert_eq!(legal_under(&c, REACH, "must-reach").await, ["6B"]);
+    assert_eq!(rule_choice(&c).await["value"], "must-reach");
+
+    // Another game resets the rule set to that game's default.
+    let game = c.find(Locator::Id("game")).await.unwrap();
+    game.select_by_value("adjiboto").await.unwrap();
+    let start_pos = "10,10,10,10,10/10,10,10,10,10 0 0-0 opening:";
+    legal_under(&c, start_pos, "default").await;
+    assert_eq!(
+        rule_choice(&c).await,
+        json!({"options": ["default", "valdez"], "value": "default"})
+    );
+
+    // Valdez: the third move of the game captures; by default it does not.
+    let line = "5 0";
+    let after = "2,12,12,12,12/2,12,12,12,12 0 0-0 opening:0,5";
+    let captures = "return [...document.querySelectorAll('#moves tbody tr')]
+        .map(tr => [tr.dataset.move, tr.children[4].textContent]);";
+    c.goto(&format!(
+        "{}/?game=adjiboto&rules=valdez&time=1&moves={}",
+        s.base,
+        enc(line)
+    ))
+    .await
+    .unwrap();
+    legal_under(&c, after, "valdez").await;
+    let valdez = eval(&c, captures).await;
+    assert!(
+        valdez.as_array().unwrap().contains(&json!(["8", "3"])),
+        "{valdez}"
+    );
+    c.find(Locator::Id("rules"))
+        .await
+        .unwrap()
+        .select_by_value("default")
+        .await
+        .unwrap();
+    legal_under(&c, after, "default").await;
+    let default = eval(&c, captures).await;
+    assert!(
+        default.as_array().unwrap().contains(&json!(["8", ""])),
+        "{default}"
+    );
+    assert_eq!(
+        eval(&c, HISTORY).await,
+        json!(["5", "0"]),
+        "the moves are kept"
+    );
     c.close().await.unwrap();
 }

@@ -6,7 +6,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use adji::engine::HINT_BYTES;
-use adji::server::{App, Config, ConnLimits};
+use adji::rules::RuleSet;
+use adji::server::{App, Config, ConnLimits, Tables};
 
 use adji::tt::{AtomicTable, SLOT_BYTES};
 
@@ -18,11 +19,13 @@ use crate::util::fmt_bytes;
 /// Options of `serve`.
 #[derive(clap::Args, Debug)]
 pub struct ServeArgs {
-    /// The game the page shows first (both can be played).
+    /// The game the page shows first (both can be played, under any of
+    /// their rule sets).
     #[arg(long, value_enum, default_value = "adjito")]
     pub game: GameArg,
-    /// The rule set: which reading of the game's rules (`adji rules` lists
-    /// them; the README's rules section describes each).
+    /// The rule set the page shows first: which reading of the game's rules
+    /// (`adji rules` lists them; the README's rules section describes
+    /// each). The page and the API serve every rule set.
     #[arg(long, value_name = "NAME", default_value = "default")]
     pub rules: String,
     #[command(flatten)]
@@ -89,8 +92,9 @@ pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         usize::from,
     );
+    let rules = crate::args::rule_set(a.game, &a.rules)?;
     let config = Config {
-        game: a.game.id(),
+        rules,
         tables: tables_dir(&a.tables),
         rule: a.rule.rule(),
         check: a.tables.check(),
@@ -104,10 +108,12 @@ pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
             max_connections: a.max_connections as usize,
         },
     };
-    check_memory(a, workers)?;
+    let tables = Tables::open(&config).map_err(|e| CliError::Input(e.to_string()))?;
+    check_memory(a, workers, tables.mapped_bytes())?;
     crate::util::descriptors_for(a.max_connections as u64 + RESERVED_FDS, "--max-connections")
         .map_err(CliError::Input)?;
-    let app = Arc::new(App::new(config).map_err(|e| CliError::Input(e.to_string()))?);
+    let app =
+        Arc::new(App::with_tables(config, tables).map_err(|e| CliError::Input(e.to_string()))?);
     let addr = SocketAddr::new(a.bind, a.port);
     adji::server::run(Arc::clone(&app), addr, |bound| announce(&app, bound))
         .map_err(|e| CliError::Input(e.to_string()))
@@ -128,40 +134,69 @@ fn tables_dir(a: &SearchTablesArgs) -> Option<PathBuf> {
 const RESERVED_FDS: u64 = 128;
 
 /// The memory plan: each worker holds its hash table, and an analysis its
-/// move hints (at most [`HINT_BYTES`]).
-fn plan(a: &ServeArgs, workers: usize) -> (u64, String) {
+/// move hints (at most [`HINT_BYTES`]); the endgame tables of every rule
+/// set are mapped (`mapped` bytes).
+fn plan(a: &ServeArgs, workers: usize, mapped: u64) -> (u64, String) {
     let hash = AtomicTable::entries_for(a.hash as usize).map_or(0, |e| (e * SLOT_BYTES) as u64);
     let need = hash
         .saturating_add(HINT_BYTES)
-        .saturating_mul(workers as u64);
+        .saturating_mul(workers as u64)
+        .saturating_add(mapped);
     let text = format!(
-        "{workers} worker(s) × ({} of hash + {} of move hints)",
+        "{workers} worker(s) × ({} of hash + {} of move hints) + {} of tables mapped",
         fmt_bytes(hash),
-        fmt_bytes(HINT_BYTES)
+        fmt_bytes(HINT_BYTES),
+        fmt_bytes(mapped)
     );
     (need, text)
 }
 
 /// Refuses, before allocating, a plan over the memory budget.
-fn check_memory(a: &ServeArgs, workers: usize) -> Result<(), CliError> {
-    let (need, text) = plan(a, workers);
+fn check_memory(a: &ServeArgs, workers: usize, mapped: u64) -> Result<(), CliError> {
+    let (need, text) = plan(a, workers, mapped);
     MemoryBudget::of(a.memory).check(need, text, "lower --hash or --workers, or raise --memory")
 }
 
+/// The table families: each rule set that reads its own tables.
+fn families() -> impl Iterator<Item = RuleSet> {
+    RuleSet::ALL.into_iter().filter(|r| r.tables() == *r)
+}
+
+/// A rule set as the command line names it: the game, with `--rules NAME`
+/// unless it is the default.
+fn describe(r: RuleSet) -> String {
+    if r.is_default() {
+        r.game().to_string()
+    } else {
+        format!("{} --rules {}", r.game(), r.name())
+    }
+}
+
 /// Prints the URL on stdout (one line, flushed: scripts read it) and the
-/// setup on stderr.
+/// setup on stderr: the tables of each rule set (and a warning for each
+/// that has none), the workers, the limits.
 fn announce(app: &App, addr: SocketAddr) {
     use std::io::Write;
     let c = app.config();
-    let tables = |g: adji::GameId| match app.covered(g) {
-        0 => format!("{g}: none (search only)"),
-        n => format!("{g}: levels 0..={}", n - 1),
-    };
+    let tables = families()
+        .map(|r| match app.covered(r) {
+            0 => format!("{}: none (search only)", describe(r)),
+            n => format!("{}: levels 0..={}", describe(r), n - 1),
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let readers = RuleSet::ALL
+        .into_iter()
+        .filter(|r| r.tables() != *r)
+        .map(|r| format!("{} reads {}'s", describe(r), describe(r.tables())))
+        .collect::<Vec<_>>()
+        .join(", ");
     eprintln!(
-        "adji serve: tables {}, {}; {} worker(s) with {} hash each (and up to {} of move hints \
+        "adji serve: {} --rules {} first; tables {tables} ({readers}; {} mapped); {} worker(s) with {} hash each (and up to {} of move hints \
          per analysis), {} may wait; {} s per solve at most; {} connections at most, {} s per request head",
-        tables(adji::GameId::Adjito),
-        tables(adji::GameId::AdjiBoto),
+        c.rules.game(),
+        c.rules.name(),
+        fmt_bytes(app.mapped_bytes()),
         app.queue().workers(),
         fmt_bytes(app.queue().hash_bytes() as u64),
         fmt_bytes(HINT_BYTES),
@@ -171,17 +206,17 @@ fn announce(app: &App, addr: SocketAddr) {
         c.conn.header_timeout.as_secs()
     );
     if let Some(dir) = &c.tables {
-        for g in GameArg::ALL.map(GameArg::id) {
-            if app.covered(g) == 0 {
-                eprintln!(
-                    "warning: {}; its positions are searched",
-                    crate::setup::no_tables_found(
-                        dir,
-                        adji::rules::RuleSet::default_for(g),
-                        c.rule
-                    )
-                );
-            }
+        for r in families().filter(|&r| app.covered(r) == 0) {
+            let readers = RuleSet::ALL
+                .into_iter()
+                .filter(|x| x.tables() == r)
+                .map(describe)
+                .collect::<Vec<_>>()
+                .join(" and ");
+            eprintln!(
+                "warning: {}; positions under {readers} are searched",
+                crate::setup::no_tables_found(dir, r, c.rule),
+            );
         }
     }
     if !addr.ip().is_loopback() {

@@ -2,13 +2,16 @@
 //!
 //! | route | answers |
 //! | --- | --- |
-//! | `GET /api/info` | the server's game, loop rule, tables and limits |
-//! | `GET /api/moves?game&position` | the `moves --json` report |
-//! | `GET /api/replay?game&position&moves` | the `replay --json` report (every end rule, literally) |
-//! | `GET /api/probe?game&position` | the `tables probe --json` report |
-//! | `GET /api/solve?game&position[&time][&nodes]` | the `solve --json` report, within the time cap |
-//! | `GET /api/analyse?game&position[&time][&nodes]` | the `analyse --json` report: estimates kept apart from proven bounds |
+//! | `GET /api/info` | the server's game and rule set, loop rule, each game's rule sets with their tables, and limits |
+//! | `GET /api/moves?game&rules&position` | the `moves --json` report |
+//! | `GET /api/replay?game&rules&position&moves` | the `replay --json` report (every end rule of the rule set, literally) |
+//! | `GET /api/probe?game&rules&position` | the `tables probe --json` report |
+//! | `GET /api/solve?game&rules&position[&time][&nodes]` | the `solve --json` report, within the time cap |
+//! | `GET /api/analyse?game&rules&position[&time][&nodes]` | the `analyse --json` report: estimates kept apart from proven bounds |
 //! | `GET /api/solve/stream?…`, `/api/analyse/stream?…` | the same as NDJSON: progress lines, then the report |
+//!
+//! `rules` names a rule set of the game (`adji rules`); without it, the
+//! game's default reading.
 //!
 //! Only requests for this server's names are answered, and API requests
 //! from other sites are refused (`guard`: 421, 403).
@@ -29,11 +32,12 @@ use serde_json::{json, Value};
 
 use super::app::App;
 use super::guard::{self, Hosts};
-use super::request::{game, params, state, to_json, Q};
+use super::request::{params, rules, state, to_json, Q};
 use super::{assets, jobs};
 use crate::game::{Game, GameId};
 use crate::notation::Stores;
 use crate::report::{MovesReport, ProbeReport, ReplayReport};
+use crate::rules::RuleSet;
 
 pub use super::request::{ApiError, Params};
 
@@ -73,11 +77,16 @@ async fn info(AxState(app): AxState<Arc<App>>) -> Json<Value> {
     let q = app.queue();
     Json(json!({
         "version": env!("CARGO_PKG_VERSION"),
-        "game": c.game.name(),
+        "game": app.game().name(),
+        "rules": c.rules.name(),
         "rule": c.rule.name(),
         "tables": {
-            "adjito": app.covered(GameId::Adjito),
-            "adjiboto": app.covered(GameId::AdjiBoto),
+            "adjito": app.covered(RuleSet::AdjitoDefault),
+            "adjiboto": app.covered(RuleSet::AdjiBotoDefault),
+        },
+        "rule_sets": {
+            "adjito": rule_sets(&app, GameId::Adjito),
+            "adjiboto": rule_sets(&app, GameId::AdjiBoto),
         },
         "workers": q.workers(),
         "waiting": q.waiting(),
@@ -88,12 +97,31 @@ async fn info(AxState(app): AxState<Arc<App>>) -> Json<Value> {
     }))
 }
 
+/// The rule sets of `game`, its default first: each with its source, its
+/// differences from the default, whose tables it reads, its early end (a
+/// store above this many seeds ends the game; `null` when none) and the
+/// levels its tables cover here.
+fn rule_sets(app: &App, game: GameId) -> Value {
+    let sets = RuleSet::of(game).map(|r| {
+        json!({
+            "name": r.name(),
+            "default": r.is_default(),
+            "source": r.source(),
+            "differences": r.differences(),
+            "tables": r.tables().name(),
+            "early_end": r.early_end(),
+            "levels": app.covered(r),
+        })
+    });
+    Value::Array(sets.collect())
+}
+
 async fn moves(AxState(app): AxState<Arc<App>>, q: Q) -> Result<Json<Value>, ApiError> {
     let p = params(q)?;
     fn run<G: Game>(p: &Params) -> Result<Value, ApiError> {
         to_json(&MovesReport::new::<G>(&state::<G>(p, Stores::Required)?))
     }
-    with_game!(game(&app, &p)?, run(&p)).map(Json)
+    crate::with_rules!(rules(&app, &p)?, run(&p)).map(Json)
 }
 
 async fn replay(AxState(app): AxState<Arc<App>>, q: Q) -> Result<Json<Value>, ApiError> {
@@ -111,19 +139,19 @@ async fn replay(AxState(app): AxState<Arc<App>>, q: Q) -> Result<Json<Value>, Ap
                 .map_err(ApiError::bad)?,
         )
     }
-    with_game!(game(&app, &p)?, run(&p, names)).map(Json)
+    crate::with_rules!(rules(&app, &p)?, run(&p, names)).map(Json)
 }
 
 async fn probe(AxState(app): AxState<Arc<App>>, q: Q) -> Result<Json<Value>, ApiError> {
     let p = params(q)?;
     fn run<G: Game>(app: &App, p: &Params) -> Result<Value, ApiError> {
         let st = state::<G>(p, Stores::Optional)?;
-        let Some(set) = app.tables(G::ID) else {
+        let Some(set) = app.tables(G::RULES) else {
             return Err(ApiError::not_found(match &app.config().tables {
                 None => "the server was started without --tables".to_string(),
                 Some(dir) => format!(
                     "no {} tables for --loop {} in {}",
-                    G::ID,
+                    family(G::RULES),
                     app.config().rule.name(),
                     dir.display()
                 ),
@@ -133,5 +161,16 @@ async fn probe(AxState(app): AxState<Arc<App>>, q: Q) -> Result<Json<Value>, Api
             .map_err(|e| ApiError::not_found(format!("--position: {e}")))?;
         to_json(&r)
     }
-    with_game!(game(&app, &p)?, run(&app, &p)).map(Json)
+    crate::with_rules!(rules(&app, &p)?, run(&app, &p)).map(Json)
+}
+
+/// The table family `rules` reads, as the command line names it: the game,
+/// with `--rules NAME` unless it is the default's.
+fn family(rules: RuleSet) -> String {
+    let t = rules.tables();
+    if t.is_default() {
+        t.game().to_string()
+    } else {
+        format!("{} --rules {}", t.game(), t.name())
+    }
 }

@@ -1,7 +1,8 @@
-//! The server's state and configuration: [`Config`], the tables of both
-//! games, the solve queue ([`App`]), and why a server cannot start
-//! ([`ServerError`]). Everything else in `server/` reads it; it reads only
-//! the queue and the connection limits.
+//! The server's state and configuration: [`Config`], the tables of every
+//! table family ([`Tables`]: each rule set whose own tables it reads, see
+//! [`RuleSet::tables`]), the solve queue ([`App`]), and why a server cannot
+//! start ([`ServerError`]). Everything else in `server/` reads it; it reads
+//! only the queue and the connection limits.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -11,16 +12,17 @@ use std::time::Duration;
 use super::listen::ConnLimits;
 use super::queue::SolveQueue;
 use crate::game::{Game, GameId};
+use crate::rules::RuleSet;
 use crate::tables::{OpenCheck, TableError, TableSet};
 use crate::tt::TtError;
 use crate::value::LoopRule;
-use crate::{AdjiBoto, Adjito};
 
 /// How the server runs.
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// The game the page shows first.
-    pub game: GameId,
+    /// The game and rule set the page shows first (requests without
+    /// `rules` get their game's default reading, whatever this is).
+    pub rules: RuleSet,
     /// Endgame tables directory (none: every position is searched).
     pub tables: Option<PathBuf>,
     /// Loop rule of the values (and of the tables).
@@ -45,7 +47,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            game: GameId::Adjito,
+            rules: RuleSet::AdjitoDefault,
             tables: None,
             rule: LoopRule::Start,
             check: OpenCheck::Full,
@@ -84,29 +86,68 @@ pub enum ServerError {
     },
 }
 
+/// The endgame tables of every table family (a rule set `r` with
+/// `r.tables() == r`) that has level 0 in the directory, under one loop rule.
+#[derive(Default)]
+pub struct Tables {
+    sets: Vec<TableSet>,
+}
+
+impl Tables {
+    /// Opens, for every table family, whatever consecutive levels from 0
+    /// `config.tables` holds under `config.rule` (none without a directory).
+    ///
+    /// # Errors
+    /// A missing tables directory, or a table file that is present but bad.
+    pub fn open(config: &Config) -> Result<Self, ServerError> {
+        let Some(dir) = &config.tables else {
+            return Ok(Tables::default());
+        };
+        if !dir.is_dir() {
+            return Err(ServerError::NoTablesDir(dir.clone()));
+        }
+        let mut sets = Vec::new();
+        for r in RuleSet::ALL.into_iter().filter(|r| r.tables() == *r) {
+            sets.extend(crate::with_rules!(r, open(dir, config.rule, config.check))?);
+        }
+        Ok(Tables { sets })
+    }
+
+    /// The tables a request under `rules` reads: those of `rules.tables()`.
+    pub fn of(&self, rules: RuleSet) -> Option<&TableSet> {
+        self.sets.iter().find(|s| s.rules == rules.tables())
+    }
+
+    /// Bytes of every table file mapped.
+    pub fn mapped_bytes(&self) -> u64 {
+        self.sets.iter().map(TableSet::mapped_bytes).sum()
+    }
+}
+
 /// The server's shared state: configuration, tables, solve queue.
 pub struct App {
     config: Config,
-    adjito: Option<TableSet>,
-    adjiboto: Option<TableSet>,
+    tables: Tables,
     queue: Arc<SolveQueue>,
 }
 
 impl App {
-    /// Opens the tables (both games, whatever levels are present) and
-    /// allocates the workers' hash tables.
+    /// Opens the tables (every table family, whatever levels are present)
+    /// and allocates the workers' hash tables.
     ///
     /// # Errors
     /// A missing tables directory, a bad table file, or no memory for the hash.
     pub fn new(config: Config) -> Result<Self, ServerError> {
-        let (adjito, adjiboto) = match &config.tables {
-            None => (None, None),
-            Some(dir) if !dir.is_dir() => return Err(ServerError::NoTablesDir(dir.clone())),
-            Some(dir) => (
-                open::<Adjito>(dir, config.rule, config.check)?,
-                open::<AdjiBoto>(dir, config.rule, config.check)?,
-            ),
-        };
+        let tables = Tables::open(&config)?;
+        App::with_tables(config, tables)
+    }
+
+    /// An app with tables already opened (by [`Tables::open`] on the same
+    /// configuration): allocates the workers' hash tables.
+    ///
+    /// # Errors
+    /// No memory for the hash.
+    pub fn with_tables(config: Config, tables: Tables) -> Result<Self, ServerError> {
         let queue = Arc::new(SolveQueue::new(
             config.workers,
             config.waiting,
@@ -114,8 +155,7 @@ impl App {
         )?);
         Ok(App {
             config,
-            adjito,
-            adjiboto,
+            tables,
             queue,
         })
     }
@@ -130,17 +170,25 @@ impl App {
         &self.queue
     }
 
-    /// The tables of `game`, when any level is present.
-    pub fn tables(&self, game: GameId) -> Option<&TableSet> {
-        match game {
-            GameId::Adjito => self.adjito.as_ref(),
-            GameId::AdjiBoto => self.adjiboto.as_ref(),
-        }
+    /// The tables a request under `rules` reads (those of
+    /// [`RuleSet::tables`]), when any level is present.
+    pub fn tables(&self, rules: RuleSet) -> Option<&TableSet> {
+        self.tables.of(rules)
     }
 
-    /// Levels covered by the tables of `game` (0 when none).
-    pub fn covered(&self, game: GameId) -> u32 {
-        self.tables(game).map_or(0, TableSet::covered)
+    /// Levels covered by the tables that `rules` reads (0 when none).
+    pub fn covered(&self, rules: RuleSet) -> u32 {
+        self.tables(rules).map_or(0, TableSet::covered)
+    }
+
+    /// Bytes of every table file mapped.
+    pub fn mapped_bytes(&self) -> u64 {
+        self.tables.mapped_bytes()
+    }
+
+    /// The game the page shows first.
+    pub fn game(&self) -> GameId {
+        self.config.rules.game()
     }
 }
 

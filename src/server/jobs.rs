@@ -18,10 +18,11 @@ use tokio::task::JoinHandle;
 use super::app::App;
 use super::engine;
 use super::queue::{CancelOnDrop, Job, QueueError};
-use super::request::{game, params, state, to_json, ApiError, Params, Q};
-use crate::game::{Game, GameId, State};
+use super::request::{params, rules, state, to_json, ApiError, Params, Q};
+use crate::game::{Game, State};
 use crate::notation::Stores;
 use crate::report::{AnalyseReport, SolveReport};
+use crate::rules::RuleSet;
 use crate::search::Limits;
 use crate::tt::AtomicTable;
 
@@ -37,10 +38,11 @@ enum Kind {
     Analyse,
 }
 
-/// A job asked for: what, for which position, within which limits.
+/// A job asked for: what, under which rule set, for which position, within
+/// which limits.
 struct JobRequest {
     kind: Kind,
-    game: GameId,
+    rules: RuleSet,
     state: State,
     limits: Limits,
 }
@@ -54,11 +56,11 @@ struct Done {
 
 impl JobRequest {
     fn parse(kind: Kind, app: &App, p: &Params) -> Result<Self, ApiError> {
-        let game = game(app, p)?;
+        let rules = rules(app, p)?;
         fn st<G: Game>(p: &Params) -> Result<State, ApiError> {
             state::<G>(p, Stores::Required)
         }
-        let state = with_game!(game, st(p))?;
+        let state = crate::with_rules!(rules, st(p))?;
         let cap = app.config().time_cap;
         let time = match p.time.as_deref() {
             None => cap,
@@ -71,7 +73,7 @@ impl JobRequest {
         };
         Ok(JobRequest {
             kind,
-            game,
+            rules,
             state,
             limits,
         })
@@ -85,7 +87,7 @@ impl JobRequest {
             job: &Job,
             tt: &AtomicTable,
         ) -> Result<Done, ApiError> {
-            let (pos, tables, rule) = (&r.state.pos, app.tables(G::ID), app.config().rule);
+            let (pos, tables, rule) = (&r.state.pos, app.tables(G::RULES), app.config().rule);
             if r.kind == Kind::Analyse {
                 let e = engine::estimate::<G>(job, pos, tables, rule, r.limits);
                 let report = to_json(&AnalyseReport::new::<G>(&r.state, &e))?;
@@ -101,7 +103,7 @@ impl JobRequest {
                 loop_sensitive: Some(engine::move_loop_flags::<G>(pos, &a)),
             })
         }
-        with_game!(self.game, go(self, app, job, tt))
+        crate::with_rules!(self.rules, go(self, app, job, tt))
     }
 }
 
@@ -145,8 +147,9 @@ fn start(
     let job = Job::new();
     let guard = CancelOnDrop(Arc::clone(&job));
     let (app2, job2) = (Arc::clone(app), Arc::clone(&job));
+    let rules = req.rules;
     let work = move |tt: &AtomicTable| req.run(&app2, &job2, tt);
-    let handle = tokio::spawn(ticket.run(Arc::clone(&job), work));
+    let handle = tokio::spawn(ticket.run(Arc::clone(&job), rules, work));
     Ok((job, guard, handle))
 }
 

@@ -16,21 +16,16 @@
 //! - `guard`: the names the server answers to, and no cross-site API calls;
 //! - `listen`: the accept loop (header timeout, connection cap).
 //!
+//! Every route that takes a `game` also takes `rules`, the rule set (the
+//! game's default reading when absent); a handler runs monomorphised for
+//! the rule set's game type ([`crate::with_rules!`]) and reads the tables
+//! of [`RuleSet::tables`](crate::rules::RuleSet::tables).
+//!
 //! Everything a request can make the server do is bounded: cheap requests
 //! (`moves`, `replay`, `probe`) take microseconds; solves go through the
 //! queue, each with a time cap and a fixed hash table, and stop when their
 //! client goes away. No input panics the server: bad input is answered
 //! with HTTP 400 and the command line's error text.
-
-/// Runs a generic function for a game chosen at run time.
-macro_rules! with_game {
-    ($game:expr, $f:ident ( $($arg:expr),* )) => {
-        match $game {
-            $crate::game::GameId::Adjito => $f::<$crate::Adjito>($($arg),*),
-            $crate::game::GameId::AdjiBoto => $f::<$crate::AdjiBoto>($($arg),*),
-        }
-    };
-}
 
 pub mod api;
 mod app;
@@ -45,7 +40,7 @@ mod request;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-pub use app::{App, Config, ServerError};
+pub use app::{App, Config, ServerError, Tables};
 pub use guard::Hosts;
 pub use listen::ConnLimits;
 pub use queue::SolveQueue;

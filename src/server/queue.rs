@@ -1,6 +1,6 @@
 //! The solve queue: a bounded number of solves at once, a bounded number
-//! waiting, one preallocated hash table per running solve, FIFO order, and
-//! cancellation.
+//! waiting, one preallocated hash table per running solve (cleared when it
+//! passes to another rule set), FIFO order, and cancellation.
 //!
 //! Memory is fixed when the server starts (`workers × hash`); a request that
 //! would exceed `workers + waiting` is refused at once ([`Busy`], HTTP 503),
@@ -18,6 +18,7 @@ use std::time::Instant;
 
 use tokio::sync::{Notify, Semaphore};
 
+use crate::rules::RuleSet;
 use crate::tt::{AtomicTable, TtError};
 
 /// The queue is full: the request is refused, not queued.
@@ -132,11 +133,19 @@ pub enum QueueError {
 /// The bounded solve queue.
 pub struct SolveQueue {
     slots: Arc<Semaphore>,
-    tables: Mutex<Vec<AtomicTable>>,
+    tables: Mutex<Vec<Hash>>,
     admitted: AtomicUsize,
     workers: usize,
     waiting: usize,
     hash_bytes: usize,
+}
+
+/// A worker's hash table, with the rule set whose positions it holds (none
+/// yet): entries of one rule set are wrong for another (the same position
+/// has another value), so a table changing hands is cleared first.
+struct Hash {
+    tt: AtomicTable,
+    rules: Option<RuleSet>,
 }
 
 /// A place in the queue: admitted, not yet running. Dropping it gives the
@@ -160,9 +169,9 @@ impl SolveQueue {
     pub fn new(workers: usize, waiting: usize, hash_mib: usize) -> Result<Self, TtError> {
         let workers = workers.max(1);
         let tables = (0..workers)
-            .map(|_| AtomicTable::try_new(hash_mib))
+            .map(|_| AtomicTable::try_new(hash_mib).map(|tt| Hash { tt, rules: None }))
             .collect::<Result<Vec<_>, _>>()?;
-        let hash_bytes = tables.first().map_or(0, AtomicTable::bytes);
+        let hash_bytes = tables.first().map_or(0, |h| h.tt.bytes());
         Ok(SolveQueue {
             slots: Arc::new(Semaphore::new(workers)),
             tables: Mutex::new(tables),
@@ -216,14 +225,15 @@ impl SolveQueue {
 
 impl Ticket {
     /// Waits for a free worker (FIFO), then runs `work` on a blocking thread
-    /// with a hash table of its own. The worker and the table stay taken
+    /// with a hash table of its own, holding entries of `rules` only (it is
+    /// cleared first when it last served another rule set). The worker and the table stay taken
     /// until `work` returns, even if this future is dropped: `work` must
     /// watch `job` and stop soon after it is cancelled.
     ///
     /// # Errors
     /// [`QueueError::Cancelled`] if the job is cancelled while waiting;
     /// [`QueueError::Failed`] if `work` panics.
-    pub async fn run<R, F>(self, job: Arc<Job>, work: F) -> Result<R, QueueError>
+    pub async fn run<R, F>(self, job: Arc<Job>, rules: RuleSet, work: F) -> Result<R, QueueError>
     where
         R: Send + 'static,
         F: FnOnce(&AtomicTable) -> R + Send + 'static,
@@ -237,12 +247,16 @@ impl Ticket {
         job.mark_started();
         let handle = tokio::task::spawn_blocking(move || {
             let (_ticket, _permit) = (&self, permit);
-            let tt = self
+            let mut h = self
                 .queue
                 .take_table()
                 .ok_or_else(|| "no hash table free".to_string())?;
-            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&tt)));
-            self.queue.put_table(tt);
+            if h.rules != Some(rules) {
+                h.tt.clear();
+                h.rules = Some(rules);
+            }
+            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&h.tt)));
+            self.queue.put_table(h);
             out.map_err(|p| panic_text(p.as_ref()))
         });
         match handle.await {
@@ -254,15 +268,15 @@ impl Ticket {
 }
 
 impl SolveQueue {
-    fn take_table(&self) -> Option<AtomicTable> {
+    fn take_table(&self) -> Option<Hash> {
         self.tables.lock().unwrap_or_else(|e| e.into_inner()).pop()
     }
 
-    fn put_table(&self, tt: AtomicTable) {
+    fn put_table(&self, h: Hash) {
         self.tables
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .push(tt);
+            .push(h);
     }
 }
 

@@ -1,6 +1,7 @@
 //! What every route shares, below both [`super::api`] and `jobs`: the
 //! error answer ([`ApiError`], JSON `{"error": …}`), the query parameters
-//! ([`Params`]) and their parsing into a game and a position.
+//! ([`Params`]) and their parsing into a rule set (which names the game)
+//! and a position.
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::Query;
@@ -13,6 +14,7 @@ use super::app::App;
 use super::queue::{Busy, QueueError};
 use crate::game::{Game, GameId, State};
 use crate::notation::{parse_state, Stores};
+use crate::rules::RuleSet;
 
 /// An error answer: a status and the message (JSON `{"error": …}`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,6 +82,8 @@ impl IntoResponse for ApiError {
 pub struct Params {
     /// `adjito` or `adjiboto` (default: the server's game).
     pub game: Option<String>,
+    /// The rule set of the game, by name (default: the game's default reading).
+    pub rules: Option<String>,
     /// A position in notation, or `start` (the default).
     pub position: Option<String>,
     /// `replay`: space-separated moves.
@@ -98,15 +102,28 @@ pub(super) fn params(q: Q) -> Result<Params, ApiError> {
         .map_err(|e| ApiError::bad(e.body_text()))
 }
 
-pub(super) fn game(app: &App, p: &Params) -> Result<GameId, ApiError> {
+fn game(app: &App, p: &Params) -> Result<GameId, ApiError> {
     match p.game.as_deref() {
-        None => Ok(app.config().game),
+        None => Ok(app.game()),
         Some("adjito") => Ok(GameId::Adjito),
         Some("adjiboto") => Ok(GameId::AdjiBoto),
         Some(other) => Err(ApiError::bad(format!(
             "--game: expected adjito or adjiboto, found '{}'",
             other.chars().take(40).collect::<String>()
         ))),
+    }
+}
+
+/// The rule set a request asks for: `rules` of its game, or the game's
+/// default reading. An unknown name gets the command line's `--rules` error,
+/// which lists the game's rule sets.
+pub(super) fn rules(app: &App, p: &Params) -> Result<RuleSet, ApiError> {
+    let game = game(app, p)?;
+    match p.rules.as_deref() {
+        None => Ok(RuleSet::default_for(game)),
+        Some(name) => {
+            RuleSet::parse(game, name).map_err(|e| ApiError::bad(format!("--rules: {e}")))
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 // adji analysis board: draws the position as SVG, plays clicked moves through
-// the server's replay (every end rule, literally), and shows the server's
-// solve report for the position with progress and cancellation.
+// the server's replay (every end rule of the chosen rule set, literally), and
+// shows the server's solve report for the position with progress and
+// cancellation. Every request names the game and its rule set.
 'use strict';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -29,6 +30,7 @@ const GAMES = {
 const S = {
   info: null,
   game: 'adjito',
+  rules: 'default', // the rule set of the game (a name from /api/info)
   root: 'start',
   line: [],
   cursor: 0,
@@ -53,6 +55,9 @@ async function api(path, params) {
   if (!r.ok) throw new Error(body.error || `HTTP ${r.status}`);
   return body;
 }
+
+// The game and rule set every request names.
+const ruled = (params) => ({ game: S.game, rules: S.rules, ...params });
 
 // ---- positions --------------------------------------------------------------
 
@@ -257,7 +262,7 @@ function engineToMove() {
 }
 
 function setUrl() {
-  const p = new URLSearchParams({ game: S.game, position: S.root });
+  const p = new URLSearchParams({ game: S.game, rules: S.rules, position: S.root });
   if (S.cursor > 0) p.set('moves', S.line.slice(0, S.cursor).join(' '));
   history.replaceState(null, '', `?${p}`);
 }
@@ -270,14 +275,14 @@ async function refresh() {
   const played = S.line.slice(0, S.cursor);
   let rep;
   try {
-    rep = await api('replay', { game: S.game, position: S.root, moves: played.join(' ') });
+    rep = await api('replay', ruled({ position: S.root, moves: played.join(' ') }));
   } catch (e) {
     showError(e.message);
     if (!S.pos) recover();
     return;
   }
   const here = rep.steps.length ? rep.steps[rep.steps.length - 1].position : rep.start;
-  const mv = await api('moves', { game: S.game, position: here });
+  const mv = await api('moves', ruled({ position: here }));
   if (seq !== S.seq) return;
   S.root = rep.start;
   S.pos = parsePosition(S.game, mv.position);
@@ -488,7 +493,7 @@ async function stream(kind, seconds, onResult) {
   $('progress-row').hidden = false;
   $('progress').value = 0;
   $('progress-text').textContent = 'starting…';
-  const params = { game: S.game, position, time: String(seconds) };
+  const params = ruled({ position, time: String(seconds) });
   try {
     const r = await fetch(`/api/${kind}/stream?${new URLSearchParams(params)}`, { signal: ctl.signal });
     if (!r.ok) {
@@ -610,7 +615,7 @@ async function setPosition() {
   showError('');
   const text = $('position').value;
   try {
-    const r = await api('moves', { game: S.game, position: text });
+    const r = await api('moves', ruled({ position: text }));
     S.root = r.position;
     S.line = [];
     S.cursor = 0;
@@ -634,8 +639,58 @@ async function copyPosition() {
   }
 }
 
+// The rule sets of `game` as /api/info lists them, its default first.
+function ruleSets(game) {
+  return (S.info.rule_sets && S.info.rule_sets[game]) || [{ name: 'default', default: true, differences: [] }];
+}
+
+function defaultRules(game) {
+  return (ruleSets(game).find((r) => r.default) || ruleSets(game)[0]).name;
+}
+
+// Fills the rule-set selector with the rule sets of the current game and
+// selects the current one.
+function fillRules() {
+  const sel = $('rules');
+  sel.replaceChildren();
+  for (const r of ruleSets(S.game)) {
+    const o = document.createElement('option');
+    o.value = r.name;
+    o.textContent = r.default ? `${r.name} (the README's reading)` : r.name;
+    o.title = r.differences.join('; ') || r.source || '';
+    sel.appendChild(o);
+  }
+  sel.value = S.rules;
+  showRules();
+}
+
+// What the chosen rule set changes, and whose tables it reads.
+function showRules() {
+  const r = ruleSets(S.game).find((x) => x.name === S.rules);
+  if (!r) { $('rules-note').textContent = ''; return; }
+  const diff = r.differences.length ? `differs from the default: ${r.differences.join('; ')}` : 'the default reading of the README\'s rules section';
+  const tables = r.levels ? `endgame tables: levels 0–${r.levels - 1}${r.tables !== r.name ? ` (the ${r.tables} rule set's)` : ''}` : 'no endgame tables: positions are searched';
+  const early = r.early_end === null || r.early_end === undefined ? '' : `; the game ends once a store holds more than ${r.early_end}`;
+  $('rules-note').textContent = `Rules “${r.name}”: ${diff}${early}; ${tables}.`;
+}
+
+// Another rule set for the same position and moves: the moves are kept if
+// they are legal under it, otherwise the board falls back to the position.
+function changeRules(name) {
+  S.rules = name;
+  S.pos = null;
+  S.lastAction = 'new';
+  showError('');
+  showRules();
+  refresh();
+}
+
 function newGame(game) {
-  S.game = game;
+  if (game !== S.game) {
+    S.game = game;
+    S.rules = defaultRules(game);
+    fillRules();
+  }
   S.root = 'start';
   S.line = [];
   S.cursor = 0;
@@ -660,8 +715,9 @@ function fillTimes(capMs) {
 
 function showInfo(info) {
   const t = (n) => (n ? `levels 0–${n - 1}` : 'none');
-  $('server-info').textContent = `Endgame tables (loop rule ${info.rule}): Adjito ${t(info.tables.adjito)}, `
-    + `Adji-Boto ${t(info.tables.adjiboto)}; elsewhere the exact search, up to ${info.time_cap_ms / 1000} s `
+  const game = (g, label) => ruleSets(g).map((r) => `${label} ${r.name} ${t(r.levels)}`).join(', ');
+  $('server-info').textContent = `Endgame tables (loop rule ${info.rule}): ${game('adjito', 'Adjito')}, `
+    + `${game('adjiboto', 'Adji-Boto')}; elsewhere the exact search, up to ${info.time_cap_ms / 1000} s `
     + `per position, ${info.workers} at a time.`;
 }
 
@@ -671,11 +727,18 @@ async function start() {
   showInfo(S.info);
   const q = new URLSearchParams(location.search);
   S.game = GAMES[q.get('game')] ? q.get('game') : S.info.game;
+  const named = ruleSets(S.game).map((r) => r.name);
+  if (named.includes(q.get('rules'))) S.rules = q.get('rules');
+  else if (S.game === S.info.game && named.includes(S.info.rules)) S.rules = S.info.rules;
+  else S.rules = defaultRules(S.game);
+  if (q.get('rules') && !named.includes(q.get('rules'))) showError(`unknown rule set '${q.get('rules')}' for ${S.game}: expected one of ${named.join(', ')}`);
   S.root = q.get('position') || 'start';
   S.line = (q.get('moves') || '').split(/\s+/).filter(Boolean);
   S.cursor = S.line.length;
   if (q.get('time')) $('time').value = q.get('time');
   $('game').value = S.game;
+  fillRules();
+  $('rules').addEventListener('change', (e) => changeRules(e.target.value));
   $('game').addEventListener('change', (e) => newGame(e.target.value));
   $('new-game').addEventListener('click', () => newGame(S.game));
   $('engine').addEventListener('change', (e) => { S.engine = e.target.value; S.lastAction = 'engine-on'; maybeEngine(); });
