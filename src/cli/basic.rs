@@ -69,6 +69,9 @@ pub struct ReplayArgs {
 pub fn show(a: &ShowArgs) -> Result<(), CliError> {
     fn run<G: Game>(a: &ShowArgs) -> Result<(), CliError> {
         let st = parse_pos::<G>(&a.pos)?;
+        if !G::RULES.is_default() {
+            out::print(format_args!("{}\n", adji::report::label_of::<G>()))?;
+        }
         out::print(adji::display::diagram::<G>(&st))?;
         out::print(format_args!("  {}\n", format_state::<G>(&st)))
     }
