@@ -865,8 +865,8 @@ fn open_tables(dir: &Path, rules: RuleSet, rule: LoopRule, trust: bool) -> PyRes
             present.join(", ")
         };
         return Err(adji_err(format!(
-            "no {game} tables of the rule set {} for --loop {} in {} (it holds {found})",
-            rules.tables().name(),
+            "no {} tables for --loop {} in {} (it holds {found})",
+            adji::report::tables_label(rules),
             rule.name(),
             dir.display()
         )));
