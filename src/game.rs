@@ -169,6 +169,22 @@ impl EndReason {
             EndReason::Loop => "a position repeated with no capture in between (loop rule)",
         }
     }
+
+    /// [`EndReason::describe`] under rule set `rules`: the early end names
+    /// the rule that made it (its limit and whose reading it is).
+    pub const fn describe_under(self, rules: crate::rules::RuleSet) -> &'static str {
+        use crate::rules::RuleSet as R;
+        match (self, rules) {
+            (EndReason::MoreThanHalf, R::AdjiBotoValdez) => {
+                "a store holds more than 50 seeds (Valdez's early end)"
+            }
+            (
+                EndReason::MoreThanHalf,
+                R::AdjitoDefault | R::AdjitoMustReach | R::AdjitoSlamForbidden,
+            ) => "a store holds more than 24 seeds (Adjito's early end)",
+            _ => self.describe(),
+        }
+    }
 }
 
 /// A position: the board relative to the mover, the absolute side to move

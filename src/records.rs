@@ -27,10 +27,17 @@ use std::sync::Mutex;
 
 use bincode::{Decode, Encode};
 
+/// The magic of the checkpoints this version writes.
+pub const MAGIC: &str = "ADJI-OPENINGS-3";
+
+/// The magic of version 2, which had no rule set: its checkpoints are the
+/// default reading's, and are still resumed.
+const MAGIC_V2: &str = "ADJI-OPENINGS-2";
+
 /// Identifies a checkpoint and the settings whose results it holds.
 #[derive(Clone, Debug, PartialEq, Eq, Encode, Decode)]
 pub struct CheckpointHeader {
-    /// Always `ADJI-OPENINGS-2` (version 1 had no estimates).
+    /// Always [`MAGIC`] (version 1 had no estimates, version 2 no rule set).
     pub magic: String,
     /// Game name.
     pub game: String,
@@ -42,6 +49,38 @@ pub struct CheckpointHeader {
     pub rule: String,
     /// The analysis budget, as text (e.g. `exact`, `time 60s`).
     pub budget: String,
+    /// The rule set's name (`default`, `valdez`, …).
+    pub rules: String,
+}
+
+/// A version 2 header: a [`CheckpointHeader`] without the rule set.
+#[derive(Decode)]
+struct HeaderV2 {
+    magic: String,
+    game: String,
+    root: String,
+    plies: u32,
+    rule: String,
+    budget: String,
+}
+
+impl HeaderV2 {
+    /// The header it stands for: the default reading's.
+    fn upgrade(self) -> CheckpointHeader {
+        CheckpointHeader {
+            magic: if self.magic == MAGIC_V2 {
+                MAGIC.into()
+            } else {
+                self.magic
+            },
+            game: self.game,
+            root: self.root,
+            plies: self.plies,
+            rule: self.rule,
+            budget: self.budget,
+            rules: "default".into(),
+        }
+    }
 }
 
 /// One analysed position.
@@ -327,20 +366,33 @@ fn check_header(
     let mismatch = |m: String| CheckpointError::Mismatch(path.to_path_buf(), m);
     let first =
         first.ok_or_else(|| mismatch("not an openings checkpoint (no valid header)".into()))?;
-    let found: CheckpointHeader = decode(first).map_err(|e| CheckpointError::Frame {
-        path: path.to_path_buf(),
-        frame: 0,
-        what: "the header",
-        msg: decode_message(&e),
-    })?;
+    let found: CheckpointHeader = decode(first)
+        .or_else(|e| {
+            decode::<HeaderV2>(first)
+                .map(HeaderV2::upgrade)
+                .map_err(|_| e)
+        })
+        .map_err(|e| CheckpointError::Frame {
+            path: path.to_path_buf(),
+            frame: 0,
+            what: "the header",
+            msg: decode_message(&e),
+        })?;
     if found.magic != want.magic {
         return Err(mismatch("not an openings checkpoint (bad magic)".into()));
     }
+    if found.game == want.game && found.rules != want.rules {
+        return Err(mismatch(format!(
+            "checkpoint was made under {} rule set '{}', this run uses '{}'; \
+             use another --out, drop --resume, or resume with --rules {}",
+            found.game, found.rules, want.rules, found.rules
+        )));
+    }
     if found != *want {
         return Err(mismatch(format!(
-            "checkpoint was made with other settings (game {}, root {}, plies {}, loop {}, budget {}); \
+            "checkpoint was made with other settings (game {}, rules {}, root {}, plies {}, loop {}, budget {}); \
              use another --out or drop --resume",
-            found.game, found.root, found.plies, found.rule, found.budget
+            found.game, found.rules, found.root, found.plies, found.rule, found.budget
         )));
     }
     Ok(())
@@ -414,16 +466,43 @@ mod tests {
         f
     }
 
-    #[test]
-    fn a_header_claiming_a_huge_string_is_a_frame_error_not_a_panic() {
-        let want = CheckpointHeader {
-            magic: "ADJI-OPENINGS-2".into(),
-            game: "adjito".into(),
+    fn header(rules: &str) -> CheckpointHeader {
+        CheckpointHeader {
+            magic: MAGIC.into(),
+            game: "adjiboto".into(),
             root: "start".into(),
             plies: 1,
             rule: "start".into(),
             budget: "exact".into(),
-        };
+            rules: rules.into(),
+        }
+    }
+
+    #[test]
+    fn another_rule_set_is_refused_naming_both_and_a_version_2_file_is_the_defaults() {
+        let f = one_frame(&frame(&header("valdez"))[8..]);
+        let e = Checkpoint::resume(f.path(), &header("default"))
+            .err()
+            .unwrap();
+        let m = e.to_string();
+        assert!(m.contains("'valdez'") && m.contains("'default'"), "{m}");
+        assert!(Checkpoint::resume(f.path(), &header("valdez")).is_ok());
+        // Version 2: the same fields without the rule set.
+        #[derive(Encode)]
+        struct V2(String, String, String, u32, String, String);
+        let h = header("default");
+        let v2 = V2(MAGIC_V2.into(), h.game, h.root, h.plies, h.rule, h.budget);
+        let f = one_frame(&frame(&v2)[8..]);
+        assert!(Checkpoint::resume(f.path(), &header("default")).is_ok());
+        let e = Checkpoint::resume(f.path(), &header("valdez"))
+            .err()
+            .unwrap();
+        assert!(e.to_string().contains("'default'"), "{e}");
+    }
+
+    #[test]
+    fn a_header_claiming_a_huge_string_is_a_frame_error_not_a_panic() {
+        let want = header("default");
         for len in [u64::MAX, 1 << 40, MAX_PAYLOAD as u64 + 1] {
             let mut payload = vec![253u8]; // bincode's varint tag of a u64
             payload.extend_from_slice(&len.to_le_bytes());

@@ -60,6 +60,9 @@ pub struct MatchReport {
     pub b_points: f64,
     /// Mean of B's seeds minus A's per game.
     pub b_mean_margin: f64,
+    /// The rule set, when not the game's default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<crate::report::RulesTag>,
 }
 
 /// The random opening `k`: `plies` uniform legal moves from the start.
@@ -121,7 +124,7 @@ fn play_game<G: Game>(
         b_side,
         plies,
         seeds: [r.score[1 - b], r.score[b]],
-        reason: r.reason.describe().to_string(),
+        reason: r.reason.describe_under(G::RULES).to_string(),
     }
 }
 
@@ -153,5 +156,6 @@ pub fn play_match<G: Game>(
     rep.b_points = rep.b_wins as f64 + rep.draws as f64 / 2.0;
     rep.b_mean_margin /= n;
     rep.games = games;
+    rep.rules = crate::report::RulesTag::of::<G>();
     rep
 }

@@ -383,3 +383,42 @@ fn an_error_every_rank_meets_is_written_once_as_one_line() {
     );
     assert!(!stderr.contains("MPI_ABORT"), "{stderr}");
 }
+
+#[test]
+fn distributed_builds_and_openings_under_other_rule_sets_match_one_process() {
+    for rules in ["must-reach", "slam-forbidden"] {
+        let mut args = build_args("adjito", "8", "start");
+        args.extend(["--rules", rules]);
+        let one = tempfile::tempdir().unwrap();
+        alone(one.path(), &args);
+        let want = files(&one.path().join("t"), ".adjt");
+        assert_eq!(want.len(), 9);
+        let tag = format!("adjito-{rules}-");
+        assert!(want.iter().all(|(n, _)| n.starts_with(&tag)), "{want:?}");
+        for p in [2, 3] {
+            let d = tempfile::tempdir().unwrap();
+            let o = distributed(p, d.path(), &args);
+            let text = String::from_utf8_lossy(&o.stdout);
+            assert!(text.contains(&format!("adjito ({rules})")), "{text}");
+            let got = files(&d.path().join("t"), ".adjt");
+            assert!(got == want, "--rules {rules}, P = {p}: files differ");
+        }
+    }
+    let mut args = openings_args(&["--depth", "3"]);
+    args[2] = "adjiboto";
+    args[4] = "2";
+    args.extend(["--rules", "valdez"]);
+    let one = tempfile::tempdir().unwrap();
+    alone(one.path(), &args);
+    let want = outputs(one.path());
+    let tree = String::from_utf8_lossy(&want[1]);
+    assert!(tree.contains("\"rules\": \"valdez\""), "{tree}");
+    for p in [2, 3] {
+        let d = tempfile::tempdir().unwrap();
+        distributed(p, d.path(), &args);
+        assert!(
+            outputs(d.path()) == want,
+            "valdez openings, P = {p}: outputs differ"
+        );
+    }
+}

@@ -30,6 +30,7 @@ use adji::progress::Progress;
 use adji::report::{
     AnalyseReport, MovesReport, PerftReport, ProbeReport, ReplayReport, SolveReport,
 };
+use adji::rules::RuleSet;
 use adji::search::{Limits, Options, SearchError, Searcher};
 use adji::tables::retrograde::build_tables_within;
 use adji::tables::{OpenCheck, TableSet};
@@ -51,16 +52,28 @@ fn adji_err(msg: impl std::fmt::Display) -> PyErr {
     AdjiError::new_err(msg.to_string())
 }
 
-/// Runs `$body` with `$G` bound to the game type of `$id`.
+/// Runs `$body` with `$G` bound to the game type of rule set `$rules`.
 macro_rules! with_game {
-    ($id:expr, $G:ident => $body:expr) => {
-        match $id {
-            GameId::Adjito => {
+    ($rules:expr, $G:ident => $body:expr) => {
+        match $rules {
+            RuleSet::AdjitoDefault => {
                 type $G = Adjito;
                 $body
             }
-            GameId::AdjiBoto => {
+            RuleSet::AdjitoMustReach => {
+                type $G = adji::adjito::AdjitoMustReach;
+                $body
+            }
+            RuleSet::AdjitoSlamForbidden => {
+                type $G = adji::adjito::AdjitoSlamForbidden;
+                $body
+            }
+            RuleSet::AdjiBotoDefault => {
                 type $G = AdjiBoto;
+                $body
+            }
+            RuleSet::AdjiBotoValdez => {
+                type $G = adji::adjiboto::AdjiBotoValdez;
                 $body
             }
         }
@@ -75,6 +88,11 @@ fn parse_game(name: &str) -> PyResult<GameId> {
             "game: expected `adjito` or `adjiboto`, found '{name}'"
         ))),
     }
+}
+
+/// The rule set `rules` of `game` (`adji rules` lists them).
+fn parse_rules(game: &str, rules: &str) -> PyResult<RuleSet> {
+    RuleSet::parse(parse_game(game)?, rules).map_err(|e| adji_err(format!("rules: {e}")))
 }
 
 fn parse_rule(name: &str) -> PyResult<LoopRule> {
@@ -163,38 +181,61 @@ fn interruptible<T: Send>(
 #[pyclass(module = "adji._adji", name = "Position", frozen)]
 #[derive(Clone, Copy)]
 struct PyPosition {
-    game: GameId,
+    rules: RuleSet,
     st: State,
 }
 
-/// A `position` argument: a `Position`, or notation for `game`.
-fn position_arg(obj: &Bound<'_, PyAny>, game: &str, stores: Stores) -> PyResult<PyPosition> {
+/// A `position` argument: a `Position`, or notation for `game` under
+/// rule set `rules`. A Position keeps its own rule set; naming another
+/// (not the default) is an error.
+fn position_arg(
+    obj: &Bound<'_, PyAny>,
+    game: &str,
+    rules: &str,
+    stores: Stores,
+) -> PyResult<PyPosition> {
+    if let Ok(p) = obj.downcast::<PyPosition>() {
+        let p = *p.get();
+        if rules != "default" && rules != p.rules.name() {
+            return Err(adji_err(format!(
+                "rules: the position is of the rule set '{}', not '{rules}'",
+                p.rules.name()
+            )));
+        }
+        return Ok(p);
+    }
+    position_in(obj, parse_rules(game, rules)?, stores)
+}
+
+/// A `position` argument for rule set `rules`: a Position of that rule
+/// set's tables, or notation.
+fn position_in(obj: &Bound<'_, PyAny>, rules: RuleSet, stores: Stores) -> PyResult<PyPosition> {
     if let Ok(p) = obj.downcast::<PyPosition>() {
         return Ok(*p.get());
     }
     let text: String = obj.extract().map_err(|_| {
         pyo3::exceptions::PyTypeError::new_err("position: expected an adji.Position or a str")
     })?;
-    PyPosition::parse(&text, parse_game(game)?, stores)
+    PyPosition::parse(&text, rules, stores)
 }
 
 impl PyPosition {
-    fn parse(text: &str, game: GameId, stores: Stores) -> PyResult<PyPosition> {
-        with_game!(game, G => {
+    fn parse(text: &str, rules: RuleSet, stores: Stores) -> PyResult<PyPosition> {
+        with_game!(rules, G => {
             let st = parse_state::<G>(text, stores).map_err(adji_err)?;
-            Ok(PyPosition { game, st })
+            Ok(PyPosition { rules, st })
         })
     }
 
     fn notation(&self) -> String {
-        with_game!(self.game, G => format_state::<G>(&self.st))
+        with_game!(self.rules, G => format_state::<G>(&self.st))
     }
 
     /// The move named `name` or numbered `action` (absolute pit; the pit
     /// count for `pass`), parsed for the mover, legal or not.
     fn parse_move(&self, mv: &Bound<'_, PyAny>) -> PyResult<(Move, String)> {
-        let name = move_name(self.game, mv)?;
-        with_game!(self.game, G => {
+        let name = move_name(self.rules, mv)?;
+        with_game!(self.rules, G => {
             let m = parse_move::<G>(&self.st.pos, &name).map_err(adji_err)?;
             Ok((m, format_move::<G>(&self.st.pos, m)))
         })
@@ -202,12 +243,12 @@ impl PyPosition {
 }
 
 /// Number of actions of a game: one per absolute pit, plus `pass`.
-fn num_actions(game: GameId) -> usize {
+fn num_actions(game: RuleSet) -> usize {
     with_game!(game, G => G::PITS + G::HAS_PASS as usize)
 }
 
 /// The name of a move given as a name or as an action number.
-fn move_name(game: GameId, mv: &Bound<'_, PyAny>) -> PyResult<String> {
+fn move_name(game: RuleSet, mv: &Bound<'_, PyAny>) -> PyResult<String> {
     if let Ok(a) = mv.extract::<i64>() {
         return action_name(game, a);
     }
@@ -219,7 +260,7 @@ fn move_name(game: GameId, mv: &Bound<'_, PyAny>) -> PyResult<String> {
 }
 
 /// The move name of action `a`: absolute pit `a`, or `pass` for the pit count.
-fn action_name(game: GameId, a: i64) -> PyResult<String> {
+fn action_name(game: RuleSet, a: i64) -> PyResult<String> {
     with_game!(game, G => {
         if a >= 0 && (a as usize) < G::PITS {
             Ok(G::pit_name(a as usize))
@@ -245,7 +286,7 @@ fn action_of<G: Game>(pos: &adji::Position, m: Move) -> usize {
 
 /// The error the command line gives for playing `name` at the end of
 /// `history` from `start` (`adji replay`'s message).
-fn replay_message(game: GameId, start: State, history: &[String], name: &str) -> PyErr {
+fn replay_message(game: RuleSet, start: State, history: &[String], name: &str) -> PyErr {
     let mut line = history.join(" ");
     line.push(' ');
     line.push_str(name);
@@ -260,22 +301,28 @@ impl PyPosition {
     /// Parses `text` (the README's notation, §5, or `start`) for `game`
     /// (`adjito` or `adjiboto`).
     #[new]
-    #[pyo3(signature = (text = "start", game = "adjito"))]
-    fn new(text: &str, game: &str) -> PyResult<Self> {
-        PyPosition::parse(text, parse_game(game)?, Stores::Required)
+    #[pyo3(signature = (text = "start", game = "adjito", rules = "default"))]
+    fn new(text: &str, game: &str, rules: &str) -> PyResult<Self> {
+        PyPosition::parse(text, parse_rules(game, rules)?, Stores::Required)
     }
 
-    /// The starting position of `game`.
+    /// The starting position of `game` under rule set `rules`.
     #[staticmethod]
-    #[pyo3(signature = (game = "adjito"))]
-    fn start(game: &str) -> PyResult<Self> {
-        PyPosition::parse("start", parse_game(game)?, Stores::Required)
+    #[pyo3(signature = (game = "adjito", rules = "default"))]
+    fn start(game: &str, rules: &str) -> PyResult<Self> {
+        PyPosition::parse("start", parse_rules(game, rules)?, Stores::Required)
     }
 
     /// `adjito` or `adjiboto`.
     #[getter]
     fn game(&self) -> &'static str {
-        self.game.name()
+        self.rules.game().name()
+    }
+
+    /// The rule set: `default`, `must-reach`, `slam-forbidden`, `valdez`.
+    #[getter]
+    fn rules(&self) -> &'static str {
+        self.rules.name()
     }
 
     /// The absolute side to move: 0 (Adjito B, Adji-Boto 0, who moves
@@ -288,7 +335,7 @@ impl PyPosition {
     /// The mover's name: `B`/`A` or `0`/`1`.
     #[getter]
     fn mover(&self) -> String {
-        with_game!(self.game, G => G::side_name(self.st.pos.side).to_string())
+        with_game!(self.rules, G => G::side_name(self.st.pos.side).to_string())
     }
 
     /// Seeds captured so far, by absolute side: (side 0, side 1).
@@ -306,20 +353,20 @@ impl PyPosition {
     /// Seeds per pit in absolute sowing order (pit 0 is 1B or 0).
     #[getter]
     fn pits(&self) -> Vec<u32> {
-        with_game!(self.game, G => G::to_absolute(&self.st.pos)[..G::PITS].iter().map(|&x| x as u32).collect())
+        with_game!(self.rules, G => G::to_absolute(&self.st.pos)[..G::PITS].iter().map(|&x| x as u32).collect())
     }
 
     /// Seeds per pit relative to the mover: the mover's row first, in
     /// sowing order (the form the endgame tables are indexed by).
     #[getter]
     fn board(&self) -> Vec<u32> {
-        with_game!(self.game, G => self.st.pos.pits[..G::PITS].iter().map(|&x| x as u32).collect())
+        with_game!(self.rules, G => self.st.pos.pits[..G::PITS].iter().map(|&x| x as u32).collect())
     }
 
     /// Adji-Boto's phase field (`main` or `opening:…`); None for Adjito.
     #[getter]
     fn phase(&self) -> Option<String> {
-        with_game!(self.game, G => G::HAS_PASS.then(|| adji::notation::format_phase::<G>(&self.st.pos)))
+        with_game!(self.rules, G => G::HAS_PASS.then(|| adji::notation::format_phase::<G>(&self.st.pos)))
     }
 
     /// Whether Adji-Boto's opening is in progress.
@@ -338,13 +385,13 @@ impl PyPosition {
     /// loop rule and Adjito's early end need the history: see `Driver`.
     #[getter]
     fn game_over(&self) -> bool {
-        with_game!(self.game, G => G::legal_moves(&self.st.pos).is_empty())
+        with_game!(self.rules, G => G::legal_moves(&self.st.pos).is_empty())
     }
 
     /// Why the game is over (`MoverEmpty`, `CannotFeed`, `NoMoves`), or None.
     #[getter]
     fn end_reason(&self) -> Option<String> {
-        with_game!(self.game, G => G::end_reason(&self.st.pos)
+        with_game!(self.rules, G => G::end_reason(&self.st.pos)
             .filter(|_| G::legal_moves(&self.st.pos).is_empty())
             .map(|r| format!("{r:?}")))
     }
@@ -352,13 +399,13 @@ impl PyPosition {
     /// Final seeds by absolute side if the game ended here (stores plus
     /// each player's own row).
     fn final_score(&self) -> (u32, u32) {
-        let s = with_game!(self.game, G => adji::driver::final_score::<G>(&self.st));
+        let s = with_game!(self.rules, G => adji::driver::final_score::<G>(&self.st));
         (s[0], s[1])
     }
 
     /// The legal moves' names, in generation order.
     fn legal_moves(&self) -> Vec<String> {
-        with_game!(self.game, G => G::legal_moves(&self.st.pos)
+        with_game!(self.rules, G => G::legal_moves(&self.st.pos)
             .iter()
             .map(|m| format_move::<G>(&self.st.pos, m))
             .collect())
@@ -367,7 +414,7 @@ impl PyPosition {
     /// The legal moves as action numbers: the absolute pit (0 = 1B or 0),
     /// or the pit count (10) for Adji-Boto's `pass`.
     fn legal_actions(&self) -> Vec<usize> {
-        with_game!(self.game, G => G::legal_moves(&self.st.pos)
+        with_game!(self.rules, G => G::legal_moves(&self.st.pos)
             .iter()
             .map(|m| action_of::<G>(&self.st.pos, m))
             .collect())
@@ -375,24 +422,24 @@ impl PyPosition {
 
     /// The name of action `action` (`2B`, `7`, `pass`).
     fn action_to_move(&self, action: i64) -> PyResult<String> {
-        action_name(self.game, action)
+        action_name(self.rules, action)
     }
 
     /// The action number of move `name` for this position's mover.
     fn move_to_action(&self, name: &Bound<'_, PyAny>) -> PyResult<usize> {
         let (m, _) = self.parse_move(name)?;
-        Ok(with_game!(self.game, G => action_of::<G>(&self.st.pos, m)))
+        Ok(with_game!(self.rules, G => action_of::<G>(&self.st.pos, m)))
     }
 
     /// Plays `move` (a name or an action number); raises AdjiError with
     /// the command line's message for an illegal one.
     #[pyo3(name = "play", signature = (mv))]
     fn play(&self, mv: &Bound<'_, PyAny>) -> PyResult<PyPosition> {
-        let name = move_name(self.game, mv)?;
-        with_game!(self.game, G => {
+        let name = move_name(self.rules, mv)?;
+        with_game!(self.rules, G => {
             match parse_move::<G>(&self.st.pos, &name).ok().filter(|m| G::legal_moves(&self.st.pos).contains(*m)) {
-                Some(m) => Ok(PyPosition { game: self.game, st: self.st.play::<G>(m).0 }),
-                None => Err(replay_message(self.game, self.st, &[], &name)),
+                Some(m) => Ok(PyPosition { rules: self.rules, st: self.st.play::<G>(m).0 }),
+                None => Err(replay_message(self.rules, self.st, &[], &name)),
             }
         })
     }
@@ -401,20 +448,20 @@ impl PyPosition {
     #[pyo3(signature = (mv))]
     fn captures(&self, mv: &Bound<'_, PyAny>) -> PyResult<u8> {
         let (m, name) = self.parse_move(mv)?;
-        with_game!(self.game, G => G::try_play(&self.st.pos, m)
+        with_game!(self.rules, G => G::try_play(&self.st.pos, m)
             .map(|p| p.captured)
-            .map_err(|_| replay_message(self.game, self.st, &[], &name)))
+            .map_err(|_| replay_message(self.rules, self.st, &[], &name)))
     }
 
     /// `adji moves --json`: every legal move with the position after it
     /// and the seeds captured, or how the game ended.
     fn moves(&self, py: Python<'_>) -> PyResult<PyObject> {
-        with_game!(self.game, G => to_py(py, &MovesReport::new::<G>(&self.st)))
+        with_game!(self.rules, G => to_py(py, &MovesReport::new::<G>(&self.st)))
     }
 
     /// The board diagram of `adji show`.
     fn diagram(&self) -> String {
-        with_game!(self.game, G => adji::display::diagram::<G>(&self.st))
+        with_game!(self.rules, G => adji::display::diagram::<G>(&self.st))
     }
 
     fn __str__(&self) -> String {
@@ -423,29 +470,34 @@ impl PyPosition {
 
     fn __repr__(&self) -> String {
         format!(
-            "Position({:?}, game={:?})",
+            "Position({:?}, game={:?}, rules={:?})",
             self.notation(),
-            self.game.name()
+            self.rules.game().name(),
+            self.rules.name()
         )
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other
             .downcast::<PyPosition>()
-            .is_ok_and(|o| o.get().game == self.game && o.get().st == self.st)
+            .is_ok_and(|o| o.get().rules == self.rules && o.get().st == self.st)
     }
 
     fn __hash__(&self) -> u64 {
         let k = self.st.pos.key();
         k ^ ((self.st.stores[0] as u64) << 8 | (self.st.stores[1] as u64) << 24)
-            ^ self.game.code() as u64
+            ^ self.rules.game().code() as u64
+            ^ (self.rules.code() as u64) << 4
     }
 
-    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(PyObject, (String, &'static str))> {
+    #[allow(clippy::type_complexity)]
+    fn __reduce__(
+        slf: &Bound<'_, Self>,
+    ) -> PyResult<(PyObject, (String, &'static str, &'static str))> {
         let p = slf.get();
         Ok((
             slf.get_type().into_any().unbind(),
-            (p.notation(), p.game.name()),
+            (p.notation(), p.rules.game().name(), p.rules.name()),
         ))
     }
 }
@@ -455,21 +507,39 @@ impl PyPosition {
 
 #[derive(Clone)]
 enum AnyDriver {
-    Adjito(Driver<Adjito>),
-    AdjiBoto(Driver<AdjiBoto>),
+    AdjitoDefault(Driver<Adjito>),
+    AdjitoMustReach(Driver<adji::adjito::AdjitoMustReach>),
+    AdjitoSlamForbidden(Driver<adji::adjito::AdjitoSlamForbidden>),
+    AdjiBotoDefault(Driver<AdjiBoto>),
+    AdjiBotoValdez(Driver<adji::adjiboto::AdjiBotoValdez>),
 }
 
 macro_rules! with_driver {
     ($d:expr, $G:ident, $x:ident => $body:expr) => {
         match $d {
-            AnyDriver::Adjito($x) => {
+            AnyDriver::AdjitoDefault($x) => {
                 #[allow(dead_code)]
                 type $G = Adjito;
                 $body
             }
-            AnyDriver::AdjiBoto($x) => {
+            AnyDriver::AdjitoMustReach($x) => {
+                #[allow(dead_code)]
+                type $G = adji::adjito::AdjitoMustReach;
+                $body
+            }
+            AnyDriver::AdjitoSlamForbidden($x) => {
+                #[allow(dead_code)]
+                type $G = adji::adjito::AdjitoSlamForbidden;
+                $body
+            }
+            AnyDriver::AdjiBotoDefault($x) => {
                 #[allow(dead_code)]
                 type $G = AdjiBoto;
+                $body
+            }
+            AnyDriver::AdjiBotoValdez($x) => {
+                #[allow(dead_code)]
+                type $G = adji::adjiboto::AdjiBotoValdez;
                 $body
             }
         }
@@ -484,7 +554,7 @@ macro_rules! with_driver {
 #[pyclass(module = "adji._adji", name = "Driver")]
 #[derive(Clone)]
 struct PyDriver {
-    game: GameId,
+    rules: RuleSet,
     start: State,
     d: AnyDriver,
     history: Vec<String>,
@@ -494,18 +564,21 @@ struct PyDriver {
 impl PyDriver {
     /// A game from `position` (a Position, or notation for `game`).
     #[new]
-    #[pyo3(signature = (position = None, game = "adjito"))]
-    fn new(position: Option<&Bound<'_, PyAny>>, game: &str) -> PyResult<Self> {
+    #[pyo3(signature = (position = None, game = "adjito", rules = "default"))]
+    fn new(position: Option<&Bound<'_, PyAny>>, game: &str, rules: &str) -> PyResult<Self> {
         let p = match position {
-            Some(p) => position_arg(p, game, Stores::Required)?,
-            None => PyPosition::parse("start", parse_game(game)?, Stores::Required)?,
+            Some(p) => position_arg(p, game, rules, Stores::Required)?,
+            None => PyPosition::parse("start", parse_rules(game, rules)?, Stores::Required)?,
         };
-        let d = match p.game {
-            GameId::Adjito => AnyDriver::Adjito(Driver::new(p.st)),
-            GameId::AdjiBoto => AnyDriver::AdjiBoto(Driver::new(p.st)),
+        let d = match p.rules {
+            RuleSet::AdjitoDefault => AnyDriver::AdjitoDefault(Driver::new(p.st)),
+            RuleSet::AdjitoMustReach => AnyDriver::AdjitoMustReach(Driver::new(p.st)),
+            RuleSet::AdjitoSlamForbidden => AnyDriver::AdjitoSlamForbidden(Driver::new(p.st)),
+            RuleSet::AdjiBotoDefault => AnyDriver::AdjiBotoDefault(Driver::new(p.st)),
+            RuleSet::AdjiBotoValdez => AnyDriver::AdjiBotoValdez(Driver::new(p.st)),
         };
         Ok(PyDriver {
-            game: p.game,
+            rules: p.rules,
             start: p.st,
             d,
             history: Vec::new(),
@@ -517,7 +590,7 @@ impl PyDriver {
     fn position(&self) -> PyPosition {
         let st = with_driver!(&self.d, G, d => *d.state());
         PyPosition {
-            game: self.game,
+            rules: self.rules,
             st,
         }
     }
@@ -526,7 +599,7 @@ impl PyDriver {
     #[getter]
     fn start(&self) -> PyPosition {
         PyPosition {
-            game: self.game,
+            rules: self.rules,
             st: self.start,
         }
     }
@@ -586,12 +659,12 @@ impl PyDriver {
     /// illegal move or a move after the end.
     #[pyo3(signature = (mv))]
     fn play(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<u8> {
-        let name = move_name(self.game, mv)?;
+        let name = move_name(self.rules, mv)?;
         let pos = self.position();
-        let parsed = with_game!(self.game, G => parse_move::<G>(&pos.st.pos, &name).ok()
+        let parsed = with_game!(self.rules, G => parse_move::<G>(&pos.st.pos, &name).ok()
             .map(|m| (m, format_move::<G>(&pos.st.pos, m))));
         let Some((m, canonical)) = parsed else {
-            return Err(replay_message(self.game, self.start, &self.history, &name));
+            return Err(replay_message(self.rules, self.start, &self.history, &name));
         };
         let r = with_driver!(&mut self.d, G, d => d.play(m).map(|(c, _)| c));
         match r {
@@ -599,7 +672,7 @@ impl PyDriver {
                 self.history.push(canonical);
                 Ok(c)
             }
-            Err(_) => Err(replay_message(self.game, self.start, &self.history, &name)),
+            Err(_) => Err(replay_message(self.rules, self.start, &self.history, &name)),
         }
     }
 
@@ -628,25 +701,26 @@ impl PyDriver {
 /// `adji replay --json`: plays `moves` (space-separated names, or a list
 /// of names or actions) from `position`, every end rule applied literally.
 #[pyfunction]
-#[pyo3(signature = (position, moves, game = "adjito"))]
+#[pyo3(signature = (position, moves, game = "adjito", rules = "default"))]
 fn replay(
     py: Python<'_>,
     position: &Bound<'_, PyAny>,
     moves: &Bound<'_, PyAny>,
     game: &str,
+    rules: &str,
 ) -> PyResult<PyObject> {
-    let p = position_arg(position, game, Stores::Required)?;
+    let p = position_arg(position, game, rules, Stores::Required)?;
     let line = match moves.extract::<String>() {
         Ok(s) => s,
         Err(_) => {
             let mut names = Vec::new();
             for m in moves.try_iter()? {
-                names.push(move_name(p.game, &m?)?);
+                names.push(move_name(p.rules, &m?)?);
             }
             names.join(" ")
         }
     };
-    with_game!(p.game, G => {
+    with_game!(p.rules, G => {
         let r = ReplayReport::play::<G>(p.st, &line).map_err(adji_err)?;
         to_py(py, &r)
     })
@@ -717,20 +791,21 @@ fn perft_divide<G: Game>(
 /// (the README's rules §6); with `divide`, a dict of the count after each
 /// first move, as `adji perft --divide --json` gives it.
 #[pyfunction]
-#[pyo3(signature = (position, depth, divide = false, game = "adjito"))]
+#[pyo3(signature = (position, depth, divide = false, game = "adjito", rules = "default"))]
 fn perft(
     py: Python<'_>,
     position: &Bound<'_, PyAny>,
     depth: u32,
     divide: bool,
     game: &str,
+    rules: &str,
 ) -> PyResult<PyObject> {
-    let p = position_arg(position, game, Stores::Required)?;
+    let p = position_arg(position, game, rules, Stores::Required)?;
     let stop = AtomicBool::new(false);
     let d = interruptible(
         py,
         &|| stop.store(true, Ordering::Relaxed),
-        || with_game!(p.game, G => perft_divide::<G>(&p.st.pos, depth, &stop)
+        || with_game!(p.rules, G => perft_divide::<G>(&p.st.pos, depth, &stop)
             .map(|v| v.into_iter().map(|(m, n)| (format_move::<G>(&p.st.pos, m), n)).collect::<Vec<_>>())),
     )?
     .map_err(|_| PyKeyboardInterrupt::new_err("interrupted"))?;
@@ -743,6 +818,7 @@ fn perft(
         let r = PerftReport {
             divide: Some(d),
             nodes,
+            rules: with_game!(p.rules, G => adji::report::RulesTag::of::<G>()),
         };
         to_py(py, &r)
     } else {
@@ -758,16 +834,20 @@ fn perft(
 #[pyclass(module = "adji._adji", name = "Tables", frozen)]
 struct PyTables {
     set: Arc<TableSet>,
+    /// The rule set asked for (its positions are probed; the tables are
+    /// those of its [`RuleSet::tables`]).
+    rules: RuleSet,
     dir: PathBuf,
 }
 
-fn open_tables(dir: &Path, game: GameId, rule: LoopRule, trust: bool) -> PyResult<TableSet> {
+fn open_tables(dir: &Path, rules: RuleSet, rule: LoopRule, trust: bool) -> PyResult<TableSet> {
     let check = if trust {
         OpenCheck::Header
     } else {
         OpenCheck::Full
     };
-    let set = with_game!(game, G => TableSet::open_available_checked::<G>(dir, rule, check))
+    let game = rules.game();
+    let set = with_game!(rules, G => TableSet::open_available_checked::<G>(dir, rule, check))
         .map_err(adji_err)?;
     if set.covered() == 0 {
         let present: Vec<String> = [GameId::Adjito, GameId::AdjiBoto]
@@ -785,7 +865,8 @@ fn open_tables(dir: &Path, game: GameId, rule: LoopRule, trust: bool) -> PyResul
             present.join(", ")
         };
         return Err(adji_err(format!(
-            "no {game} tables for --loop {} in {} (it holds {found})",
+            "no {} tables for --loop {} in {} (it holds {found})",
+            adji::report::tables_label(rules),
             rule.name(),
             dir.display()
         )));
@@ -801,28 +882,44 @@ impl PyTables {
     /// The probe report of `p` (no Python object touched: callable with
     /// the GIL released); the error is the command line's message.
     fn probe_pos_nogil(&self, p: &PyPosition) -> Result<ProbeReport, String> {
-        if p.game != self.set.game {
+        if p.rules.game() != self.set.game {
             return Err(SearchError::TablesGame {
                 tables: self.set.game,
-                search: p.game,
+                search: p.rules.game(),
             }
             .to_string());
         }
-        with_game!(p.game, G => ProbeReport::new::<G>(&self.set, &p.st.pos).map_err(|e| e.to_string()))
+        if p.rules.tables() != self.set.rules {
+            return Err(SearchError::TablesRules {
+                tables: self.set.rules,
+                search: p.rules,
+            }
+            .to_string());
+        }
+        with_game!(p.rules, G => ProbeReport::new::<G>(&self.set, &p.st.pos).map_err(|e| e.to_string()))
     }
 }
 
 #[pymethods]
 impl PyTables {
-    /// Opens the tables of `game` built under loop rule `loop` in `dir`.
+    /// Opens the tables of `game` under rule set `rules` (those of the rule
+    /// set whose tables it reads) built under loop rule `loop` in `dir`.
     /// With `trust`, only headers, sizes and exception lists are checked
     /// (as `--trust-tables`).
     #[new]
-    #[pyo3(signature = (dir = "tables".into(), game = "adjito", r#loop = "start", trust = false))]
-    fn new(py: Python<'_>, dir: PathBuf, game: &str, r#loop: &str, trust: bool) -> PyResult<Self> {
-        let (g, rule) = (parse_game(game)?, parse_rule(r#loop)?);
+    #[pyo3(signature = (dir = "tables".into(), game = "adjito", rules = "default", r#loop = "start", trust = false))]
+    fn new(
+        py: Python<'_>,
+        dir: PathBuf,
+        game: &str,
+        rules: &str,
+        r#loop: &str,
+        trust: bool,
+    ) -> PyResult<Self> {
+        let (g, rule) = (parse_rules(game, rules)?, parse_rule(r#loop)?);
         let set = py.allow_threads(|| open_tables(&dir, g, rule, trust))?;
         Ok(PyTables {
+            rules: g,
             set: Arc::new(set),
             dir,
         })
@@ -832,6 +929,13 @@ impl PyTables {
     #[getter]
     fn game(&self) -> &'static str {
         self.set.game.name()
+    }
+
+    /// The rule set asked for (`default`, `valdez`, …); the tables are
+    /// those of the rule set it reads (`valdez` reads the default's).
+    #[getter]
+    fn rules(&self) -> &'static str {
+        self.rules.name()
     }
 
     /// The loop rule the tables were built with: `start` or `even`.
@@ -856,13 +960,13 @@ impl PyTables {
     /// every move's value. A string position may leave the stores out.
     #[pyo3(signature = (position))]
     fn probe(&self, py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        let p = position_arg(position, self.set.game.name(), Stores::Optional)?;
+        let p = position_in(position, self.rules, Stores::Optional)?;
         to_py(py, &self.probe_pos(&p)?)
     }
 
     /// The value of `position` (mover minus opponent, seeds on the board).
     fn value(&self, position: &Bound<'_, PyAny>) -> PyResult<i32> {
-        let p = position_arg(position, self.set.game.name(), Stores::Optional)?;
+        let p = position_in(position, self.rules, Stores::Optional)?;
         Ok(self.probe_pos(&p)?.value)
     }
 
@@ -870,7 +974,7 @@ impl PyTables {
     fn probe_many(&self, py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         let mut ps = Vec::new();
         for p in positions.try_iter()? {
-            ps.push(position_arg(&p?, self.set.game.name(), Stores::Optional)?);
+            ps.push(position_in(&p?, self.rules, Stores::Optional)?);
         }
         let reports = py.allow_threads(|| {
             ps.iter()
@@ -894,7 +998,7 @@ impl PyTables {
         Bound<'py, PyBytes>,
         Bound<'py, PyBytes>,
     )> {
-        let pits = with_game!(self.set.game, G => G::PITS);
+        let pits = with_game!(self.rules, G => G::PITS);
         if !boards.len().is_multiple_of(pits) {
             return Err(adji_err(format!(
                 "boards: expected rows of {pits} pits, found {} numbers",
@@ -902,9 +1006,8 @@ impl PyTables {
             )));
         }
         let n = boards.len() / pits;
-        let out = py.allow_threads(
-            || with_game!(self.set.game, G => probe_boards::<G>(&self.set, boards, n)),
-        );
+        let out = py
+            .allow_threads(|| with_game!(self.rules, G => probe_boards::<G>(&self.set, boards, n)));
         let (v, lo, hi) = out.map_err(adji_err)?;
         let bytes = |x: &[i32]| {
             let b: Vec<u8> = x.iter().flat_map(|v| v.to_le_bytes()).collect();
@@ -922,9 +1025,9 @@ impl PyTables {
                 self.set.covered() as i64 - 1
             )));
         }
-        let s = py.allow_threads(|| {
-            with_game!(self.set.game, G => adji::tables::stats::level_stats::<G>(&self.set, level))
-        });
+        let s = py.allow_threads(
+            || with_game!(self.rules, G => adji::tables::stats::level_stats::<G>(&self.set, level)),
+        );
         to_py(py, &s)
     }
 
@@ -1061,17 +1164,19 @@ impl Progress for PyProgress {
 /// level's build event). `memory` (bytes) refuses a plan over it before
 /// anything is allocated. Returns the build events, one per level.
 #[pyfunction]
-#[pyo3(signature = (dir, max_seeds, game = "adjito", r#loop = "start", progress = None, memory = None))]
+#[pyo3(signature = (dir, max_seeds, game = "adjito", rules = "default", r#loop = "start", progress = None, memory = None))]
+#[allow(clippy::too_many_arguments)]
 fn build_tables(
     py: Python<'_>,
     dir: PathBuf,
     max_seeds: u32,
     game: &str,
+    rules: &str,
     r#loop: &str,
     progress: Option<PyObject>,
     memory: Option<u64>,
 ) -> PyResult<PyObject> {
-    let (g, rule) = (parse_game(game)?, parse_rule(r#loop)?);
+    let (g, rule) = (parse_rules(game, rules)?, parse_rule(r#loop)?);
     let bar = PyProgress {
         cb: progress,
         stop: AtomicBool::new(false),
@@ -1179,7 +1284,7 @@ impl PySolver {
             ..Options::default()
         };
         self.tt.new_generation();
-        let report = with_game!(p.game, G => {
+        let report = with_game!(p.rules, G => {
             let s = Searcher::<G, _>::new(self.tables.as_deref(), &self.tt, opts).map_err(adji_err)?;
             let a = interruptible(py, &|| s.stop(), || match &self.pool {
                 Some(pool) => pool.install(|| s.analyse(&p.st.pos)),
@@ -1208,7 +1313,7 @@ impl PySolver {
     }
 
     /// `adji solve --json` for `position`, within `time` seconds or `nodes`.
-    #[pyo3(signature = (position, time = None, nodes = None, game = "adjito"))]
+    #[pyo3(signature = (position, time = None, nodes = None, game = "adjito", rules = "default"))]
     fn solve(
         &self,
         py: Python<'_>,
@@ -1216,8 +1321,9 @@ impl PySolver {
         time: Option<f64>,
         nodes: Option<u64>,
         game: &str,
+        rules: &str,
     ) -> PyResult<PyObject> {
-        let p = position_arg(position, game, Stores::Required)?;
+        let p = position_arg(position, game, rules, Stores::Required)?;
         self.run(py, &p, limits(time, nodes)?)
     }
 }
@@ -1229,7 +1335,7 @@ impl PySolver {
 /// (default: all cores); `hash_mib` sizes the transposition table. For
 /// many positions, `adji.Solver` keeps its table between them.
 #[pyfunction]
-#[pyo3(signature = (position, tables = None, r#loop = "start", time = None, nodes = None, threads = None, hash_mib = 64, game = "adjito"))]
+#[pyo3(signature = (position, tables = None, r#loop = "start", time = None, nodes = None, threads = None, hash_mib = 64, game = "adjito", rules = "default"))]
 #[allow(clippy::too_many_arguments)]
 fn solve(
     py: Python<'_>,
@@ -1241,8 +1347,9 @@ fn solve(
     threads: Option<usize>,
     hash_mib: usize,
     game: &str,
+    rules: &str,
 ) -> PyResult<PyObject> {
-    let p = position_arg(position, game, Stores::Required)?;
+    let p = position_arg(position, game, rules, Stores::Required)?;
     let limits = limits(time, nodes)?;
     PySolver::make(tables, r#loop, threads, hash_mib)?.run(py, &p, limits)
 }
@@ -1254,7 +1361,7 @@ fn solve(
 /// weights shipped with adji), `"baseline"` (the split alone) or a model
 /// file.
 #[pyfunction]
-#[pyo3(signature = (position, depth = None, eval = None, tables = None, r#loop = "start", time = None, nodes = None, game = "adjito"))]
+#[pyo3(signature = (position, depth = None, eval = None, tables = None, r#loop = "start", time = None, nodes = None, game = "adjito", rules = "default"))]
 #[allow(clippy::too_many_arguments)]
 fn analyse(
     py: Python<'_>,
@@ -1266,8 +1373,9 @@ fn analyse(
     time: Option<f64>,
     nodes: Option<u64>,
     game: &str,
+    rules: &str,
 ) -> PyResult<PyObject> {
-    let p = position_arg(position, game, Stores::Required)?;
+    let p = position_arg(position, game, rules, Stores::Required)?;
     let rule = parse_rule(r#loop)?;
     let default_time = (nodes.is_none() && depth.is_none()).then_some(5.0);
     let limits = limits(time.or(default_time), nodes)?;
@@ -1283,10 +1391,16 @@ fn analyse(
                 search: rule,
             }));
         }
-        if t.game != p.game {
+        if t.game != p.rules.game() {
             return Err(adji_err(SearchError::TablesGame {
                 tables: t.game,
-                search: p.game,
+                search: p.rules.game(),
+            }));
+        }
+        if t.rules != p.rules.tables() {
+            return Err(adji_err(SearchError::TablesRules {
+                tables: t.rules,
+                search: p.rules,
             }));
         }
     }
@@ -1296,7 +1410,7 @@ fn analyse(
         max_depth: depth.unwrap_or(200),
     };
     let stop = Arc::new(AtomicBool::new(false));
-    let report = with_game!(p.game, G => {
+    let report = with_game!(p.rules, G => {
         let model = match &eval {
             None => Model::default_for::<G>(),
             Some(f) if f.as_os_str() == "baseline" => Model::baseline::<G>(),
@@ -1315,9 +1429,9 @@ fn analyse(
 
 /// Number of distinct actions of `game`: its pits, plus `pass` for Adji-Boto.
 #[pyfunction]
-#[pyo3(name = "num_actions", signature = (game = "adjito"))]
-fn py_num_actions(game: &str) -> PyResult<usize> {
-    Ok(num_actions(parse_game(game)?))
+#[pyo3(name = "num_actions", signature = (game = "adjito", rules = "default"))]
+fn py_num_actions(game: &str, rules: &str) -> PyResult<usize> {
+    Ok(num_actions(parse_rules(game, rules)?))
 }
 
 /// The Python module `adji._adji`.

@@ -103,7 +103,7 @@ fn run_analyse<G: Game>(a: &AnalyseArgs, threads: usize) -> Result<(), CliError>
     let tables = search_tables::<G>(&a.tables, a.rule.rule())?;
     out::note(format_args!(
         "{}: threads {threads} (reading the tables; the search runs on one), tables {}",
-        G::ID,
+        adji::report::label_of::<G>(),
         tables_text(tables.as_ref())
     ));
     let default_time = (a.nodes.is_none() && a.depth.is_none()).then_some(5.0);
@@ -300,7 +300,7 @@ fn check_plan<G: Game>(cfg: &TrainConfig, memory: MemoryArg) -> Result<(), CliEr
     );
     out::note(format_args!(
         "{}: levels {}..={}, at most {} positions per level; memory {parts} = {} of {}{}",
-        G::ID,
+        adji::report::label_of::<G>(),
         cfg.min_level,
         cfg.max_level,
         cfg.per_level,

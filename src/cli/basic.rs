@@ -1,10 +1,10 @@
-//! `show`, `moves`, `perft`, `replay`.
+//! `show`, `moves`, `perft`, `replay`, `rules`.
 
 use clap::Args;
 
 use adji::game::{Game, State};
 use adji::notation::{format_state, parse_state, Stores};
-use adji::report::{MovesReport, PerftReport, ReplayReport};
+use adji::report::{MovesReport, PerftReport, ReplayReport, RulesReport};
 
 use crate::args::PosArgs;
 use crate::dispatch;
@@ -69,6 +69,9 @@ pub struct ReplayArgs {
 pub fn show(a: &ShowArgs) -> Result<(), CliError> {
     fn run<G: Game>(a: &ShowArgs) -> Result<(), CliError> {
         let st = parse_pos::<G>(&a.pos)?;
+        if !G::RULES.is_default() {
+            out::print(format_args!("{}\n", adji::report::label_of::<G>()))?;
+        }
         out::print(adji::display::diagram::<G>(&st))?;
         out::print(format_args!("  {}\n", format_state::<G>(&st)))
     }
@@ -117,4 +120,18 @@ pub fn replay_moves(a: &ReplayArgs) -> Result<(), CliError> {
         }
     }
     dispatch!(a.pos.game, a.pos.rules, run(a))
+}
+
+/// Options of `rules`.
+#[derive(Args, Debug)]
+pub struct RulesArgs {
+    /// Print JSON: a list of objects (game, name, source, default,
+    /// differences, tables, early_end).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `rules`: every rule set of both games.
+pub fn rules(a: &RulesArgs) -> Result<(), CliError> {
+    out::report(&RulesReport::new(), a.json)
 }

@@ -136,7 +136,7 @@ pub fn build_tables<G: Game>(a: &BuildArgs, comm: &MpiComm) -> Result<(), CliErr
              | level | positions | status | rank | slice | forward s | acyclic s | sweep s | compute s | compute CPU s | collectives s | bytes sent | rounds | level s |\n\
              |---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
             comm.size(),
-            G::ID,
+            adji::report::tables_label(G::RULES),
             a.max_seeds,
             a.rule.rule().name(),
             a.dir.dir.display()

@@ -4,7 +4,7 @@
 //!
 //! - `args`: option groups shared by several commands, value parsers;
 //! - `analyse`: `analyse`, `match`, `eval train` (estimates beyond exact reach);
-//! - `basic`: `show`, `moves`, `perft`, `replay`;
+//! - `basic`: `show`, `moves`, `perft`, `replay`, `rules`;
 //! - `solve`: `solve`, `bench`;
 //! - `openings`: `openings`;
 //! - `tables`: `tables build | probe | verify | stats`;
@@ -74,6 +74,8 @@ enum Command {
     Eval(analyse::EvalCommand),
     /// The web analysis board: a local page showing every move's value.
     Serve(serve::ServeArgs),
+    /// Every rule set (reading) of both games: source, differences, tables, early end.
+    Rules(basic::RulesArgs),
 }
 
 /// Runs a generic function for the game and rule set chosen on the
@@ -101,6 +103,7 @@ fn main() -> ExitCode {
         Command::Match(a) => analyse::matches(a),
         Command::Eval(c) => analyse::eval(c),
         Command::Serve(a) => serve::serve(a),
+        Command::Rules(a) => basic::rules(a),
     };
     error::exit(r)
 }

@@ -98,7 +98,8 @@ pub struct OpeningsArgs {
     #[command(flatten)]
     pub compute: ComputeArgs,
     /// Output directory [default: openings-<game>-<plies> in the current
-    /// directory]. One holding another run's checkpoint or reports is
+    /// directory, openings-<game>-<rules>-<plies> for a rule set other than
+    /// the game's default]. One holding another run's checkpoint or reports is
     /// refused unless --resume or --force is given.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -261,6 +262,19 @@ fn analyse<G: Game>(
     }
 }
 
+/// The output directory when `--out` is not given:
+/// `openings-GAME-PLIES`, or `openings-GAME-RULES-PLIES` for a rule set
+/// other than the game's default.
+fn default_out<G: Game>(plies: u32) -> PathBuf {
+    let rules = G::RULES;
+    let tag = if rules.is_default() {
+        String::new()
+    } else {
+        format!("{}-", rules.name())
+    };
+    PathBuf::from(format!("openings-{}-{tag}{}", G::ID.name(), plies))
+}
+
 /// `openings`, over the ranks of `comm` when given (rank 0 prints).
 fn run_openings<G: Game>(
     a: &OpeningsArgs,
@@ -272,16 +286,13 @@ fn run_openings<G: Game>(
     let rule = a.rule.rule();
     let tables = search_tables::<G>(&a.tables, rule)?;
     let plan = SearchPlan::new(threads, a.compute.hash, tables.as_ref(), a.compute.memory)?;
-    let out_dir = a
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("openings-{}-{}", G::ID.name(), a.plies)));
+    let out_dir = a.out.clone().unwrap_or_else(|| default_out::<G>(a.plies));
     a.check_out(&out_dir)?;
     let budget = a.budget.budget();
     if root_rank {
         out::note(format_args!(
             "{}: {} plies, budget {}, {threads} positions at a time, {plan}; output in {}",
-            G::ID,
+            adji::report::label_of::<G>(),
             a.plies,
             budget.describe(),
             out_dir.display()

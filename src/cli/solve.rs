@@ -76,7 +76,7 @@ fn run<G: Game>(a: &SolveArgs, threads: usize) -> Result<(), CliError> {
     let plan = SearchPlan::new(1, a.compute.hash, tables.as_ref(), a.compute.memory)?;
     out::note(format_args!(
         "{}: hash {} ({} entries), threads {threads}, tables {}; {plan}",
-        G::ID,
+        adji::report::label_of::<G>(),
         fmt_bytes(plan.hash_bytes),
         plan.hash_bytes as usize / adji::tt::SLOT_BYTES,
         tables_text(tables.as_ref())

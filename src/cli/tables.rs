@@ -236,7 +236,7 @@ fn verify_plan<G: Game>(a: &VerifyArgs, rule: LoopRule, tally: &mut Tally) -> Re
     };
     tally.print(format_args!(
         "Plan: {} `{}`: every level rebuilt in memory and compared; peak {} (level {level}).\n",
-        G::ID,
+        adji::report::tables_label(G::RULES),
         rule.name(),
         fmt_bytes(need)
     ))?;
@@ -329,7 +329,11 @@ fn stats<G: Game>(a: &StatsArgs) -> Result<(), CliError> {
         })
         .collect();
     pb.finish_and_clear();
-    let md = markdown(G::ID.name(), set.rule.name(), &stats);
+    let md = markdown(
+        &adji::report::tables_label(G::RULES),
+        set.rule.name(),
+        &stats,
+    );
     match &a.out {
         Some(p) => adji::fsutil::write_atomic(p, md.as_bytes()).map_err(CliError::file(p)),
         None => out::print(md),

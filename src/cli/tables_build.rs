@@ -49,7 +49,7 @@ pub struct BuildArgs {
 pub fn print_plan<G: Game>(a: &BuildArgs, p: &[LevelPlan], per: f64) -> Result<(), CliError> {
     let mut t = format!(
         "Plan: {} tables, levels 0..={}, loop rule `{}`, in {}\n",
-        G::ID,
+        adji::report::tables_label(G::RULES),
         a.max_seeds,
         a.rule.rule().name(),
         a.dir.dir.display()

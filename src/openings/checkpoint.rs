@@ -18,12 +18,13 @@ pub(crate) const FILE: &str = "checkpoint.bin";
 
 pub(super) fn header<G: Game>(cfg: &Config) -> CheckpointHeader {
     CheckpointHeader {
-        magic: "ADJI-OPENINGS-2".into(),
+        magic: crate::records::MAGIC.into(),
         game: G::ID.name().into(),
         root: format_state::<G>(&cfg.root),
         plies: cfg.plies,
         rule: cfg.rule.name().into(),
         budget: cfg.budget.describe(),
+        rules: G::RULES.name().into(),
     }
 }
 

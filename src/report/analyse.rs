@@ -4,6 +4,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+use super::RulesTag;
 use crate::game::{Game, State};
 use crate::notation::{format_line, format_move, format_state};
 
@@ -68,6 +69,9 @@ pub struct AnalyseReport {
     pub nodes: u64,
     /// The position.
     pub position: String,
+    /// The rule set, when not the game's default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<RulesTag>,
     /// Milliseconds.
     pub time_ms: u64,
     /// Proven upper bound of the value.
@@ -114,6 +118,7 @@ impl AnalyseReport {
                 .collect(),
             nodes: e.nodes,
             position: format_state::<G>(st),
+            rules: RulesTag::of::<G>(),
             time_ms: e.time_ms,
             upper: e.proven.upper,
             value: e.exact(),
@@ -131,6 +136,7 @@ fn proven_text(lower: i32, upper: i32) -> String {
 
 impl fmt::Display for AnalyseReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        RulesTag::header(&self.rules, f)?;
         writeln!(f, "position: {}", self.position)?;
         for i in &self.iterations {
             writeln!(

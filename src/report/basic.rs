@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::{Serialize, Serializer};
 
-use super::Sides;
+use super::{RulesTag, Sides};
 use crate::driver::{final_score, replay as drive, GameResult, Replay, ReplayError};
 use crate::game::{EndReason, Game, Move, MoveList, Position, State};
 use crate::notation::{format_move, format_state, parse_move, NotationError};
@@ -42,6 +42,9 @@ pub struct MovesReport {
     pub moves: Vec<MoveLine>,
     /// The position.
     pub position: String,
+    /// The rule set, when not the game's default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<RulesTag>,
 }
 
 impl MovesReport {
@@ -62,18 +65,20 @@ impl MovesReport {
         let game_over = G::end_reason(&st.pos).filter(|_| legal.is_empty());
         MovesReport {
             game_over: game_over.map(|reason| GameEnd {
-                description: reason.describe(),
+                description: reason.describe_under(G::RULES),
                 reason,
                 split: Sides::new::<G>(final_score::<G>(st)),
             }),
             moves,
             position: format_state::<G>(st),
+            rules: RulesTag::of::<G>(),
         }
     }
 }
 
 impl fmt::Display for MovesReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        RulesTag::header(&self.rules, f)?;
         if let Some(end) = &self.game_over {
             return writeln!(
                 f,
@@ -98,6 +103,9 @@ pub struct PerftReport {
     pub divide: Option<Vec<(String, u64)>>,
     /// Move sequences of exactly `depth` moves.
     pub nodes: u64,
+    /// The rule set, when not the game's default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<RulesTag>,
 }
 
 fn divide_map<S: Serializer>(d: &Option<Vec<(String, u64)>>, s: S) -> Result<S::Ok, S::Error> {
@@ -123,12 +131,14 @@ impl PerftReport {
                     .collect()
             }),
             nodes,
+            rules: RulesTag::of::<G>(),
         }
     }
 }
 
 impl fmt::Display for PerftReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        RulesTag::header(&self.rules, f)?;
         for (mv, n) in self.divide.iter().flatten() {
             writeln!(f, "{mv}: {n}")?;
         }
@@ -153,7 +163,7 @@ impl ResultReport {
     /// The report of a game result of `G`.
     pub fn new<G: Game>(r: &GameResult) -> Self {
         ResultReport {
-            description: r.reason.describe(),
+            description: r.reason.describe_under(G::RULES),
             reason: r.reason,
             score: Sides::new::<G>(r.score),
             winner: r.winner.map(G::side_name),
@@ -194,6 +204,9 @@ pub struct StepReport {
 pub struct ReplayReport {
     /// The result, when the game ended.
     pub result: Option<ResultReport>,
+    /// The rule set, when not the game's default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<RulesTag>,
     /// The starting position.
     pub start: String,
     /// Each move.
@@ -205,6 +218,7 @@ impl ReplayReport {
     pub fn new<G: Game>(rep: &Replay) -> Self {
         ReplayReport {
             result: rep.result.as_ref().map(ResultReport::new::<G>),
+            rules: RulesTag::of::<G>(),
             start: format_state::<G>(&rep.start),
             steps: rep
                 .steps
@@ -222,6 +236,7 @@ impl ReplayReport {
 impl ReplayReport {
     /// The starting position and one line per move played.
     fn fmt_steps(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        RulesTag::header(&self.rules, f)?;
         writeln!(f, "      {}", self.start)?;
         for (i, s) in self.steps.iter().enumerate() {
             write!(f, "{:>3}. {:>4}  {}", i + 1, s.mv, s.position)?;

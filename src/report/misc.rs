@@ -20,6 +20,7 @@ impl fmt::Display for crate::bench::BenchReport {
 
 impl fmt::Display for crate::selfplay::MatchReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        super::RulesTag::header(&self.rules, f)?;
         writeln!(
             f,
             "{} games: engine B won {}, drew {}, lost {}; B scored {:.1} of {} points, mean margin {:+.2} seeds",

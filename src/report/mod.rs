@@ -29,11 +29,13 @@ use crate::game::Game;
 mod analyse;
 mod basic;
 mod misc;
+mod rules;
 mod solve;
 mod tables;
 
 pub use analyse::*;
 pub use basic::*;
+pub use rules::*;
 pub use solve::*;
 pub use tables::*;
 

@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::Sides;
+use super::{RulesTag, Sides};
 use crate::game::{Game, Position, State};
 use crate::notation::{format_line, format_move, format_state};
 use crate::search::{Analysis, PvEnd};
@@ -92,6 +92,9 @@ pub struct SolveReport {
     pub pv: Vec<String>,
     /// Why the principal variation stops.
     pub pv_end: PvEnd,
+    /// The rule set, when not the game's default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<RulesTag>,
     /// Endgame-table probes that answered.
     pub table_hits: u64,
     /// Milliseconds.
@@ -156,7 +159,7 @@ impl SolveReport {
                 }
             },
             from_tables: a.from_tables,
-            game_over: G::end_reason(pos).map(|r| r.describe()),
+            game_over: G::end_reason(pos).map(|r| r.describe_under(G::RULES)),
             loop_sensitive: a.loop_sensitive(),
             lower: a.value.lower,
             moves: a.moves.iter().map(|m| solve_move::<G>(pos, m)).collect(),
@@ -165,6 +168,7 @@ impl SolveReport {
             position: format_state::<G>(st),
             pv: format_line::<G>(pos, &a.pv),
             pv_end: a.pv_end,
+            rules: RulesTag::of::<G>(),
             table_hits: stats.table_hits,
             time_ms: stats.time_ms,
             tt_hit_rate: if stats.tt_probes > 0 {
@@ -204,6 +208,7 @@ fn pv_end_text(e: PvEnd) -> &'static str {
 
 impl fmt::Display for SolveReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        RulesTag::header(&self.rules, f)?;
         write!(f, "{}", self.diagram)?;
         writeln!(f, "  {}", self.position)?;
         if let Some(r) = self.game_over {

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
+use super::RulesTag;
 use crate::game::{Game, Position};
 use crate::notation::{format_board, format_move};
 use crate::tables::verify::{LevelOutcome, LevelVerdict, Mismatch};
@@ -56,6 +57,9 @@ pub struct ProbeReport {
     pub moves: Vec<ProbeMove>,
     /// The board and mover.
     pub position: String,
+    /// The rule set, when not the game's default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<RulesTag>,
     /// The value (seeds on the board, mover minus opponent).
     pub value: i32,
 }
@@ -83,7 +87,7 @@ impl ProbeReport {
                 .filter(|m| Some(m.value) == best)
                 .map(|m| format_move::<G>(pos, m.mv))
                 .collect(),
-            game_over: G::end_reason(pos).map(|r| r.describe()),
+            game_over: G::end_reason(pos).map(|r| r.describe_under(G::RULES)),
             hi: b.hi,
             lo: b.lo,
             loop_sensitive: b.loop_sensitive(),
@@ -95,6 +99,7 @@ impl ProbeReport {
                 })
                 .collect(),
             position: format_board::<G>(pos),
+            rules: RulesTag::of::<G>(),
             value: b.value(set.rule.w::<G>(pos)),
         })
     }
@@ -111,6 +116,7 @@ fn outcome(margin: i32) -> &'static str {
 
 impl fmt::Display for ProbeReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        RulesTag::header(&self.rules, f)?;
         writeln!(f, "position {}", self.position)?;
         writeln!(
             f,

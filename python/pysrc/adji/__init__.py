@@ -14,6 +14,12 @@ Reports (``solve``, ``analyse``, ``Tables.probe``, ``Position.moves``,
 command line's JSON. An estimate is never a value: ``analyse`` gives
 ``estimate`` and sets ``value`` only when the proven bounds meet.
 
+Every function and class that takes a ``game`` also takes ``rules``
+(default ``"default"``): the rule set, as ``adji rules`` lists them
+(``must-reach``, ``slam-forbidden`` for Adjito, ``valdez`` for Adji-Boto).
+A ``Position`` carries its rule set (``Position.rules``), and so does
+everything played from it.
+
 ``import adji.openspiel`` registers the games ``python_adjito`` and
 ``python_adjiboto`` with OpenSpiel.
 """

@@ -23,10 +23,11 @@ class AdjiError(ValueError):
 class Position:
     """A position with the seeds captured so far (immutable)."""
 
-    def __init__(self, text: str = "start", game: str = "adjito") -> None: ...
+    def __init__(self, text: str = "start", game: str = "adjito", rules: str = "default") -> None: ...
     @staticmethod
-    def start(game: str = "adjito") -> Position: ...
+    def start(game: str = "adjito", rules: str = "default") -> Position: ...
     game: Final[str]
+    rules: Final[str]
     side: Final[int]
     """0 (Adjito B, Adji-Boto 0: the first player) or 1."""
     mover: Final[str]
@@ -55,7 +56,7 @@ class Position:
 class Driver:
     """A game in play, every end rule applied literally (as `adji replay`)."""
 
-    def __init__(self, position: Optional[PositionArg] = None, game: str = "adjito") -> None: ...
+    def __init__(self, position: Optional[PositionArg] = None, game: str = "adjito", rules: str = "default") -> None: ...
     position: Final[Position]
     start: Final[Position]
     history: Final[List[str]]
@@ -72,9 +73,10 @@ class Tables:
     """Endgame tables of one game and loop rule."""
 
     def __init__(
-        self, dir: StrPath = "tables", game: str = "adjito", loop: str = "start", trust: bool = False
+        self, dir: StrPath = "tables", game: str = "adjito", rules: str = "default", loop: str = "start", trust: bool = False
     ) -> None: ...
     game: Final[str]
+    rules: Final[str]
     loop: Final[str]
     dir: Final[str]
     covered: Final[int]
@@ -100,12 +102,12 @@ class Solver:
         position: PositionArg,
         time: Optional[float] = None,
         nodes: Optional[int] = None,
-        game: str = "adjito",
+        game: str = "adjito", rules: str = "default",
     ) -> Report: ...
 
-def perft(position: PositionArg, depth: int, divide: bool = False, game: str = "adjito") -> Any: ...
+def perft(position: PositionArg, depth: int, divide: bool = False, game: str = "adjito", rules: str = "default") -> Any: ...
 def replay(
-    position: PositionArg, moves: Union[str, Iterable[MoveArg]], game: str = "adjito"
+    position: PositionArg, moves: Union[str, Iterable[MoveArg]], game: str = "adjito", rules: str = "default"
 ) -> Report: ...
 def solve(
     position: PositionArg,
@@ -115,7 +117,7 @@ def solve(
     nodes: Optional[int] = None,
     threads: Optional[int] = None,
     hash_mib: int = 64,
-    game: str = "adjito",
+    game: str = "adjito", rules: str = "default",
 ) -> Report: ...
 def analyse(
     position: PositionArg,
@@ -125,14 +127,14 @@ def analyse(
     loop: str = "start",
     time: Optional[float] = None,
     nodes: Optional[int] = None,
-    game: str = "adjito",
+    game: str = "adjito", rules: str = "default",
 ) -> Report: ...
 def build_tables(
     dir: StrPath,
     max_seeds: int,
-    game: str = "adjito",
+    game: str = "adjito", rules: str = "default",
     loop: str = "start",
     progress: Optional[Callable[[Dict[str, Any]], Any]] = None,
     memory: Optional[int] = None,
 ) -> List[Report]: ...
-def num_actions(game: str = "adjito") -> int: ...
+def num_actions(game: str = "adjito", rules: str = "default") -> int: ...

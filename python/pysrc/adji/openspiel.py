@@ -27,6 +27,10 @@ Parameters:
   game strings separate parameters with commas, so the game keeps the
   commas of the notation as ``;`` (either is accepted:
   ``python_adjito(position=0;1;0;2;0;1/1;0;3;0;1;2 A 18-19)``);
+- ``rules`` (str, default ``default``): the rule set, as ``adji rules``
+  lists them (``must-reach`` and ``slam-forbidden`` for Adjito, ``valdez``
+  for Adji-Boto; the README's rules section describes each). The driver
+  plays it exactly, Valdez's early end included;
 - ``utility`` (str, default ``score``): ``score`` makes the returns the
   final score difference (player 0's seeds minus player 1's, zero-sum);
   ``wdl`` makes them +1/0/-1 for a win, draw or loss.
@@ -63,7 +67,7 @@ import adji
 
 __all__ = ["AdjiBot", "GAMES", "action_names"]
 
-_DEFAULT_PARAMS = {"position": "start", "utility": "score"}
+_DEFAULT_PARAMS = {"position": "start", "rules": "default", "utility": "score"}
 
 # Per game: pits, seeds, the absolute index of each side's first pit.
 _SPECS = {
@@ -118,7 +122,10 @@ class _AdjiGame(pyspiel.Game):
         # OpenSpiel's game strings separate parameters by commas, so the
         # position is kept with `;` between pit counts (and read either way).
         params["position"] = str(params["position"]).replace(",", ";")
-        self.start = adji.Position(params["position"].replace(";", ","), self.GAME)
+        self.rules = str(params["rules"])
+        self.start = adji.Position(
+            params["position"].replace(";", ","), self.GAME, self.rules
+        )
         bound = 1.0 if self.utility == "wdl" else float(spec["total"])
         super().__init__(
             _game_type(self.GAME),

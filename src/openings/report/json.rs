@@ -1,5 +1,6 @@
 //! `tree.json`: the whole tree, streamed (never built in memory). Fields
-//! are in alphabetical order, as the file has always had them.
+//! are in alphabetical order, as the file has always had them, except the
+//! document's `rules`, which follows `game`.
 
 use std::io::{self, Write};
 use std::marker::PhantomData;
@@ -17,6 +18,7 @@ pub(super) fn write<G: Game>(w: &mut dyn Write, cfg: &Config, tree: &Tree) -> io
     let doc = Document {
         budget: cfg.budget.describe(),
         game: G::ID.name(),
+        rules: G::RULES.name(),
         rule: cfg.rule.name(),
         plies: cfg.plies,
         root: NodeJson::<G> {
@@ -35,6 +37,7 @@ pub(super) fn write<G: Game>(w: &mut dyn Write, cfg: &Config, tree: &Tree) -> io
 struct Document<'a, G: Game> {
     budget: String,
     game: &'a str,
+    rules: &'a str,
     #[serde(rename = "loop")]
     rule: &'a str,
     plies: u32,

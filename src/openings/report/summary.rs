@@ -22,7 +22,7 @@ pub(super) fn summary<G: Game>(
         .and_then(|()| first_moves(&mut s, tree))
         .and_then(|()| best_line::<G>(&mut s, tree))
         .and_then(|()| ranking(&mut s, cfg, tree))
-        .and_then(|()| provenance(&mut s, cfg, tree, results, wall));
+        .and_then(|()| provenance::<G>(&mut s, cfg, tree, results, wall));
     s
 }
 
@@ -33,7 +33,7 @@ fn root_value<G: Game>(s: &mut String, cfg: &Config, tree: &Tree) -> Result {
     writeln!(
         s,
         "# Opening analysis: {}, {} plies\n",
-        G::ID.name(),
+        crate::report::label_of::<G>(),
         cfg.plies
     )?;
     writeln!(
@@ -159,7 +159,7 @@ fn best_line<G: Game>(s: &mut String, tree: &Tree) -> Result {
 }
 
 /// How the numbers were obtained: command, budget, tables, counts, method.
-fn provenance(
+fn provenance<G: Game>(
     s: &mut String,
     cfg: &Config,
     tree: &Tree,
@@ -176,6 +176,13 @@ fn provenance(
         cfg.budget.describe(),
         cfg.rule.name()
     )?;
+    if !G::RULES.is_default() {
+        writeln!(
+            s,
+            "- Rule set: `{}` (the README's rules section).",
+            G::RULES.name()
+        )?;
+    }
     writeln!(s, "- Endgame tables: {}.", cfg.tables)?;
     writeln!(
         s,

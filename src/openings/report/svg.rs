@@ -84,7 +84,7 @@ fn header<G: Game>(tree: &Tree, rows: usize) -> String {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"{height}\" font-family=\"monospace\" font-size=\"11\">\n\
          <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
          <text x=\"10\" y=\"16\">{} opening tree; colour: value for player {} (green wins, red loses, grey unresolved)</text>\n",
-        G::ID.name(),
+        crate::report::label_of::<G>(),
         G::side_name(tree.nodes[0].state.pos.side)
     )
 }
