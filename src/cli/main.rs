@@ -23,6 +23,7 @@ mod analyse;
 mod args;
 mod basic;
 mod batch;
+mod certify;
 #[cfg(feature = "mpi")]
 mod cluster;
 mod error;
@@ -74,6 +75,8 @@ enum Command {
     Eval(analyse::EvalCommand),
     /// The web analysis board: a local page showing every move's value.
     Serve(serve::ServeArgs),
+    /// Write a checkable proof of a position's value; `certify check FILE` verifies one.
+    Certify(certify::CertifyArgs),
 }
 
 /// Runs a generic function for the game and rule set chosen on the
@@ -101,6 +104,7 @@ fn main() -> ExitCode {
         Command::Match(a) => analyse::matches(a),
         Command::Eval(c) => analyse::eval(c),
         Command::Serve(a) => serve::serve(a),
+        Command::Certify(a) => certify::certify(a),
     };
     error::exit(r)
 }
