@@ -148,6 +148,62 @@ fn a_cycle_under_a_claim_endless_play_does_not_meet_is_rejected() {
     assert!(tried >= 3, "only {tried} positions tried");
 }
 
+/// Certificates of every move's value of loop-sensitive positions (levels
+/// 5–6, tables below): each value is the tables' (`tables::move_values`),
+/// each certificate holds, a wrong value is refused by the writer, and a
+/// certificate moved to another first move is rejected at its root node.
+#[test]
+fn every_moves_value_is_certified() {
+    let dir = tempfile::tempdir().unwrap();
+    let rule = LoopRule::Start;
+    build::<Adjito>(dir.path(), rule, 6);
+    let all = TableSet::open::<Adjito>(dir.path(), rule, 6).unwrap();
+    let mut moves = 0;
+    for level in 5..=6 {
+        for (p, _, _) in loop_sensitive(&all, level).into_iter().step_by(7).take(4) {
+            let want = adji::tables::move_values::<Adjito>(&all, &p).unwrap();
+            for mv in &want {
+                let cert = move_cert(dir.path(), level - 1, p, mv.mv, Some(mv.value)).unwrap();
+                assert_eq!(cert.first, Some(mv.mv.0));
+                check(&cert, dir.path()).unwrap();
+                let wrong = move_cert(dir.path(), level - 1, p, mv.mv, Some(mv.value + 2));
+                assert!(wrong.unwrap_err().contains("the value is not"));
+                if let Some(other) = want.iter().find(|m| m.mv != mv.mv) {
+                    let mut c = cert.clone();
+                    c.first = Some(other.mv.0);
+                    let e = check(&c, dir.path()).unwrap_err();
+                    assert_eq!(e.node, Some(c.at_least as usize), "{e}");
+                }
+                moves += 1;
+            }
+        }
+    }
+    assert!(moves >= 10, "{moves} moves");
+}
+
+/// A certificate of move `mv` of `pos` (its exact value, or `value`).
+fn move_cert(
+    dir: &Path,
+    max: u32,
+    pos: Position,
+    mv: adji::game::Move,
+    value: Option<i32>,
+) -> Result<Certificate, String> {
+    let tables = TableSet::open::<Adjito>(dir, LoopRule::Start, max).unwrap();
+    let tt = AtomicTable::new(16);
+    let opts = Options {
+        parallel: false,
+        ..Options::default()
+    };
+    let s = Searcher::<Adjito, _>::new(Some(&tables), &tt, opts).unwrap();
+    let mut w = Writer::new(&s, &tables, LoopRule::Start);
+    let v = match value {
+        Some(v) => v,
+        None => w.move_value(&pos, mv).unwrap(),
+    };
+    w.certify_move(&pos, mv, v).map_err(|e| e.to_string())
+}
+
 /// A certificate of a 13–14-seed position with tables to 8, and its tables.
 fn attacked() -> (tempfile::TempDir, Certificate) {
     let dir = tempfile::tempdir().unwrap();

@@ -121,21 +121,43 @@ fn check_game<G: Game>(cert: &Certificate, dir: &Path) -> Result<Accepted, Rejec
     Ok(acc)
 }
 
-/// The root nodes claim `≥ v` and `≤ v` about the root, as a stretch start.
+/// The root nodes claim `≥ v` and `≤ v` about the root as a stretch start,
+/// or, with a first move, what the move's value needs of its child.
 fn check_roots<G: Game>(cert: &Certificate) -> Result<(), Rejected> {
     let root = cert.root.unpack();
-    let w = cert.rule.w::<G>(&root);
-    for (id, claim) in [
-        (cert.at_least, Claim::AtLeast),
-        (cert.at_most, Claim::AtMost),
-    ] {
+    let v = cert.value;
+    let (board, w, at_least, at_most) = match cert.first {
+        None => (
+            root,
+            cert.rule.w::<G>(&root),
+            (Claim::AtLeast, v),
+            (Claim::AtMost, v),
+        ),
+        Some(m) => {
+            if !G::legal_moves(&root).contains(Move(m)) {
+                return Err(Rejected {
+                    node: None,
+                    what: format!("the first move {m} is not legal at the root"),
+                });
+            }
+            let p = G::play_unchecked(&root, Move(m));
+            // The move is worth c − value(child) (a capture) or −value(child).
+            let (w, need) = if p.captured > 0 {
+                (cert.rule.w::<G>(&p.pos), capture_value(p.captured, v))
+            } else {
+                (-cert.rule.w::<G>(&root), -v)
+            };
+            (p.pos, w, (Claim::AtMost, need), (Claim::AtLeast, need))
+        }
+    };
+    for (id, (claim, t)) in [(cert.at_least, at_least), (cert.at_most, at_most)] {
         let n = &cert.nodes[id as usize];
-        let (board, v) = (root.pack_board().0, cert.value);
-        if n.board != board || n.w as i32 != w || n.claim != claim || n.t as i32 != v {
+        let board = board.pack_board().0;
+        if n.board != board || n.w as i32 != w || n.claim != claim || n.t as i32 != t {
             return Err(bad(
                 id as usize,
                 format!(
-                    "the root's node must claim value {} {v} with w = {w} for {}; it claims {}",
+                    "a root node must claim value {} {t} with w = {w} for {}; it claims {}",
                     claim.symbol(),
                     describe_board::<G>(board),
                     describe(n)

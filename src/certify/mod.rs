@@ -8,7 +8,10 @@
 //! # What a certificate proves
 //!
 //! For a position `P`, a game, a rule set and a loop rule, a certificate
-//! proves `value(P) ≥ v` and `value(P) ≤ v`, with `value` exactly as the
+//! proves `value(P) ≥ v` and `value(P) ≤ v` (or, naming a first move `m`,
+//! that move's value: `c − value(child)` for a capture of `c` seeds, the
+//! child a stretch start; `−value(child)` for a quiet move, the child in
+//! `P`'s stretch with `w` negated; its two root nodes are then the child's), with `value` exactly as the
 //! README's rules §4 defines it: `P` is a stretch start, endless play scores
 //! `w = w(P)` (its split under `--loop start`, 0 under `--loop even`), and
 //! `value = clamp(w, lo, hi)`.
@@ -63,12 +66,12 @@
 //!  10       1   game (crate::game::GameId::code)
 //!  11       1   rule set (crate::rules::RuleSet::code)
 //!  12       1   loop rule (crate::value::LoopRule::code)
-//!  13       1   reserved, zero
+//!  13       1   first move m (a relative pit, 255 for the pass), or 254: none
 //!  14      16   root position, packed (crate::game::Packed, side included)
 //!  30       2   v, i16
 //!  32       4   node count N, u32
-//!  36       4   node proving value(root) ≥ v, u32
-//!  40       4   node proving value(root) ≤ v, u32
+//!  36       4   node proving value ≥ v, u32 (of the root, or of move m)
+//!  40       4   node proving value ≤ v, u32
 //!  44       …   N node records
 //!  end−4    4   CRC-32 of every byte before it
 //! ```
@@ -90,6 +93,8 @@ use crate::value::LoopRule;
 pub const MAGIC: &[u8; 8] = b"ADJICERT";
 /// Format version.
 pub const VERSION: u16 = 1;
+/// The header's first-move byte when the certificate is about the root.
+pub const NO_MOVE: u8 = 254;
 /// Header length in bytes.
 pub const HEADER_LEN: usize = 44;
 
@@ -173,6 +178,8 @@ pub struct Certificate {
     pub rule: LoopRule,
     /// The root position (side to move included).
     pub root: Packed,
+    /// The first move whose value is proved, or `None` for the root's.
+    pub first: Option<u8>,
     /// The value proved.
     pub value: i32,
     /// The node proving `value ≥ v`.
@@ -227,7 +234,13 @@ impl Certificate {
         let mut b = Vec::with_capacity(HEADER_LEN + 32 * self.nodes.len() + 4);
         b.extend_from_slice(MAGIC);
         b.extend_from_slice(&VERSION.to_le_bytes());
-        b.extend_from_slice(&[self.game().code(), self.rules.code(), self.rule.code(), 0]);
+        let first = self.first.unwrap_or(NO_MOVE);
+        b.extend_from_slice(&[
+            self.game().code(),
+            self.rules.code(),
+            self.rule.code(),
+            first,
+        ]);
         b.extend_from_slice(&self.root.0.to_le_bytes());
         b.extend_from_slice(&(self.value as i16).to_le_bytes());
         b.extend_from_slice(&(self.nodes.len() as u32).to_le_bytes());
@@ -316,6 +329,7 @@ impl Certificate {
             rules,
             rule,
             root,
+            first: (body[13] != NO_MOVE).then_some(body[13]),
             value,
             at_least,
             at_most,

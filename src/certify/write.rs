@@ -42,12 +42,6 @@ pub enum WriteError {
     Internal(String),
 }
 
-#[derive(Clone, Copy)]
-enum Slot {
-    Busy(u32),
-    Done(u32),
-}
-
 type Key = (u128, i8, Claim, i8);
 
 /// Builds certificates for one game over a searcher and its tables.
@@ -56,7 +50,11 @@ pub struct Writer<'a, 's, G: Game, T: TransTable> {
     tables: &'a TableSet,
     rule: LoopRule,
     nodes: Vec<Option<Node>>,
-    memo: HashMap<Key, Slot>,
+    /// The nodes being proved on the current path.
+    busy: HashMap<Key, u32>,
+    /// The finished nodes of each board, `w` and direction, by threshold:
+    /// a stronger claim serves every weaker need.
+    done: HashMap<(u128, i8, Claim), Vec<(i8, u32)>>,
     fixpoints: HashMap<(u128, u8), i32>,
     /// Exact searches run as the oracle.
     pub solves: u64,
@@ -72,7 +70,8 @@ impl<'a, 's, G: Game, T: TransTable> Writer<'a, 's, G, T> {
             tables,
             rule,
             nodes: Vec::new(),
-            memo: HashMap::new(),
+            busy: HashMap::new(),
+            done: HashMap::new(),
             fixpoints: HashMap::new(),
             solves: 0,
             progress: None,
@@ -123,13 +122,73 @@ impl<'a, 's, G: Game, T: TransTable> Writer<'a, 's, G, T> {
                 }
             };
         }
-        self.finish(pos, value, roots)
+        self.finish(pos, None, value, roots)
+    }
+
+    /// A certificate that move `mv` of `pos`, a stretch start, has the
+    /// value `value`.
+    ///
+    /// # Errors
+    /// [`WriteError::False`] when it has not; [`WriteError::Internal`] for
+    /// an illegal move.
+    pub fn certify_move(
+        &mut self,
+        pos: &Position,
+        mv: crate::game::Move,
+        value: i32,
+    ) -> Result<Certificate, WriteError> {
+        if !G::legal_moves(pos).contains(mv) {
+            return Err(WriteError::Internal(format!("move {} is not legal", mv.0)));
+        }
+        let p = G::play_unchecked(pos, mv);
+        let (w, need) = if p.captured > 0 {
+            (self.rule.w::<G>(&p.pos), p.captured as i32 - value)
+        } else {
+            (-self.rule.w::<G>(pos), -value)
+        };
+        let mut roots = [0u32; 2];
+        for (slot, claim) in roots.iter_mut().zip([Claim::AtMost, Claim::AtLeast]) {
+            *slot = match self.prove(&p.pos, w, claim, need)? {
+                Some(id) => id,
+                None => {
+                    return Err(WriteError::False {
+                        value,
+                        symbol: match claim {
+                            Claim::AtMost => "≥",
+                            Claim::AtLeast => "≤",
+                        },
+                        exact: self.move_value(pos, mv)?,
+                    })
+                }
+            };
+        }
+        self.finish(pos, Some(mv.0), value, roots)
+    }
+
+    /// The exact value of move `mv` of `pos`, a stretch start.
+    ///
+    /// # Errors
+    /// When the search gives bounds only.
+    pub fn move_value(&mut self, pos: &Position, mv: crate::game::Move) -> Result<i32, WriteError> {
+        let p = G::play_unchecked(pos, mv);
+        if p.captured > 0 {
+            return Ok(p.captured as i32 - self.fixpoint(&p.pos, Kind::Rule)?);
+        }
+        let (lo, hi) = (
+            self.fixpoint(&p.pos, Kind::Lo)?,
+            self.fixpoint(&p.pos, Kind::Hi)?,
+        );
+        Ok(crate::value::quiet_value(
+            self.rule.w::<G>(pos),
+            crate::value::Bounds { lo, hi },
+        ))
     }
 
     /// The graph reachable from the two roots, numbered depth-first.
     fn finish(
         &mut self,
         pos: &Position,
+        first: Option<u8>,
         value: i32,
         roots: [u32; 2],
     ) -> Result<Certificate, WriteError> {
@@ -171,6 +230,7 @@ impl<'a, 's, G: Game, T: TransTable> Writer<'a, 's, G, T> {
             rules: G::RULES,
             rule: self.rule,
             root: pos.pack(),
+            first,
             value,
             at_least: renum(roots[0]),
             at_most: renum(roots[1]),
@@ -213,10 +273,11 @@ impl<'a, 's, G: Game, T: TransTable> Writer<'a, 's, G, T> {
         let (w8, t8) = (narrow(w)?, narrow(t)?);
         let board = pos.pack_board().0;
         let key = (board, w8, claim, t8);
-        match self.memo.get(&key) {
-            Some(Slot::Done(id)) => return Ok(Some(*id)),
-            Some(Slot::Busy(id)) => return Ok(claim.loop_safe(w, t).then_some(*id)),
-            None => {}
+        if let Some(id) = self.finished(board, w8, claim, t) {
+            return Ok(Some(id));
+        }
+        if let Some(id) = self.busy.get(&key) {
+            return Ok(claim.loop_safe(w, t).then_some(*id));
         }
         let node = |proof| Node {
             board,
@@ -245,54 +306,61 @@ impl<'a, 's, G: Game, T: TransTable> Writer<'a, 's, G, T> {
             });
         }
         let id = self.reserve()?;
-        self.memo.insert(key, Slot::Busy(id));
+        self.busy.insert(key, id);
         let proof = match claim {
             Claim::AtLeast => self.prove_one(pos, w, t)?,
             Claim::AtMost => self.prove_all(pos, w, t)?,
         };
+        self.busy.remove(&key);
         match proof {
             Some(p) => {
                 self.nodes[id as usize] = Some(node(p));
-                self.memo.insert(key, Slot::Done(id));
+                self.mark_done(key, id);
                 Ok(Some(id))
             }
-            None => {
-                self.memo.remove(&key);
-                Ok(None)
-            }
+            None => Ok(None),
         }
     }
 
-    /// `value ≥ t`: the first move the oracle values at `t` or more whose
-    /// child's proof this path completes; captures first, best first.
+    /// `value ≥ t`: the first move whose child's proof this path completes,
+    /// among those the oracle values at `t` or more. Cheapest first: a
+    /// child already proved (or a loop-safe cycle), a child the tables
+    /// cover (a leaf), the biggest capture, then quiet moves; the oracle
+    /// is asked only about the moves tried.
     fn prove_one(&mut self, pos: &Position, w: i32, t: i32) -> Result<Option<Proof>, WriteError> {
-        let mut caps = Vec::new();
-        let mut quiet = Vec::new();
+        let mut cands = Vec::new();
         for mv in G::legal_moves(pos).iter() {
             let p = G::play_unchecked(pos, mv);
-            if p.captured > 0 {
-                let v = p.captured as i32 - self.fixpoint(&p.pos, Kind::Rule)?;
-                if v >= t {
-                    caps.push((v, mv, p));
-                }
+            let (wc, need) = if p.captured > 0 {
+                (self.rule.w::<G>(&p.pos), p.captured as i32 - t)
             } else {
-                quiet.push((mv, p));
-            }
+                (-w, -t)
+            };
+            let (board, wc8) = (p.pos.pack_board().0, narrow(wc)?);
+            let key = (board, wc8, Claim::AtMost, narrow(need)?);
+            let cost = match self.busy.get(&key) {
+                _ if self.finished(board, wc8, Claim::AtMost, need).is_some() => 0,
+                Some(_) if Claim::AtMost.loop_safe(wc, need) => 0,
+                _ if self.tables.bounds::<G>(&p.pos).is_some() => 1,
+                _ if p.captured > 0 => 2,
+                _ => 3,
+            };
+            cands.push((cost, std::cmp::Reverse(p.captured), mv, p, wc, need));
         }
-        caps.sort_by_key(|c| std::cmp::Reverse(c.0));
-        for (_, mv, p) in caps {
-            let need = p.captured as i32 - t;
-            let w_child = self.rule.w::<G>(&p.pos);
-            if let Some(child) = self.prove(&p.pos, w_child, Claim::AtMost, need)? {
-                return Ok(Some(Proof::One { mv: mv.0, child }));
-            }
-        }
-        // A quiet move is worth clamp(w, −hi(c), −lo(c)) ≥ t: with w ≥ t
-        // exactly when lo(c) ≤ −t, with w < t exactly when hi(c) ≤ −t.
-        let kind = if w >= t { Kind::Lo } else { Kind::Hi };
-        for (mv, p) in quiet {
-            if self.fixpoint(&p.pos, kind)? <= -t {
-                if let Some(child) = self.prove(&p.pos, -w, Claim::AtMost, -t)? {
+        cands.sort_by_key(|c| (c.0, c.1));
+        for (cost, _, mv, p, wc, need) in cands {
+            // A quiet move is worth clamp(w, −hi(c), −lo(c)) ≥ t: with
+            // w ≥ t exactly when lo(c) ≤ −t, with w < t when hi(c) ≤ −t.
+            let reaches = match (cost, p.captured > 0) {
+                (0 | 1, _) => true, // decided by the memo or the table leaf
+                (_, true) => self.fixpoint(&p.pos, Kind::Rule)? <= need,
+                (_, false) => {
+                    let kind = if w >= t { Kind::Lo } else { Kind::Hi };
+                    self.fixpoint(&p.pos, kind)? <= need
+                }
+            };
+            if reaches {
+                if let Some(child) = self.prove(&p.pos, wc, Claim::AtMost, need)? {
                     return Ok(Some(Proof::One { mv: mv.0, child }));
                 }
             }
@@ -334,8 +402,24 @@ impl<'a, 's, G: Game, T: TransTable> Writer<'a, 's, G, T> {
     fn add(&mut self, key: Key, n: Node) -> Result<u32, WriteError> {
         let id = self.reserve()?;
         self.nodes[id as usize] = Some(n);
-        self.memo.insert(key, Slot::Done(id));
+        self.mark_done(key, id);
         Ok(id)
+    }
+
+    fn mark_done(&mut self, key: Key, id: u32) {
+        let (board, w, claim, t) = key;
+        self.done
+            .entry((board, w, claim))
+            .or_default()
+            .push((t, id));
+    }
+
+    /// A finished node claiming at least as much as `claim t`.
+    fn finished(&self, board: u128, w: i8, claim: Claim, t: i32) -> Option<u32> {
+        let list = self.done.get(&(board, w, claim))?;
+        list.iter()
+            .find(|&&(t2, _)| claim.holds(t2 as i32, t))
+            .map(|&(_, id)| id)
     }
 }
 

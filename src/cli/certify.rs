@@ -51,7 +51,10 @@ pub struct MakeArgs {
     /// The position [default: start].
     #[arg(long, default_value = "start")]
     pub position: String,
-    /// The value to prove [default: the position's exact value].
+    /// Certify this move's value instead of the position's (e.g. 2B).
+    #[arg(long = "move", value_name = "MOVE")]
+    pub first: Option<String>,
+    /// The value to prove [default: the exact value].
     #[arg(long, allow_negative_numbers = true)]
     pub value: Option<i32>,
     /// Endgame tables directory (the certificate's leaves name its entries).
@@ -116,6 +119,19 @@ fn make<G: Game>(a: &MakeArgs, threads: usize) -> Result<(), CliError> {
         )));
     }
     let st = parse_state::<G>(&a.position, Stores::Optional)?;
+    let first = match &a.first {
+        Some(m) => Some(
+            adji::notation::parse_move::<G>(&st.pos, m)
+                .map_err(|e| CliError::Input(format!("--move: {e}")))?,
+        ),
+        None => None,
+    };
+    if let Some(m) = first.filter(|&m| !G::legal_moves(&st.pos).contains(m)) {
+        return Err(CliError::Input(format!(
+            "--move: {} is not legal here",
+            adji::notation::format_move::<G>(&st.pos, m)
+        )));
+    }
     let plan = SearchPlan::new(1, a.compute.hash, Some(&tables), a.compute.memory)?;
     let tt = plan.table()?;
     let opts = Options {
@@ -140,11 +156,15 @@ fn make<G: Game>(a: &MakeArgs, threads: usize) -> Result<(), CliError> {
                         ));
                     }
                 }));
-                let v = match a.value {
-                    Some(v) => v,
-                    None => w.value(&st.pos)?,
+                let c = match (first, a.value) {
+                    (None, Some(v)) => w.certify(&st.pos, v),
+                    (None, None) => w.value(&st.pos).and_then(|v| w.certify(&st.pos, v)),
+                    (Some(m), Some(v)) => w.certify_move(&st.pos, m, v),
+                    (Some(m), None) => w
+                        .move_value(&st.pos, m)
+                        .and_then(|v| w.certify_move(&st.pos, m, v)),
                 };
-                w.certify(&st.pos, v).map(|c| (c, w.solves))
+                c.map(|c| (c, w.solves))
             })
             .map_err(|e| CliError::Failed(format!("starting the writer: {e}")))?
             .join()
@@ -154,10 +174,14 @@ fn make<G: Game>(a: &MakeArgs, threads: usize) -> Result<(), CliError> {
     let bytes = cert.encode();
     adji::fsutil::write_atomic(out_path, &bytes).map_err(CliError::file(out_path))?;
     out::print(format_args!(
-        "wrote {}: value {} of {} ({} rules, --loop {}), {} nodes, {} bytes, tables 0..={}, \
+        "wrote {}: value {} of {}{} ({} rules, --loop {}), {} nodes, {} bytes, tables 0..={}, \
          {solves} oracle searches, {:.1} s\n",
         out_path.display(),
         cert.value,
+        first.map_or(String::new(), |m| format!(
+            "move {} of ",
+            adji::notation::format_move::<G>(&st.pos, m)
+        )),
         format_state::<G>(&st),
         G::RULES.name(),
         rule.name(),
@@ -201,7 +225,15 @@ fn check_file(a: &CheckArgs) -> Result<(), CliError> {
 
 fn root_text(cert: &Certificate) -> String {
     fn text<G: Game>(cert: &Certificate) -> String {
-        adji::notation::format_board::<G>(&cert.root.unpack())
+        let root = cert.root.unpack();
+        let board = adji::notation::format_board::<G>(&root);
+        match cert.first {
+            Some(m) => format!(
+                "move {} of {board}",
+                adji::notation::format_move::<G>(&root, adji::game::Move(m))
+            ),
+            None => board,
+        }
     }
     adji::with_rules!(cert.rules, text(cert))
 }
