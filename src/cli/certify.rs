@@ -252,10 +252,16 @@ fn status_text(s: &TablesStatus, dir: &Path, sums: &Path) -> String {
             "verified: every level read has the SHA-256 recorded in {}",
             sums.display()
         ),
-        TablesStatus::NotVerified(why) => format!(
-            "not verified ({}) — run adji tables verify --dir {}",
-            why.join(", "),
-            dir.display()
-        ),
+        TablesStatus::NotVerified(why) => {
+            let more = match why.len() {
+                0..=3 => String::new(),
+                n => format!(" and {} more", n - 3),
+            };
+            format!(
+                "not verified ({}{more}) — run adji tables verify --dir {}",
+                why[..why.len().min(3)].join(", "),
+                dir.display()
+            )
+        }
     }
 }
