@@ -488,6 +488,23 @@ fn the_command_line_writes_checks_and_rejects() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1), "{out:?}");
+    // A FIFO in place of the certificate is refused, not waited on.
+    #[cfg(unix)]
+    {
+        let fifo = dir.path().join("fifo.cert");
+        let ok = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(ok.success());
+        let out = adji()
+            .args(["certify", "check", fifo.to_str().unwrap(), "--tables", d])
+            .timeout(std::time::Duration::from_secs(20))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("not a regular file"));
+    }
     // A value that is not the position's is refused by the writer.
     let out = adji()
         .args(["certify", "--game", "adjito", "--position"])

@@ -194,12 +194,12 @@ fn make<G: Game>(a: &MakeArgs, threads: usize) -> Result<(), CliError> {
 
 fn check_file(a: &CheckArgs) -> Result<(), CliError> {
     let t0 = Instant::now();
-    let bytes = std::fs::read(&a.file).map_err(CliError::file(&a.file))?;
+    let bytes = read_certificate(&a.file)?;
     let rejected = |e: String| CliError::Failed(format!("{}: rejected: {e}", a.file.display()));
     let cert = Certificate::decode(&bytes).map_err(|e| rejected(e.to_string()))?;
     let acc = check(&cert, &a.tables).map_err(|e| rejected(e.to_string()))?;
     let checked = t0.elapsed().as_secs_f64();
-    let status = match std::fs::read_to_string(&a.checksums) {
+    let status = match adji::fsutil::read_regular_to_string(&a.checksums, 1 << 20) {
         Ok(recorded) => tables_status(&cert, &a.tables, &acc.levels, &recorded)
             .map_err(CliError::file(&a.tables))?,
         Err(e) => TablesStatus::NotVerified(vec![format!("{}: {e}", a.checksums.display())]),
@@ -221,6 +221,28 @@ fn check_file(a: &CheckArgs) -> Result<(), CliError> {
         status_text(&status, &a.tables, &a.checksums),
         t0.elapsed().as_secs_f64() - checked
     ))
+}
+
+/// The largest certificate file read (the format's nodes are 20–50 bytes).
+const MAX_CERT_BYTES: u64 = 16 << 30;
+
+/// A certificate file's bytes: a regular file (a FIFO or device is refused
+/// before it is opened, so nothing blocks) of at most [`MAX_CERT_BYTES`].
+fn read_certificate(path: &Path) -> Result<Vec<u8>, CliError> {
+    use std::io::Read;
+    let f = adji::fsutil::open_regular(path).map_err(CliError::file(path))?;
+    let len = f.metadata().map_err(CliError::file(path))?.len();
+    if len > MAX_CERT_BYTES {
+        return Err(CliError::Input(format!(
+            "{}: {len} bytes, more than a certificate may hold ({MAX_CERT_BYTES})",
+            path.display()
+        )));
+    }
+    let mut bytes = Vec::with_capacity(len as usize);
+    f.take(MAX_CERT_BYTES)
+        .read_to_end(&mut bytes)
+        .map_err(CliError::file(path))?;
+    Ok(bytes)
 }
 
 fn root_text(cert: &Certificate) -> String {
