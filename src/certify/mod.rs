@@ -8,21 +8,28 @@
 //! # What a certificate proves
 //!
 //! For a position `P`, a game, a rule set and a loop rule, a certificate
-//! proves `value(P) ≥ v` and `value(P) ≤ v` (or, naming a first move `m`,
-//! that move's value: `c − value(child)` for a capture of `c` seeds, the
-//! child a stretch start; `−value(child)` for a quiet move, the child in
-//! `P`'s stretch with `w` negated; its two root nodes are then the child's), with `value` exactly as the
-//! README's rules §4 defines it: `P` is a stretch start, endless play scores
-//! `w = w(P)` (its split under `--loop start`, 0 under `--loop even`), and
-//! `value = clamp(w, lo, hi)`.
+//! proves `value(P) ≥ v` and `value(P) ≤ v`, with `value` exactly as the
+//! README's rules §4 defines it: `P` is a stretch start, endless play
+//! scores `w = w(P)` (its split under `--loop start`, 0 under `--loop
+//! even`), and `value = clamp(w, lo, hi)`. Naming a first move `m`, it
+//! proves that move's value instead: `c − value(child)` for a capture of `c`
+//! seeds (the child a stretch start), `−value(child)` for a quiet move (the
+//! child in `P`'s stretch, `w` negated); its two root nodes are the child's.
+//!
+//! It relies on the move rules ([`crate::game::Game`]), §4's algebra
+//! ([`crate::value`]) and the table entries its leaves name: those are
+//! right when the files are the ones `adji tables verify` checked in full
+//! (which proves each `lo` the least and each `hi` the greatest fixpoint),
+//! which the checker tells by their SHA-256 in `results/tables-checksums.txt`.
 //!
 //! It is a graph of nodes. Each node is a board (relative to the mover, the
 //! side to move cleared: values do not depend on it), the `w` of its stretch
 //! seen by its mover, and a claim `value ≥ t` or `value ≤ t` about the
 //! node's value in that stretch, `clamp(w, lo, hi)`. A node proves its claim:
 //! - `End`: the game is over; the split satisfies the claim;
-//! - `Table`: a table entry named by level and index; `clamp(w, lo, hi)`
-//!   from the entry satisfies the claim;
+//! - `Table`: a table entry named by level and index (the board's own);
+//!   `clamp(w, lo, hi)` from the entry satisfies the claim (the value of
+//!   any position of a stretch scored `w`, as for a quiet move's child);
 //! - `One` (claims `≥ t` only): one legal move and the node proving it: a
 //!   capture of `c` seeds into a child (a new stretch start, `w` its own)
 //!   claiming `value ≤ c − t` or less; a quiet move into a child (same
