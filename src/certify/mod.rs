@@ -1,7 +1,7 @@
 //! Certificates: checkable proofs of a position's value (issue 26).
 //!
 //! This module owns the certificate's meaning and its file format; the
-//! writer ([`write`], which uses the search and the tables) and the
+//! writer ([`write`](mod@write), which uses the search and the tables) and the
 //! independent checker ([`check`], which uses only the move rules, the value
 //! algebra and a table reader) are its two halves.
 //!
