@@ -16,6 +16,7 @@
 //! - [`reference`]: a slow, obviously correct reference solver;
 //! - [`tt`], [`search`]: the transposition table and the exact search;
 //! - [`bench`]: the fixed bench suite;
+//! - [`certify`]: certificates of a position's value and their independent checker;
 //! - [`engine`]: the depth-limited engine for positions beyond exact reach;
 //! - [`selfplay`]: matches between two engine budgets;
 //! - [`eval`]: the evaluation learned from the tables (estimates, never values);
@@ -76,6 +77,7 @@ pub use adjiboto::AdjiBoto;
 pub use adjito::Adjito;
 pub use game::{Game, GameId, Move, Position, State};
 pub mod bench;
+pub mod certify;
 pub mod engine;
 pub mod eval;
 pub mod fsutil;

@@ -23,6 +23,7 @@ mod analyse;
 mod args;
 mod basic;
 mod batch;
+mod certify;
 #[cfg(feature = "mpi")]
 mod cluster;
 mod error;
@@ -76,6 +77,8 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Every rule set (reading) of both games: source, differences, tables, early end.
     Rules(basic::RulesArgs),
+    /// Write a checkable proof of a position's value; `certify check FILE` verifies one.
+    Certify(certify::CertifyArgs),
 }
 
 /// Runs a generic function for the game and rule set chosen on the
@@ -104,6 +107,7 @@ fn main() -> ExitCode {
         Command::Eval(c) => analyse::eval(c),
         Command::Serve(a) => serve::serve(a),
         Command::Rules(a) => basic::rules(a),
+        Command::Certify(a) => certify::certify(a),
     };
     error::exit(r)
 }

@@ -1,0 +1,566 @@
+//! The independent checker of certificates (`adji certify check`).
+//!
+//! Written to be read in one sitting. It uses the move rules
+//! ([`crate::game::Game`]: legal moves, playing a move, the split), the
+//! value algebra ([`crate::value`]: `w`, `clamp(w, lo, hi)`, a capture's
+//! value) and the table reader ([`crate::tables::TableSet`]), and nothing of
+//! the search or the table builder. What a certificate means and why a
+//! cycle is accepted only through loop-safe claims is in the parent
+//! module's documentation ([`crate::certify`]).
+//!
+//! It checks, stopping at the first failure and naming its node:
+//! 1. the two root nodes: the root's board, `w(root)`, `≥ v` and `≤ v`;
+//! 2. every node in index order: a well-formed board of the game; its
+//!    proof (a game end whose split meets the claim; a table entry at the
+//!    board's own level and index whose `clamp(w, lo, hi)` meets it; for
+//!    `≥` one legal move, for `≤` exactly the legal moves) with every move
+//!    replayed and every child's board, `w` and claim checked against what
+//!    the parent needs;
+//! 3. that the nodes whose claims are not loop-safe form no cycle;
+//! 4. that every node is reachable from the root.
+//!
+//! Then it reports whether the table levels it read are the files recorded
+//! in `results/tables-checksums.txt` (SHA-256, which `adji tables verify`
+//! checked in full when they were recorded).
+
+use std::collections::{BTreeSet, HashMap};
+use std::fmt::Write as _;
+use std::path::Path;
+
+use crate::game::{Game, GameId, Move, Packed, Position};
+use crate::notation::{format_board, format_move};
+use crate::tables::format::file_name;
+use crate::tables::TableSet;
+use crate::value::capture_value;
+
+use super::{children, Certificate, Claim, Node, Proof};
+
+/// Why a certificate was rejected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}{what}", .node.map(|n| format!("node {n}: ")).unwrap_or_default())]
+pub struct Rejected {
+    /// The first bad node, when the fault is in one.
+    pub node: Option<usize>,
+    /// What is wrong.
+    pub what: String,
+}
+
+fn bad(node: usize, what: String) -> Rejected {
+    Rejected {
+        node: Some(node),
+        what,
+    }
+}
+
+/// What a successful check established.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accepted {
+    /// Nodes checked.
+    pub nodes: usize,
+    /// Table leaves.
+    pub table_leaves: usize,
+    /// Game-end leaves.
+    pub end_leaves: usize,
+    /// Nodes on quiet cycles (all loop-safe).
+    pub on_cycles: usize,
+    /// The table levels the leaves read.
+    pub levels: Vec<u32>,
+}
+
+/// Checks a decoded certificate against the tables of `dir`.
+///
+/// # Errors
+/// [`Rejected`], naming the first bad node, when anything does not hold,
+/// or when the tables cannot be opened.
+pub fn check(cert: &Certificate, dir: &Path) -> Result<Accepted, Rejected> {
+    crate::with_rules!(cert.rules, check_game(cert, dir))
+}
+
+fn check_game<G: Game>(cert: &Certificate, dir: &Path) -> Result<Accepted, Rejected> {
+    let top = cert
+        .nodes
+        .iter()
+        .filter_map(|n| match n.proof {
+            Proof::Table { level, .. } => Some(level as u32),
+            _ => None,
+        })
+        .max();
+    let tables = match top {
+        // Opened for the certificate's rule set and loop rule only: files of
+        // any other are refused by the reader (named in its error).
+        Some(top) => TableSet::open::<G>(dir, cert.rule, top).map_err(|e| Rejected {
+            node: None,
+            what: format!("tables: {e}"),
+        })?,
+        None => TableSet::empty(G::RULES, cert.rule),
+    };
+    check_roots::<G>(cert)?;
+    let mut acc = Accepted {
+        nodes: cert.nodes.len(),
+        table_leaves: 0,
+        end_leaves: 0,
+        on_cycles: 0,
+        levels: Vec::new(),
+    };
+    let mut levels = BTreeSet::new();
+    for (i, n) in cert.nodes.iter().enumerate() {
+        let pos = position::<G>(n).map_err(|e| bad(i, e))?;
+        check_node::<G>(cert, &tables, n, &pos).map_err(|e| bad(i, e))?;
+        match n.proof {
+            Proof::Table { level, .. } => {
+                acc.table_leaves += 1;
+                levels.insert(level as u32);
+            }
+            Proof::End => acc.end_leaves += 1,
+            _ => {}
+        }
+    }
+    acc.on_cycles = check_cycles(&cert.nodes)?;
+    check_reachable(cert)?;
+    acc.levels = levels.into_iter().collect();
+    Ok(acc)
+}
+
+/// The root nodes claim `≥ v` and `≤ v` about the root as a stretch start,
+/// or, with a first move, what the move's value needs of its child.
+fn check_roots<G: Game>(cert: &Certificate) -> Result<(), Rejected> {
+    let root = cert.root.unpack();
+    let v = cert.value;
+    let (board, w, at_least, at_most) = match cert.first {
+        None => (
+            root,
+            cert.rule.w::<G>(&root),
+            (Claim::AtLeast, v),
+            (Claim::AtMost, v),
+        ),
+        Some(m) => {
+            if !G::legal_moves(&root).contains(Move(m)) {
+                return Err(Rejected {
+                    node: None,
+                    what: format!("the first move {m} is not legal at the root"),
+                });
+            }
+            let p = G::play_unchecked(&root, Move(m));
+            // The move is worth c − value(child) (a capture) or −value(child).
+            let (w, need) = if p.captured > 0 {
+                (cert.rule.w::<G>(&p.pos), capture_value(p.captured, v))
+            } else {
+                (-cert.rule.w::<G>(&root), -v)
+            };
+            (p.pos, w, (Claim::AtMost, need), (Claim::AtLeast, need))
+        }
+    };
+    for (id, (claim, t)) in [(cert.at_least, at_least), (cert.at_most, at_most)] {
+        let n = &cert.nodes[id as usize];
+        let board = board.pack_board().0;
+        if n.board != board || n.w as i32 != w || n.claim != claim || n.t as i32 != t {
+            return Err(bad(
+                id as usize,
+                format!(
+                    "a root node must claim value {} {t} with w = {w} for {}; it claims {}",
+                    claim.symbol(),
+                    describe_board::<G>(board),
+                    describe(n)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The node's board, checked to be a position of the game (side cleared).
+fn position<G: Game>(n: &Node) -> Result<Position, String> {
+    let pos = Packed(n.board).unpack();
+    let ok = pos.pack().0 == n.board
+        && pos.side == 0
+        && pos.pits[G::PITS..].iter().all(|&x| x == 0)
+        && pos.level() <= G::TOTAL
+        && (G::ID == GameId::AdjiBoto || pos.opening == 0);
+    if ok {
+        Ok(pos)
+    } else {
+        Err(format!(
+            "board {:#x} is not a position of {}",
+            n.board,
+            G::ID
+        ))
+    }
+}
+
+/// One node's proof, with the edges to its children.
+fn check_node<G: Game>(
+    cert: &Certificate,
+    tables: &TableSet,
+    n: &Node,
+    pos: &Position,
+) -> Result<(), String> {
+    let (w, t) = (n.w as i32, n.t as i32);
+    let legal = G::legal_moves(pos);
+    let me = describe(n);
+    match &n.proof {
+        Proof::End => {
+            let split = G::split(pos);
+            if !legal.is_empty() {
+                return Err(format!("{me}: a game end, but the game is not over"));
+            }
+            if !n.claim.holds(split, t) {
+                return Err(format!("{me}: the game is over with split {split}"));
+            }
+        }
+        Proof::Table { level, index } => {
+            let (level, index) = (*level as u32, *index);
+            let rank = crate::index::rank(&pos.pits, G::PITS);
+            if level != pos.level() || index != rank || pos.in_opening() {
+                return Err(format!(
+                    "{me}: names table entry {level}/{index}, but its board is entry {}/{rank}",
+                    pos.level()
+                ));
+            }
+            let table = tables
+                .level(level)
+                .ok_or_else(|| format!("{me}: table level {level} is not in the tables"))?;
+            let b = table.bounds(index as usize);
+            let v = b.value(w);
+            if !n.claim.holds(v, t) {
+                return Err(format!(
+                    "{me}: table entry {level}/{index} has lo {} hi {}, so value {v} with w = {w}",
+                    b.lo, b.hi
+                ));
+            }
+        }
+        Proof::One { mv, child } => {
+            if n.claim != Claim::AtLeast {
+                return Err(format!("{me}: one move proves only a ≥ claim"));
+            }
+            if !legal.contains(Move(*mv)) {
+                return Err(format!("{me}: move {mv} is not legal"));
+            }
+            check_edge::<G>(cert, n, pos, Move(*mv), *child)?;
+        }
+        Proof::All(moves) => {
+            if n.claim != Claim::AtMost {
+                return Err(format!("{me}: every move proves only a ≤ claim"));
+            }
+            let listed: Vec<Move> = moves.iter().map(|&(m, _)| Move(m)).collect();
+            let want: Vec<Move> = legal.iter().collect();
+            if listed != want || want.is_empty() {
+                return Err(format!(
+                    "{me}: lists moves [{}], but the legal moves are [{}]",
+                    names::<G>(pos, &listed),
+                    names::<G>(pos, &want)
+                ));
+            }
+            for &(mv, child) in moves {
+                check_edge::<G>(cert, n, pos, Move(mv), child)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Replays `mv` from `pos` and checks that node `child` is its result with
+/// the claim the parent `n` needs (the parent module's rules).
+fn check_edge<G: Game>(
+    cert: &Certificate,
+    n: &Node,
+    pos: &Position,
+    mv: Move,
+    child: u32,
+) -> Result<(), String> {
+    let c = &cert.nodes[child as usize];
+    let played = G::play_unchecked(pos, mv);
+    let name = format_move::<G>(pos, mv);
+    let me = describe(n);
+    if c.board != played.pos.pack_board().0 {
+        return Err(format!(
+            "{me}: move {name} leads to {}, but child node {child} is {}",
+            describe_board::<G>(played.pos.pack_board().0),
+            describe_board::<G>(c.board)
+        ));
+    }
+    // A capture starts a stretch (its own w); a quiet move continues this
+    // one, seen by the other player.
+    let (want_w, need) = if played.captured > 0 {
+        let child_t = capture_value(played.captured, c.t as i32); // c − t(child)
+        (cert.rule.w::<G>(&played.pos), child_t)
+    } else {
+        (-(n.w as i32), -(c.t as i32))
+    };
+    let (t, other) = (n.t as i32, opposite(n.claim));
+    // The child's claim must give the parent's: for ≥ the move is worth at
+    // least t (need ≥ t); for ≤ at most t (need ≤ t).
+    if c.w as i32 != want_w || c.claim != other || !n.claim.holds(need, t) {
+        return Err(format!(
+            "{me}: move {name} needs child node {child} to claim {} with w = {want_w} (a move \
+             worth {} {t}), but it claims {}",
+            other.symbol(),
+            n.claim.symbol(),
+            describe(c)
+        ));
+    }
+    Ok(())
+}
+
+fn opposite(c: Claim) -> Claim {
+    match c {
+        Claim::AtLeast => Claim::AtMost,
+        Claim::AtMost => Claim::AtLeast,
+    }
+}
+
+/// Rejects a cycle through a node whose claim endless play does not meet.
+/// Thresholds never drop along an edge (seen by the prover) and `w` is the
+/// stretch's, so every node of a cycle has the same claim: a cycle through
+/// one such node is a cycle of such nodes, found by a depth-first search
+/// over them alone. Returns the number of nodes on cycles (all loop-safe).
+fn check_cycles(nodes: &[Node]) -> Result<usize, Rejected> {
+    let unsafe_node = |i: usize| {
+        let n = &nodes[i];
+        !n.claim.loop_safe(n.w as i32, n.t as i32)
+    };
+    // 0 = unvisited, 1 = on the current path, 2 = done.
+    let mut state = vec![0u8; nodes.len()];
+    for start in (0..nodes.len()).filter(|&i| unsafe_node(i)) {
+        if state[start] != 0 {
+            continue;
+        }
+        let mut stack: Vec<(usize, Vec<u32>)> = vec![(start, children(&nodes[start]).collect())];
+        state[start] = 1;
+        while let Some((at, rest)) = stack.last_mut() {
+            let at = *at;
+            match rest.pop() {
+                Some(c) if unsafe_node(c as usize) => match state[c as usize] {
+                    0 => {
+                        state[c as usize] = 1;
+                        stack.push((c as usize, children(&nodes[c as usize]).collect()));
+                    }
+                    1 => {
+                        return Err(bad(
+                            c as usize,
+                            format!(
+                                "{} lies on a quiet cycle (back from node {at}), but endless \
+                                 play scores w = {}, which does not meet its claim: a claim \
+                                 that is not loop-safe needs an acyclic proof",
+                                describe(&nodes[c as usize]),
+                                nodes[c as usize].w
+                            ),
+                        ));
+                    }
+                    _ => {}
+                },
+                Some(_) => {}
+                None => {
+                    state[at] = 2;
+                    stack.pop();
+                }
+            }
+        }
+    }
+    Ok(count_on_cycles(nodes))
+}
+
+/// Nodes that lie on some cycle (for the report): Kahn's algorithm removes
+/// every node not on or after a cycle, then, backwards, every node not on
+/// or before one.
+fn count_on_cycles(nodes: &[Node]) -> usize {
+    let n = nodes.len();
+    let mut alive = vec![true; n];
+    for forward in [true, false] {
+        let mut deg = vec![0u32; n];
+        let mut edges: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (i, node) in nodes.iter().enumerate() {
+            for c in children(node).filter(|&c| alive[i] && alive[c as usize]) {
+                let (from, to) = if forward {
+                    (i, c as usize)
+                } else {
+                    (c as usize, i)
+                };
+                deg[to] += 1;
+                edges[from].push(to as u32);
+            }
+        }
+        let mut queue: Vec<usize> = (0..n).filter(|&i| alive[i] && deg[i] == 0).collect();
+        while let Some(i) = queue.pop() {
+            alive[i] = false;
+            for &c in &edges[i] {
+                deg[c as usize] -= 1;
+                if deg[c as usize] == 0 {
+                    queue.push(c as usize);
+                }
+            }
+        }
+    }
+    alive.iter().filter(|&&a| a).count()
+}
+
+/// Every node serves the root's proof.
+fn check_reachable(cert: &Certificate) -> Result<(), Rejected> {
+    let mut seen = vec![false; cert.nodes.len()];
+    let mut stack = vec![cert.at_least, cert.at_most];
+    while let Some(i) = stack.pop() {
+        if !std::mem::replace(&mut seen[i as usize], true) {
+            stack.extend(children(&cert.nodes[i as usize]));
+        }
+    }
+    match seen.iter().position(|&s| !s) {
+        Some(i) => Err(bad(i, "is not reachable from the root's nodes".into())),
+        None => Ok(()),
+    }
+}
+
+fn describe(n: &Node) -> String {
+    format!("claim value {} {} (w = {})", n.claim.symbol(), n.t, n.w)
+}
+
+fn describe_board<G: Game>(board: u128) -> String {
+    format!("board {}", format_board::<G>(&Packed(board).unpack()))
+}
+
+fn names<G: Game>(pos: &Position, moves: &[Move]) -> String {
+    let v: Vec<String> = moves.iter().map(|&m| format_move::<G>(pos, m)).collect();
+    v.join(" ")
+}
+
+/// Whether the tables are the recorded, fully verified files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TablesStatus {
+    /// No table leaf: nothing rests on the tables.
+    Unused,
+    /// Every level read has the SHA-256 recorded for it.
+    Verified,
+    /// Some level is not recorded, or differs (the file names).
+    NotVerified(Vec<String>),
+}
+
+/// Compares the SHA-256 of each level file of `levels` in `dir` with the
+/// lines `SHA256  FILE` of `recorded` (`results/tables-checksums.txt`).
+///
+/// # Errors
+/// An I/O error reading a level file.
+pub fn tables_status(
+    cert: &Certificate,
+    dir: &Path,
+    levels: &[u32],
+    recorded: &str,
+) -> std::io::Result<TablesStatus> {
+    if levels.is_empty() {
+        return Ok(TablesStatus::Unused);
+    }
+    let known: HashMap<&str, &str> = recorded
+        .lines()
+        .filter_map(|l| {
+            let mut f = l.split_whitespace();
+            Some((f.nth(1)?, l.split_whitespace().next()?))
+        })
+        .collect();
+    let mut off = Vec::new();
+    for &level in levels {
+        let name = file_name(cert.rules.tables(), cert.rule, level);
+        let bytes = std::fs::read(dir.join(&name))?;
+        let sum = hex(&sha256(&bytes));
+        match known.get(name.as_str()) {
+            Some(&want) if want.eq_ignore_ascii_case(&sum) => {}
+            Some(_) => off.push(format!("{name} (differs from the recorded SHA-256)")),
+            None => off.push(format!("{name} (not recorded)")),
+        }
+    }
+    Ok(if off.is_empty() {
+        TablesStatus::Verified
+    } else {
+        TablesStatus::NotVerified(off)
+    })
+}
+
+fn hex(b: &[u8]) -> String {
+    let mut s = String::with_capacity(2 * b.len());
+    for x in b {
+        let _ = write!(s, "{x:02x}");
+    }
+    s
+}
+
+/// SHA-256 (FIPS 180-4), written out here so that the checker needs no
+/// other code to compare table files with their recorded checksums.
+pub fn sha256(data: &[u8]) -> [u8; 32] {
+    const K: [u32; 64] = [
+        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
+        0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
+        0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
+        0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+        0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
+        0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+        0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
+        0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+        0xc67178f2,
+    ];
+    let mut h: [u32; 8] = [
+        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
+        0x5be0cd19,
+    ];
+    let mut tail = data[data.len() / 64 * 64..].to_vec();
+    tail.push(0x80);
+    while tail.len() % 64 != 56 {
+        tail.push(0);
+    }
+    tail.extend_from_slice(&((data.len() as u64) * 8).to_be_bytes());
+    let whole = data[..data.len() / 64 * 64].chunks_exact(64);
+    for block in whole.chain(tail.chunks_exact(64)) {
+        let mut w = [0u32; 64];
+        for (i, c) in block.chunks_exact(4).enumerate() {
+            w[i] = u32::from_be_bytes([c[0], c[1], c[2], c[3]]);
+        }
+        for i in 16..64 {
+            let s0 = w[i - 15].rotate_right(7) ^ w[i - 15].rotate_right(18) ^ (w[i - 15] >> 3);
+            let s1 = w[i - 2].rotate_right(17) ^ w[i - 2].rotate_right(19) ^ (w[i - 2] >> 10);
+            w[i] = w[i - 16]
+                .wrapping_add(s0)
+                .wrapping_add(w[i - 7])
+                .wrapping_add(s1);
+        }
+        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut hh] = h;
+        for i in 0..64 {
+            let s1 = e.rotate_right(6) ^ e.rotate_right(11) ^ e.rotate_right(25);
+            let ch = (e & f) ^ (!e & g);
+            let t1 = hh
+                .wrapping_add(s1)
+                .wrapping_add(ch)
+                .wrapping_add(K[i])
+                .wrapping_add(w[i]);
+            let s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
+            let maj = (a & b) ^ (a & c) ^ (b & c);
+            let t2 = s0.wrapping_add(maj);
+            (hh, g, f, e, d, c, b, a) = (g, f, e, d.wrapping_add(t1), c, b, a, t1.wrapping_add(t2));
+        }
+        for (x, y) in h.iter_mut().zip([a, b, c, d, e, f, g, hh]) {
+            *x = x.wrapping_add(y);
+        }
+    }
+    let mut out = [0u8; 32];
+    for (o, x) in out.chunks_exact_mut(4).zip(h) {
+        o.copy_from_slice(&x.to_be_bytes());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sha256_matches_the_standard_vectors() {
+        assert_eq!(
+            hex(&sha256(b"abc")),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_eq!(
+            hex(&sha256(b"")),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+        let long = b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+        assert_eq!(
+            hex(&sha256(long)),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+        );
+    }
+}

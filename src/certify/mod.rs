@@ -1,0 +1,441 @@
+//! Certificates: checkable proofs of a position's value (issue 26).
+//!
+//! This module owns the certificate's meaning and its file format; the
+//! writer ([`write`](mod@write), which uses the search and the tables) and the
+//! independent checker ([`check`], which uses only the move rules, the value
+//! algebra and a table reader) are its two halves.
+//!
+//! # What a certificate proves
+//!
+//! For a position `P`, a game, a rule set and a loop rule, a certificate
+//! proves `value(P) ≥ v` and `value(P) ≤ v`, with `value` exactly as the
+//! README's rules §4 defines it: `P` is a stretch start, endless play
+//! scores `w = w(P)` (its split under `--loop start`, 0 under `--loop
+//! even`), and `value = clamp(w, lo, hi)`. Naming a first move `m`, it
+//! proves that move's value instead: `c − value(child)` for a capture of `c`
+//! seeds (the child a stretch start), `−value(child)` for a quiet move (the
+//! child in `P`'s stretch, `w` negated); its two root nodes are the child's.
+//!
+//! It relies on the move rules ([`crate::game::Game`]), §4's algebra
+//! ([`crate::value`]) and the table entries its leaves name: those are
+//! right when the files are the ones `adji tables verify` checked in full
+//! (which proves each `lo` the least and each `hi` the greatest fixpoint),
+//! which the checker tells by their SHA-256 in `results/tables-checksums.txt`.
+//!
+//! It is a graph of nodes. Each node is a board (relative to the mover, the
+//! side to move cleared: values do not depend on it), the `w` of its stretch
+//! seen by its mover, and a claim `value ≥ t` or `value ≤ t` about the
+//! node's value in that stretch, `clamp(w, lo, hi)`. A node proves its claim:
+//! - `End`: the game is over; the split satisfies the claim;
+//! - `Table`: a table entry named by level and index (the board's own);
+//!   `clamp(w, lo, hi)` from the entry satisfies the claim (the value of
+//!   any position of a stretch scored `w`, as for a quiet move's child);
+//! - `One` (claims `≥ t` only): one legal move and the node proving it: a
+//!   capture of `c` seeds into a child (a new stretch start, `w` its own)
+//!   claiming `value ≤ c − t` or less; a quiet move into a child (same
+//!   stretch, `w` negated) claiming `value ≤ −t` or less;
+//! - `All` (claims `≤ t` only): every legal move, in order, each with the
+//!   node proving the mirror claim (`≥ c − t` or more after a capture, `≥ −t`
+//!   or more after a quiet move).
+//!
+//! # Cycles (the README's rules §4)
+//!
+//! Quiet moves may lead back to a node, so the graph may have cycles; they
+//! stay inside one stretch (a capture lowers the level). In the prover's
+//! terms (the mover for `≥`, the other player for `≤`) a node's threshold
+//! never drops along an edge and its `w` is the stretch's, so all nodes on a
+//! cycle share one claim. What a cycle proves follows from
+//! `clamp(w, lo, hi)`:
+//!
+//! | claim        | with          | means   | fixpoint | proof must be |
+//! |--------------|---------------|---------|----------|---------------|
+//! | `value ≥ t`  | `w ≥ t`       | `hi ≥ t`| greatest | may cycle     |
+//! | `value ≥ t`  | `w < t`       | `lo ≥ t`| least    | acyclic       |
+//! | `value ≤ t`  | `w ≤ t`       | `lo ≤ t`| least    | may cycle     |
+//! | `value ≤ t`  | `w > t`       | `hi ≤ t`| greatest | acyclic       |
+//!
+//! A claim is *loop-safe* when endless play (worth `w`) satisfies it. A
+//! least fixpoint is bounded from below only by induction (an acyclic proof:
+//! every play leaves the stretch through a proved exit), and from above by
+//! any set closed under its equations (a cycle is such a set); the greatest
+//! fixpoint the other way round. So the checker accepts a cycle exactly when
+//! its nodes are loop-safe, and requires the nodes that are not to form an
+//! acyclic graph. Equivalently: following the certificate, the prover either
+//! reaches a proved leaf or plays endlessly in one stretch, which scores `w`,
+//! and that meets the claim only where the claim is loop-safe.
+//!
+//! # File format (version 1), all integers little-endian
+//!
+//! ```text
+//! offset  size  field
+//!   0       8   magic "ADJICERT"
+//!   8       2   format version, u16 (1)
+//!  10       1   game (crate::game::GameId::code)
+//!  11       1   rule set (crate::rules::RuleSet::code)
+//!  12       1   loop rule (crate::value::LoopRule::code)
+//!  13       1   first move m (a relative pit, 255 for the pass), or 254: none
+//!  14      16   root position, packed (crate::game::Packed, side included)
+//!  30       2   v, i16
+//!  32       4   node count N, u32
+//!  36       4   node proving value ≥ v, u32 (of the root, or of move m)
+//!  40       4   node proving value ≤ v, u32
+//!  44       …   N node records
+//!  end−4    4   CRC-32 of every byte before it
+//! ```
+//!
+//! A node record: board u128 (packed, side 0), `w` i8, claim u8 (0 = `≥`,
+//! 1 = `≤`), threshold `t` i8, kind u8, then by kind:
+//! `0 End`: nothing; `1 Table`: level u8, index u64;
+//! `2 One`: move u8, child u32; `3 All`: count u8, then count × (move u8,
+//! child u32). Moves are relative pits, 255 for the pass.
+
+pub mod check;
+pub mod write;
+
+use crate::game::{GameId, Packed};
+use crate::rules::RuleSet;
+use crate::value::LoopRule;
+
+/// File magic.
+pub const MAGIC: &[u8; 8] = b"ADJICERT";
+/// Format version.
+pub const VERSION: u16 = 1;
+/// The header's first-move byte when the certificate is about the root.
+pub const NO_MOVE: u8 = 254;
+/// Header length in bytes.
+pub const HEADER_LEN: usize = 44;
+
+/// The direction of a node's claim about its value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Claim {
+    /// `value ≥ t`.
+    AtLeast,
+    /// `value ≤ t`.
+    AtMost,
+}
+
+impl Claim {
+    /// Whether `value` satisfies the claim with threshold `t`.
+    pub fn holds(self, value: i32, t: i32) -> bool {
+        match self {
+            Claim::AtLeast => value >= t,
+            Claim::AtMost => value <= t,
+        }
+    }
+
+    /// `≥` or `≤`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Claim::AtLeast => "≥",
+            Claim::AtMost => "≤",
+        }
+    }
+
+    /// Whether endless play, worth `w` to the mover, satisfies the claim
+    /// (see the module documentation: only such claims may rest on a cycle).
+    pub fn loop_safe(self, w: i32, t: i32) -> bool {
+        self.holds(w, t)
+    }
+}
+
+/// How a node proves its claim.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Proof {
+    /// The game is over at the node.
+    End,
+    /// An endgame table entry.
+    Table {
+        /// Level (seeds on the board).
+        level: u8,
+        /// Index (colex rank) in the level.
+        index: u64,
+    },
+    /// One move (for `≥`): the move and the node of its child.
+    One {
+        /// The move.
+        mv: u8,
+        /// The child's node.
+        child: u32,
+    },
+    /// Every legal move (for `≤`), in the order the rules list them.
+    All(Vec<(u8, u32)>),
+}
+
+/// One node of a certificate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    /// The board, packed, side to move cleared.
+    pub board: u128,
+    /// What endless play in the node's stretch scores, seen by its mover.
+    pub w: i8,
+    /// The claim's direction.
+    pub claim: Claim,
+    /// The claim's threshold.
+    pub t: i8,
+    /// How the claim is proved.
+    pub proof: Proof,
+}
+
+/// A certificate: what it is about, and its nodes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Certificate {
+    /// The rule set (and so the game).
+    pub rules: RuleSet,
+    /// The loop rule.
+    pub rule: LoopRule,
+    /// The root position (side to move included).
+    pub root: Packed,
+    /// The first move whose value is proved, or `None` for the root's.
+    pub first: Option<u8>,
+    /// The value proved.
+    pub value: i32,
+    /// The node proving `value ≥ v`.
+    pub at_least: u32,
+    /// The node proving `value ≤ v`.
+    pub at_most: u32,
+    /// The nodes.
+    pub nodes: Vec<Node>,
+}
+
+/// A certificate file that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FormatError {
+    /// Shorter than its header and checksum.
+    #[error("truncated: {0} bytes, shorter than a header and checksum")]
+    Short(usize),
+    /// Not a certificate.
+    #[error("not a certificate (bad magic)")]
+    Magic,
+    /// Another format version.
+    #[error("format version {0}, expected {VERSION}")]
+    Version(u16),
+    /// The checksum does not match (truncated or altered).
+    #[error("checksum mismatch: the file is truncated or altered (stored {stored:08x}, computed {computed:08x})")]
+    Checksum {
+        /// Stored CRC-32.
+        stored: u32,
+        /// Computed CRC-32.
+        computed: u32,
+    },
+    /// A header field names no game, rule set or loop rule.
+    #[error("bad header: {0}")]
+    Header(String),
+    /// A node record is malformed.
+    #[error("node {node}: {what}")]
+    Node {
+        /// The node's index.
+        node: usize,
+        /// What is wrong.
+        what: String,
+    },
+}
+
+impl Certificate {
+    /// The game.
+    pub fn game(&self) -> GameId {
+        self.rules.game()
+    }
+
+    /// The file bytes, checksum included.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(HEADER_LEN + 32 * self.nodes.len() + 4);
+        b.extend_from_slice(MAGIC);
+        b.extend_from_slice(&VERSION.to_le_bytes());
+        let first = self.first.unwrap_or(NO_MOVE);
+        b.extend_from_slice(&[
+            self.game().code(),
+            self.rules.code(),
+            self.rule.code(),
+            first,
+        ]);
+        b.extend_from_slice(&self.root.0.to_le_bytes());
+        b.extend_from_slice(&(self.value as i16).to_le_bytes());
+        b.extend_from_slice(&(self.nodes.len() as u32).to_le_bytes());
+        b.extend_from_slice(&self.at_least.to_le_bytes());
+        b.extend_from_slice(&self.at_most.to_le_bytes());
+        for n in &self.nodes {
+            encode_node(n, &mut b);
+        }
+        let crc = crc32fast::hash(&b);
+        b.extend_from_slice(&crc.to_le_bytes());
+        b
+    }
+
+    /// Reads a certificate, checking magic, version, checksum, header
+    /// fields and every record's shape (not what the records claim: that
+    /// is [`check`]'s work).
+    ///
+    /// # Errors
+    /// The first thing wrong, naming the node for a bad record.
+    pub fn decode(bytes: &[u8]) -> Result<Certificate, FormatError> {
+        if bytes.len() < HEADER_LEN + 4 {
+            return Err(FormatError::Short(bytes.len()));
+        }
+        if &bytes[..8] != MAGIC {
+            return Err(FormatError::Magic);
+        }
+        let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+        if version != VERSION {
+            return Err(FormatError::Version(version));
+        }
+        // The records first, so that a cut names the first node it lost;
+        // then the checksum over everything before its four bytes.
+        let (body, tail) = bytes.split_at(bytes.len() - 4);
+        let mut r = Reader { b: body, at: 14 };
+        let root = Packed(r.u128().expect("header length checked"));
+        let value = i16::from_le_bytes(r.take(2).expect("header").try_into().expect("2")) as i32;
+        let count = r.u32().expect("header") as usize;
+        let at_least = r.u32().expect("header");
+        let at_most = r.u32().expect("header");
+        let mut nodes = Vec::with_capacity(count.min(body.len() / 20));
+        for i in 0..count {
+            let node = decode_node(&mut r).ok_or_else(|| FormatError::Node {
+                node: i,
+                what: format!(
+                    "record malformed or cut short at byte {} (the file holds {} bytes for {count} nodes)",
+                    r.at,
+                    bytes.len()
+                ),
+            })?;
+            nodes.push(node);
+        }
+        if r.at != body.len() {
+            return Err(FormatError::Header(format!(
+                "{} bytes after the last node",
+                body.len() - r.at
+            )));
+        }
+        let stored = u32::from_le_bytes(tail.try_into().expect("4 bytes"));
+        let computed = crc32fast::hash(body);
+        if stored != computed {
+            return Err(FormatError::Checksum { stored, computed });
+        }
+        let game = GameId::from_code(body[10])
+            .ok_or_else(|| FormatError::Header(format!("unknown game code {}", body[10])))?;
+        let rules = RuleSet::from_code(game, body[11]).ok_or_else(|| {
+            FormatError::Header(format!("unknown rule set code {} for {game}", body[11]))
+        })?;
+        let rule = LoopRule::from_code(body[12])
+            .ok_or_else(|| FormatError::Header(format!("unknown loop rule code {}", body[12])))?;
+        for (i, n) in nodes.iter().enumerate() {
+            if let Some(c) = children(n).find(|&c| c as usize >= count) {
+                return Err(FormatError::Node {
+                    node: i,
+                    what: format!("child {c} does not exist ({count} nodes)"),
+                });
+            }
+        }
+        for (name, id) in [("≥", at_least), ("≤", at_most)] {
+            if id as usize >= count {
+                return Err(FormatError::Header(format!(
+                    "the root's {name} node {id} does not exist ({count} nodes)"
+                )));
+            }
+        }
+        Ok(Certificate {
+            rules,
+            rule,
+            root,
+            first: (body[13] != NO_MOVE).then_some(body[13]),
+            value,
+            at_least,
+            at_most,
+            nodes,
+        })
+    }
+}
+
+/// The nodes a node's proof refers to.
+pub fn children(n: &Node) -> impl Iterator<Item = u32> + '_ {
+    let (one, all): (Option<u32>, &[(u8, u32)]) = match &n.proof {
+        Proof::One { child, .. } => (Some(*child), &[]),
+        Proof::All(v) => (None, v.as_slice()),
+        _ => (None, &[]),
+    };
+    one.into_iter().chain(all.iter().map(|&(_, c)| c))
+}
+
+fn encode_node(n: &Node, b: &mut Vec<u8>) {
+    b.extend_from_slice(&n.board.to_le_bytes());
+    let claim = match n.claim {
+        Claim::AtLeast => 0u8,
+        Claim::AtMost => 1,
+    };
+    b.extend_from_slice(&[n.w as u8, claim, n.t as u8]);
+    match &n.proof {
+        Proof::End => b.push(0),
+        Proof::Table { level, index } => {
+            b.extend_from_slice(&[1, *level]);
+            b.extend_from_slice(&index.to_le_bytes());
+        }
+        Proof::One { mv, child } => {
+            b.extend_from_slice(&[2, *mv]);
+            b.extend_from_slice(&child.to_le_bytes());
+        }
+        Proof::All(moves) => {
+            b.extend_from_slice(&[3, moves.len() as u8]);
+            for &(mv, child) in moves {
+                b.push(mv);
+                b.extend_from_slice(&child.to_le_bytes());
+            }
+        }
+    }
+}
+
+fn decode_node(r: &mut Reader) -> Option<Node> {
+    let board = r.u128()?;
+    let [w, claim, t, kind] = r.take(4)?.try_into().ok()?;
+    let claim = match claim {
+        0 => Claim::AtLeast,
+        1 => Claim::AtMost,
+        _ => return None,
+    };
+    let proof = match kind {
+        0 => Proof::End,
+        1 => Proof::Table {
+            level: r.take(1)?[0],
+            index: u64::from_le_bytes(r.take(8)?.try_into().ok()?),
+        },
+        2 => Proof::One {
+            mv: r.take(1)?[0],
+            child: r.u32()?,
+        },
+        3 => {
+            let count = r.take(1)?[0];
+            let mut v = Vec::with_capacity(count as usize);
+            for _ in 0..count {
+                v.push((r.take(1)?[0], r.u32()?));
+            }
+            Proof::All(v)
+        }
+        _ => return None,
+    };
+    Some(Node {
+        board,
+        w: w as i8,
+        claim,
+        t: t as i8,
+        proof,
+    })
+}
+
+struct Reader<'a> {
+    b: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Option<&[u8]> {
+        let s = self.b.get(self.at..self.at.checked_add(n)?)?;
+        self.at += n;
+        Some(s)
+    }
+
+    fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+    }
+
+    fn u128(&mut self) -> Option<u128> {
+        Some(u128::from_le_bytes(self.take(16)?.try_into().ok()?))
+    }
+}

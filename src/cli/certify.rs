@@ -1,0 +1,289 @@
+//! `certify` (write a certificate of a position's value) and `certify
+//! check` (verify one with the independent checker); the format and the
+//! proof rules are in `adji::certify`.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::{Args, Subcommand};
+
+use adji::certify::check::{check, tables_status, TablesStatus};
+use adji::certify::write::Writer;
+use adji::certify::Certificate;
+use adji::game::Game;
+use adji::notation::{format_state, parse_state, Stores};
+use adji::search::{Options, Searcher};
+use adji::tables::TableSet;
+
+use crate::args::{ComputeArgs, RuleArg};
+use crate::error::CliError;
+use crate::setup::{set_threads, SearchPlan};
+use crate::{dispatch, out, GameArg};
+
+/// Options of `certify`.
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct CertifyArgs {
+    #[command(subcommand)]
+    pub command: Option<CertifyCommand>,
+    #[command(flatten)]
+    pub make: MakeArgs,
+}
+
+/// `certify check`.
+#[derive(Subcommand, Debug)]
+pub enum CertifyCommand {
+    /// Verify a certificate with the independent checker: exit 0 only if it
+    /// holds; otherwise name the first bad node.
+    Check(CheckArgs),
+}
+
+/// Options of writing a certificate.
+#[derive(Args, Debug)]
+pub struct MakeArgs {
+    /// The game.
+    #[arg(long, value_enum, default_value = "adjito")]
+    pub game: GameArg,
+    /// The rule set: which reading of the game's rules (`adji rules` lists
+    /// them; the README's rules section describes each).
+    #[arg(long, value_name = "NAME", default_value = "default")]
+    pub rules: String,
+    /// The position [default: start].
+    #[arg(long, default_value = "start")]
+    pub position: String,
+    /// Certify this move's value instead of the position's (e.g. 2B).
+    #[arg(long = "move", value_name = "MOVE")]
+    pub first: Option<String>,
+    /// The value to prove [default: the exact value].
+    #[arg(long, allow_negative_numbers = true)]
+    pub value: Option<i32>,
+    /// Endgame tables directory (the certificate's leaves name its entries).
+    #[arg(long, value_name = "DIR", required = true)]
+    pub tables: Option<PathBuf>,
+    /// Use table levels 0..=N only [default: every level present].
+    #[arg(long, value_name = "N")]
+    pub max_level: Option<u32>,
+    #[command(flatten)]
+    pub rule: RuleArg,
+    #[command(flatten)]
+    pub compute: ComputeArgs,
+    /// The certificate file to write (atomically).
+    #[arg(long, value_name = "FILE", required = true)]
+    pub out: Option<PathBuf>,
+}
+
+/// Options of `certify check`.
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// The certificate file.
+    pub file: PathBuf,
+    /// Endgame tables directory.
+    #[arg(long, value_name = "DIR")]
+    pub tables: PathBuf,
+    /// The recorded SHA-256 of verified table files.
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "results/tables-checksums.txt"
+    )]
+    pub checksums: PathBuf,
+}
+
+/// `certify` and `certify check`.
+pub fn certify(a: &CertifyArgs) -> Result<(), CliError> {
+    match &a.command {
+        Some(CertifyCommand::Check(c)) => check_file(c),
+        None => {
+            let threads = set_threads(a.make.compute.threads)?;
+            dispatch!(a.make.game, a.make.rules, make(&a.make, threads))
+        }
+    }
+}
+
+fn make<G: Game>(a: &MakeArgs, threads: usize) -> Result<(), CliError> {
+    let (dir, out_path) = (
+        a.tables.as_deref().expect("required"),
+        a.out.as_deref().expect("required"),
+    );
+    let rule = a.rule.rule();
+    let t0 = Instant::now();
+    let tables = match a.max_level {
+        Some(n) => TableSet::open::<G>(dir, rule, n)?,
+        None => TableSet::open_available::<G>(dir, rule)?,
+    };
+    if tables.covered() == 0 {
+        return Err(CliError::Input(format!(
+            "--tables {}: {}",
+            dir.display(),
+            crate::setup::no_tables_found(dir, G::RULES, rule)
+        )));
+    }
+    let st = parse_state::<G>(&a.position, Stores::Optional)?;
+    let first = match &a.first {
+        Some(m) => Some(
+            adji::notation::parse_move::<G>(&st.pos, m)
+                .map_err(|e| CliError::Input(format!("--move: {e}")))?,
+        ),
+        None => None,
+    };
+    if let Some(m) = first.filter(|&m| !G::legal_moves(&st.pos).contains(m)) {
+        return Err(CliError::Input(format!(
+            "--move: {} is not legal here",
+            adji::notation::format_move::<G>(&st.pos, m)
+        )));
+    }
+    let plan = SearchPlan::new(1, a.compute.hash, Some(&tables), a.compute.memory)?;
+    let tt = plan.table()?;
+    let opts = Options {
+        rule,
+        parallel: threads > 1,
+        ..Options::default()
+    };
+    let search = Searcher::<G, _>::new(Some(&tables), &tt, opts)?;
+    // The writer recurses once per move of a stretch: a thread with room.
+    let made = std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(1 << 30)
+            .spawn_scoped(s, || {
+                let mut w = Writer::new(&search, &tables, rule);
+                let mut last = Instant::now();
+                w.progress = Some(Box::new(move |nodes, solves| {
+                    if last.elapsed().as_secs() >= 10 {
+                        last = Instant::now();
+                        out::note(format_args!(
+                            "{nodes} nodes made, {solves} oracle searches, {:.0} s",
+                            t0.elapsed().as_secs_f64()
+                        ));
+                    }
+                }));
+                let c = match (first, a.value) {
+                    (None, Some(v)) => w.certify(&st.pos, v),
+                    (None, None) => w.value(&st.pos).and_then(|v| w.certify(&st.pos, v)),
+                    (Some(m), Some(v)) => w.certify_move(&st.pos, m, v),
+                    (Some(m), None) => w
+                        .move_value(&st.pos, m)
+                        .and_then(|v| w.certify_move(&st.pos, m, v)),
+                };
+                c.map(|c| (c, w.solves))
+            })
+            .map_err(|e| CliError::Failed(format!("starting the writer: {e}")))?
+            .join()
+            .map_err(|_| CliError::Failed("the writer panicked".into()))
+    })?;
+    let (cert, solves) = made.map_err(|e| CliError::Failed(e.to_string()))?;
+    let bytes = cert.encode();
+    adji::fsutil::write_atomic(out_path, &bytes).map_err(CliError::file(out_path))?;
+    out::print(format_args!(
+        "wrote {}: value {} of {}{} ({} rules, --loop {}), {} nodes, {} bytes, tables 0..={}, \
+         {solves} oracle searches, {:.1} s\n",
+        out_path.display(),
+        cert.value,
+        first.map_or(String::new(), |m| format!(
+            "move {} of ",
+            adji::notation::format_move::<G>(&st.pos, m)
+        )),
+        format_state::<G>(&st),
+        G::RULES.name(),
+        rule.name(),
+        cert.nodes.len(),
+        bytes.len(),
+        tables.covered() - 1,
+        t0.elapsed().as_secs_f64()
+    ))
+}
+
+fn check_file(a: &CheckArgs) -> Result<(), CliError> {
+    let t0 = Instant::now();
+    let bytes = read_certificate(&a.file)?;
+    let rejected = |e: String| CliError::Failed(format!("{}: rejected: {e}", a.file.display()));
+    let cert = Certificate::decode(&bytes).map_err(|e| rejected(e.to_string()))?;
+    let acc = check(&cert, &a.tables).map_err(|e| rejected(e.to_string()))?;
+    let checked = t0.elapsed().as_secs_f64();
+    let status = match adji::fsutil::read_regular_to_string(&a.checksums, 1 << 20) {
+        Ok(recorded) => tables_status(&cert, &a.tables, &acc.levels, &recorded)
+            .map_err(CliError::file(&a.tables))?,
+        Err(e) => TablesStatus::NotVerified(vec![format!("{}: {e}", a.checksums.display())]),
+    };
+    out::print(format_args!(
+        "accepted: {} ({} rules, --loop {}): value {} of {}\n\
+         {} nodes: {} table leaves, {} game ends, {} on loop-safe quiet cycles; table levels {}\n\
+         tables: {}\nchecked in {checked:.2} s (checksums {:.2} s more)\n",
+        a.file.display(),
+        cert.rules.name(),
+        cert.rule.name(),
+        cert.value,
+        root_text(&cert),
+        acc.nodes,
+        acc.table_leaves,
+        acc.end_leaves,
+        acc.on_cycles,
+        levels_text(&acc.levels),
+        status_text(&status, &a.tables, &a.checksums),
+        t0.elapsed().as_secs_f64() - checked
+    ))
+}
+
+/// The largest certificate file read (the format's nodes are 20–50 bytes).
+const MAX_CERT_BYTES: u64 = 16 << 30;
+
+/// A certificate file's bytes: a regular file (a FIFO or device is refused
+/// before it is opened, so nothing blocks) of at most [`MAX_CERT_BYTES`].
+fn read_certificate(path: &Path) -> Result<Vec<u8>, CliError> {
+    use std::io::Read;
+    let f = adji::fsutil::open_regular(path).map_err(CliError::file(path))?;
+    let len = f.metadata().map_err(CliError::file(path))?.len();
+    if len > MAX_CERT_BYTES {
+        return Err(CliError::Input(format!(
+            "{}: {len} bytes, more than a certificate may hold ({MAX_CERT_BYTES})",
+            path.display()
+        )));
+    }
+    let mut bytes = Vec::with_capacity(len as usize);
+    f.take(MAX_CERT_BYTES)
+        .read_to_end(&mut bytes)
+        .map_err(CliError::file(path))?;
+    Ok(bytes)
+}
+
+fn root_text(cert: &Certificate) -> String {
+    fn text<G: Game>(cert: &Certificate) -> String {
+        let root = cert.root.unpack();
+        let board = adji::notation::format_board::<G>(&root);
+        match cert.first {
+            Some(m) => format!(
+                "move {} of {board}",
+                adji::notation::format_move::<G>(&root, adji::game::Move(m))
+            ),
+            None => board,
+        }
+    }
+    adji::with_rules!(cert.rules, text(cert))
+}
+
+fn levels_text(levels: &[u32]) -> String {
+    match (levels.first(), levels.last()) {
+        (Some(a), Some(b)) => format!("{a}..={b} ({} levels read)", levels.len()),
+        _ => "none".into(),
+    }
+}
+
+fn status_text(s: &TablesStatus, dir: &Path, sums: &Path) -> String {
+    match s {
+        TablesStatus::Unused => "none used".into(),
+        TablesStatus::Verified => format!(
+            "verified: every level read has the SHA-256 recorded in {}",
+            sums.display()
+        ),
+        TablesStatus::NotVerified(why) => {
+            let more = match why.len() {
+                0..=3 => String::new(),
+                n => format!(" and {} more", n - 3),
+            };
+            format!(
+                "not verified ({}{more}) — run adji tables verify --dir {}",
+                why[..why.len().min(3)].join(", "),
+                dir.display()
+            )
+        }
+    }
+}
