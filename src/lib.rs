@@ -14,6 +14,7 @@
 //! - [`value`]: the value definition and loop rules (the README's rules §4);
 //! - [`tables`]: endgame tables (format, builder, verify, stats);
 //! - [`reference`]: a slow, obviously correct reference solver;
+//! - [`literal`]: the literal loop rule by brute force, and its gap to `start`;
 //! - [`tt`], [`search`]: the transposition table and the exact search;
 //! - [`bench`]: the fixed bench suite;
 //! - [`engine`]: the depth-limited engine for positions beyond exact reach;
@@ -68,6 +69,7 @@ pub mod distributed;
 pub mod driver;
 pub mod game;
 pub mod index;
+pub mod literal;
 pub mod notation;
 pub mod perft;
 pub mod rules;

@@ -7,6 +7,7 @@
 //! - `basic`: `show`, `moves`, `perft`, `replay`;
 //! - `solve`: `solve`, `bench`;
 //! - `openings`: `openings`;
+//! - `loop_gap`: `loop-gap`;
 //! - `tables`: `tables build | probe | verify | stats`;
 //! - `batch`: `--positions-file`, answered line by line;
 //! - `cluster` (feature `mpi`): `tables build` and `openings` under mpirun;
@@ -26,6 +27,7 @@ mod batch;
 #[cfg(feature = "mpi")]
 mod cluster;
 mod error;
+mod loop_gap;
 mod openings;
 mod out;
 mod serve;
@@ -74,6 +76,9 @@ enum Command {
     Eval(analyse::EvalCommand),
     /// The web analysis board: a local page showing every move's value.
     Serve(serve::ServeArgs),
+    /// Per level, how many positions' values under the literal loop rule
+    /// (the README's rules section, §4) differ from `start`'s and `even`'s.
+    LoopGap(loop_gap::LoopGapArgs),
 }
 
 /// Runs a generic function for the game and rule set chosen on the
@@ -101,6 +106,7 @@ fn main() -> ExitCode {
         Command::Match(a) => analyse::matches(a),
         Command::Eval(c) => analyse::eval(c),
         Command::Serve(a) => serve::serve(a),
+        Command::LoopGap(a) => loop_gap::loop_gap(a),
     };
     error::exit(r)
 }
