@@ -326,9 +326,9 @@ mod tests {
     }
 
     #[test]
-    fn memo_and_pruning_give_the_plain_search_values_on_levels_0_to_4() {
+    fn memo_and_pruning_give_the_plain_search_values_on_levels_0_to_3() {
         let mut lit = Literal::<Adjito>::new(u64::MAX);
-        for n in 0..=4usize {
+        for n in 0..=3usize {
             for idx in 0..level_size(n, 12) {
                 for side in 0..2 {
                     let pos = Position {
