@@ -16,8 +16,9 @@
 #             every table file both built
 #
 # Environment: TABLES (default tables-rules), RUNS (default rules-runs),
-# OLD (the old binary, for `speed`), GAP_ADJITO / GAP_ADJIBOTO (the highest
-# loop-gap level, default 7 and 9), PLIES (opening depths, default "2 4").
+# OLD (the old binary, for `speed`), PLIES (opening depths, default "2 4").
+# loop-gap levels as in results/rules.md: Adjito default 8, must-reach and
+# slam-forbidden 11, Adji-Boto 12.
 #
 # Build only one rule set at a time in a directory: a builder starting in a
 # directory removes the temporary files it finds there, including those of
@@ -29,8 +30,6 @@ BIN=target/release/adji
 CMP=target/release/examples/rules_compare
 TABLES=${TABLES:-tables-rules}
 RUNS=${RUNS:-rules-runs}
-GAP_ADJITO=${GAP_ADJITO:-7}
-GAP_ADJIBOTO=${GAP_ADJIBOTO:-9}
 PLIES=${PLIES:-2 4}
 READINGS="default must-reach slam-forbidden"
 mkdir -p "$TABLES" "$RUNS"
@@ -47,10 +46,10 @@ run() { # log-file command...: runs, times, keeps stdout in RUNS
 for stage in $stages; do
   case $stage in
   gap)
-    for r in $READINGS; do
-      run "loop-gap-adjito-$r.md" $BIN loop-gap --game adjito --rules "$r" --max-seeds "$GAP_ADJITO" --limit 20000000000
+    for rn in default:8 must-reach:11 slam-forbidden:11; do
+      run "loop-gap-adjito-${rn%:*}.md" $BIN loop-gap --game adjito --rules "${rn%:*}" --max-seeds "${rn#*:}" --limit 20000000000
     done
-    run loop-gap-adjiboto-default.md $BIN loop-gap --game adjiboto --max-seeds "$GAP_ADJIBOTO" --limit 20000000000
+    run loop-gap-adjiboto-default.md $BIN loop-gap --game adjiboto --max-seeds 12 --limit 20000000000
     ;;
   tables)
     for r in $READINGS; do
@@ -67,6 +66,9 @@ for stage in $stages; do
     done
     ;;
   compare)
+    for r in $READINGS; do
+      run "stats-adjito-$r.md" $BIN tables stats --game adjito --rules "$r" --dir "$TABLES"
+    done
     for r in must-reach slam-forbidden; do
       run "compare-adjito-$r.md" $CMP "$TABLES" adjito "$r" default 24 start
     done
