@@ -14,6 +14,7 @@
 //! - [`value`]: the value definition and loop rules (the README's rules §4);
 //! - [`tables`]: endgame tables (format, builder, verify, stats);
 //! - [`reference`]: a slow, obviously correct reference solver;
+//! - [`literal`]: the literal loop rule by brute force, and its gap to `start`;
 //! - [`tt`], [`search`]: the transposition table and the exact search;
 //! - [`bench`]: the fixed bench suite;
 //! - [`certify`]: certificates of a position's value and their independent checker;
@@ -69,6 +70,7 @@ pub mod distributed;
 pub mod driver;
 pub mod game;
 pub mod index;
+pub mod literal;
 pub mod notation;
 pub mod perft;
 pub mod rules;

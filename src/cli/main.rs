@@ -7,6 +7,7 @@
 //! - `basic`: `show`, `moves`, `perft`, `replay`, `rules`;
 //! - `solve`: `solve`, `bench`;
 //! - `openings`: `openings`;
+//! - `loop_gap`: `loop-gap`;
 //! - `tables`: `tables build | probe | verify | stats`;
 //! - `batch`: `--positions-file`, answered line by line;
 //! - `cluster` (feature `mpi`): `tables build` and `openings` under mpirun;
@@ -27,6 +28,7 @@ mod certify;
 #[cfg(feature = "mpi")]
 mod cluster;
 mod error;
+mod loop_gap;
 mod openings;
 mod out;
 mod serve;
@@ -79,6 +81,9 @@ enum Command {
     Rules(basic::RulesArgs),
     /// Write a checkable proof of a position's value; `certify check FILE` verifies one.
     Certify(certify::CertifyArgs),
+    /// Per level, how many positions' values under the literal loop rule
+    /// (the README's rules section, §4) differ from `start`'s and `even`'s.
+    LoopGap(loop_gap::LoopGapArgs),
 }
 
 /// Runs a generic function for the game and rule set chosen on the
@@ -108,6 +113,7 @@ fn main() -> ExitCode {
         Command::Serve(a) => serve::serve(a),
         Command::Rules(a) => basic::rules(a),
         Command::Certify(a) => certify::certify(a),
+        Command::LoopGap(a) => loop_gap::loop_gap(a),
     };
     error::exit(r)
 }

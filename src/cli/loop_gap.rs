@@ -1,0 +1,66 @@
+//! `loop-gap`: per level, how many positions have a literal-rule value
+//! (the README's rules section, §4) different from the `start` and `even`
+//! rules' values. The work is the library's (`adji::literal`).
+
+use clap::Args;
+
+use adji::game::Game;
+use adji::literal::{loop_gap as gap, LoopGapReport};
+
+use crate::args::GameArg;
+use crate::dispatch;
+use crate::error::CliError;
+use crate::out;
+
+/// The most seeds accepted, per game: the reference solver keeps every
+/// board of every level in memory (Adjito's levels 0..=12 hold 2.7 million,
+/// Adji-Boto's 0..=18 13 million), and on Adjito the literal search is far
+/// beyond any budget there.
+fn max_level(game: GameArg) -> u32 {
+    match game {
+        GameArg::Adjito => 12,
+        GameArg::Adjiboto => 18,
+    }
+}
+
+/// Options of `loop-gap`.
+#[derive(Args, Debug)]
+pub struct LoopGapArgs {
+    /// The game.
+    #[arg(long, value_enum)]
+    pub game: GameArg,
+    /// The rule set: which reading of the game's rules (`adji rules` lists
+    /// them; the README's rules section describes each).
+    #[arg(long, value_name = "NAME", default_value = "default")]
+    pub rules: String,
+    /// Compare every level from 0 to this many seeds.
+    /// At most 12 for Adjito, 18 for Adji-Boto.
+    #[arg(long)]
+    pub max_seeds: u32,
+    /// Node budget of the literal rule's search, all levels together; the
+    /// search is exponential in the seeds, so a level that does not fit is
+    /// refused with an error naming it.
+    #[arg(long, default_value_t = 1_000_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: u64,
+    /// Print JSON: {"game", "rules", "levels": [{"level", "positions",
+    /// "differ_start", "differ_even", "loop_sensitive", "nodes"}], totals}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `loop-gap`.
+pub fn loop_gap(a: &LoopGapArgs) -> Result<(), CliError> {
+    let most = max_level(a.game);
+    if a.max_seeds > most {
+        return Err(CliError::Input(format!(
+            "--max-seeds {}: at most {most} for this game (the reference solver holds every board in memory)",
+            a.max_seeds
+        )));
+    }
+    dispatch!(a.game, a.rules, run(a))
+}
+
+fn run<G: Game>(a: &LoopGapArgs) -> Result<(), CliError> {
+    let levels = gap::<G>(a.max_seeds, a.limit).map_err(|e| CliError::Input(e.to_string()))?;
+    out::report(&LoopGapReport::new::<G>(levels), a.json)
+}
