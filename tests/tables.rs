@@ -1,5 +1,6 @@
 //! Endgame tables: fast builder == reference solver, index round trips,
-//! thread-count independence, and the literal loop rule comparison.
+//! thread-count independence (the literal loop rule comparison is
+//! `adji::literal`'s tests).
 
 use adji::game::{Game, Position, MAX_PITS};
 use adji::index::{level_size, next_board, rank, unrank};
@@ -152,57 +153,6 @@ fn thread_independent<G: Game>(max: u32) {
 fn one_and_two_threads_give_identical_files() {
     thread_independent::<Adjito>(9);
     thread_independent::<AdjiBoto>(9);
-}
-
-/// Negamax under the literal loop rule: a repeat inside the stretch ends the
-/// game with the split as the seeds lie.
-fn literal<G: Game>(pos: &Position, history: &mut Vec<Position>) -> i32 {
-    if history.contains(pos) {
-        return G::split(pos);
-    }
-    let moves = G::legal_moves(pos);
-    if moves.is_empty() {
-        return G::split(pos);
-    }
-    history.push(*pos);
-    let mut best = i32::MIN;
-    for mv in moves.iter() {
-        let p = G::play_unchecked(pos, mv);
-        let v = if p.captured > 0 {
-            p.captured as i32 - literal::<G>(&p.pos, &mut Vec::new())
-        } else {
-            -literal::<G>(&p.pos, history)
-        };
-        best = best.max(v);
-    }
-    history.pop();
-    best
-}
-
-#[test]
-fn literal_rule_and_start_rule_disagree_on_4_of_910_small_adjito_positions() {
-    // the README's rules §4: on every Adjito position with at most 3 seeds (both sides
-    // to move: 2 × 455), the literal rule and `start` disagree in 4.
-    let r = Reference::build::<Adjito>(3, LoopRule::Start);
-    let mut total = 0;
-    let mut differ = 0;
-    for n in 0..=3usize {
-        for idx in 0..level_size(n, 12) {
-            for side in 0..2 {
-                let pos = Position {
-                    pits: unrank(idx, n, 12),
-                    side,
-                    opening: 0,
-                };
-                total += 1;
-                if literal::<Adjito>(&pos, &mut Vec::new()) != r.value::<Adjito>(&pos) {
-                    differ += 1;
-                }
-            }
-        }
-    }
-    assert_eq!(total, 910);
-    assert_eq!(differ, 4);
 }
 
 #[test]

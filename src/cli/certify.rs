@@ -15,10 +15,10 @@ use adji::notation::{format_state, parse_state, Stores};
 use adji::search::{Options, Searcher};
 use adji::tables::TableSet;
 
-use crate::args::{ComputeArgs, RuleArg};
+use crate::args::{ComputeArgs, PosArgs, RuleArg};
 use crate::error::CliError;
 use crate::setup::{set_threads, SearchPlan};
-use crate::{dispatch, out, GameArg};
+use crate::{dispatch, out};
 
 /// Options of `certify`.
 #[derive(Args, Debug)]
@@ -41,16 +41,8 @@ pub enum CertifyCommand {
 /// Options of writing a certificate.
 #[derive(Args, Debug)]
 pub struct MakeArgs {
-    /// The game.
-    #[arg(long, value_enum, default_value = "adjito")]
-    pub game: GameArg,
-    /// The rule set: which reading of the game's rules (`adji rules` lists
-    /// them; the README's rules section describes each).
-    #[arg(long, value_name = "NAME", default_value = "default")]
-    pub rules: String,
-    /// The position [default: start].
-    #[arg(long, default_value = "start")]
-    pub position: String,
+    #[command(flatten)]
+    pub pos: PosArgs,
     /// Certify this move's value instead of the position's (e.g. 2B).
     #[arg(long = "move", value_name = "MOVE")]
     pub first: Option<String>,
@@ -95,7 +87,7 @@ pub fn certify(a: &CertifyArgs) -> Result<(), CliError> {
         Some(CertifyCommand::Check(c)) => check_file(c),
         None => {
             let threads = set_threads(a.make.compute.threads)?;
-            dispatch!(a.make.game, a.make.rules, make(&a.make, threads))
+            dispatch!(a.make.pos.game, a.make.pos.rules, make(&a.make, threads))
         }
     }
 }
@@ -118,7 +110,7 @@ fn make<G: Game>(a: &MakeArgs, threads: usize) -> Result<(), CliError> {
             crate::setup::no_tables_found(dir, G::RULES, rule)
         )));
     }
-    let st = parse_state::<G>(&a.position, Stores::Optional)?;
+    let st = parse_state::<G>(&a.pos.position, Stores::Optional)?;
     let first = match &a.first {
         Some(m) => Some(
             adji::notation::parse_move::<G>(&st.pos, m)
