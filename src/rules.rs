@@ -159,14 +159,35 @@ impl RuleSet {
         }
     }
 
-    /// The part of table file names that names the rule set: empty for the
-    /// defaults, so their files keep the names they had.
-    pub fn file_tag(self) -> String {
-        let t = self.tables();
-        if t.is_default() {
+    /// The rule sets with tables of their own (each [`RuleSet::tables`]
+    /// family once).
+    pub fn families() -> impl Iterator<Item = RuleSet> {
+        RuleSet::ALL.into_iter().filter(|r| r.tables() == *r)
+    }
+
+    /// `NAME-` for a path that names the rule set, empty for the defaults
+    /// (so that their files and directories keep the names they had).
+    pub fn tag(self) -> String {
+        if self.is_default() {
             String::new()
         } else {
-            format!("{}-", t.name())
+            format!("{}-", self.name())
+        }
+    }
+
+    /// The part of table file names that names the rule set: the
+    /// [`RuleSet::tag`] of its tables.
+    pub fn file_tag(self) -> String {
+        self.tables().tag()
+    }
+
+    /// The rule set as the command line names it: the game, with
+    /// `--rules NAME` unless it is the default (`adjito --rules must-reach`).
+    pub fn command_line(self) -> String {
+        if self.is_default() {
+            self.game().to_string()
+        } else {
+            format!("{} --rules {}", self.game(), self.name())
         }
     }
 

@@ -266,12 +266,7 @@ fn analyse<G: Game>(
 /// `openings-GAME-PLIES`, or `openings-GAME-RULES-PLIES` for a rule set
 /// other than the game's default.
 fn default_out<G: Game>(plies: u32) -> PathBuf {
-    let rules = G::RULES;
-    let tag = if rules.is_default() {
-        String::new()
-    } else {
-        format!("{}-", rules.name())
-    };
+    let tag = G::RULES.tag();
     PathBuf::from(format!("openings-{}-{tag}{}", G::ID.name(), plies))
 }
 

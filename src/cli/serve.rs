@@ -157,38 +157,23 @@ fn check_memory(a: &ServeArgs, workers: usize, mapped: u64) -> Result<(), CliErr
     MemoryBudget::of(a.memory).check(need, text, "lower --hash or --workers, or raise --memory")
 }
 
-/// The table families: each rule set that reads its own tables.
-fn families() -> impl Iterator<Item = RuleSet> {
-    RuleSet::ALL.into_iter().filter(|r| r.tables() == *r)
-}
-
-/// A rule set as the command line names it: the game, with `--rules NAME`
-/// unless it is the default.
-fn describe(r: RuleSet) -> String {
-    if r.is_default() {
-        r.game().to_string()
-    } else {
-        format!("{} --rules {}", r.game(), r.name())
-    }
-}
-
 /// Prints the URL on stdout (one line, flushed: scripts read it) and the
 /// setup on stderr: the tables of each rule set (and a warning for each
 /// that has none), the workers, the limits.
 fn announce(app: &App, addr: SocketAddr) {
     use std::io::Write;
     let c = app.config();
-    let tables = families()
+    let tables = RuleSet::families()
         .map(|r| match app.covered(r) {
-            0 => format!("{}: none (search only)", describe(r)),
-            n => format!("{}: levels 0..={}", describe(r), n - 1),
+            0 => format!("{}: none (search only)", r.command_line()),
+            n => format!("{}: levels 0..={}", r.command_line(), n - 1),
         })
         .collect::<Vec<_>>()
         .join(", ");
     let readers = RuleSet::ALL
         .into_iter()
         .filter(|r| r.tables() != *r)
-        .map(|r| format!("{} reads {}'s", describe(r), describe(r.tables())))
+        .map(|r| format!("{} reads {}'s", r.command_line(), r.tables().command_line()))
         .collect::<Vec<_>>()
         .join(", ");
     eprintln!(
@@ -206,11 +191,11 @@ fn announce(app: &App, addr: SocketAddr) {
         c.conn.header_timeout.as_secs()
     );
     if let Some(dir) = &c.tables {
-        for r in families().filter(|&r| app.covered(r) == 0) {
+        for r in RuleSet::families().filter(|&r| app.covered(r) == 0) {
             let readers = RuleSet::ALL
                 .into_iter()
                 .filter(|x| x.tables() == r)
-                .map(describe)
+                .map(RuleSet::command_line)
                 .collect::<Vec<_>>()
                 .join(" and ");
             eprintln!(

@@ -197,10 +197,14 @@ pub fn tables_text(tables: Option<&TableSet>) -> String {
 pub fn no_tables_found(dir: &Path, rules: RuleSet, rule: LoopRule) -> String {
     let rules = rules.tables();
     let mut found = Vec::new();
-    for r in RuleSet::ALL.into_iter().filter(|r| r.tables() == *r) {
+    for r in RuleSet::families() {
         for l in TableSet::rules_present(dir, r) {
             if (r, l) != (rules, rule) {
-                found.push(format!("{} tables for --loop {}", describe(r), l.name()));
+                found.push(format!(
+                    "{} tables for --loop {}",
+                    r.command_line(),
+                    l.name()
+                ));
             }
         }
     }
@@ -211,17 +215,8 @@ pub fn no_tables_found(dir: &Path, rules: RuleSet, rule: LoopRule) -> String {
     };
     format!(
         "no {} tables for --loop {} in {} (it holds {found})",
-        describe(rules),
+        rules.command_line(),
         rule.name(),
         dir.display()
     )
-}
-
-/// "adjito" for a game's default reading, "adjito --rules must-reach" for another.
-fn describe(rules: RuleSet) -> String {
-    if rules.is_default() {
-        rules.game().to_string()
-    } else {
-        format!("{} --rules {}", rules.game(), rules.name())
-    }
 }

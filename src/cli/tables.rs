@@ -292,10 +292,7 @@ fn verify(a: &VerifyArgs) -> Result<(), CliError> {
     // Every rule set with tables of its own, or the one asked for.
     let sets: Vec<RuleSet> = match a.game {
         Some(g) => vec![crate::args::rule_set(g, &a.rules)?.tables()],
-        None => RuleSet::ALL
-            .into_iter()
-            .filter(|r| r.tables() == *r)
-            .collect(),
+        None => RuleSet::families().collect(),
     };
     let mut tally = Tally::default();
     for rules in sets {

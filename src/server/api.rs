@@ -151,7 +151,7 @@ async fn probe(AxState(app): AxState<Arc<App>>, q: Q) -> Result<Json<Value>, Api
                 None => "the server was started without --tables".to_string(),
                 Some(dir) => format!(
                     "no {} tables for --loop {} in {}",
-                    family(G::RULES),
+                    G::RULES.tables().command_line(),
                     app.config().rule.name(),
                     dir.display()
                 ),
@@ -162,15 +162,4 @@ async fn probe(AxState(app): AxState<Arc<App>>, q: Q) -> Result<Json<Value>, Api
         to_json(&r)
     }
     crate::with_rules!(rules(&app, &p)?, run(&app, &p)).map(Json)
-}
-
-/// The table family `rules` reads, as the command line names it: the game,
-/// with `--rules NAME` unless it is the default's.
-fn family(rules: RuleSet) -> String {
-    let t = rules.tables();
-    if t.is_default() {
-        t.game().to_string()
-    } else {
-        format!("{} --rules {}", t.game(), t.name())
-    }
 }

@@ -107,7 +107,7 @@ impl Tables {
             return Err(ServerError::NoTablesDir(dir.clone()));
         }
         let mut sets = Vec::new();
-        for r in RuleSet::ALL.into_iter().filter(|r| r.tables() == *r) {
+        for r in RuleSet::families() {
             sets.extend(crate::with_rules!(r, open(dir, config.rule, config.check))?);
         }
         Ok(Tables { sets })
