@@ -36,6 +36,7 @@ mod setup;
 mod solve;
 mod tables;
 mod tables_build;
+mod tables_shards;
 mod util;
 
 pub use args::GameArg;

@@ -499,7 +499,7 @@ fn check_record_bounds(path: &Path, r: &[u8], n: i32) -> Result<(), TableError> 
 /// padding, each on a marked value byte, so that a probe never misreads
 /// one (the full check counts the marked bytes against the records).
 fn check_records(seg: &Segment<'_>, path: &Path, width: usize, n: i32) -> Result<(), TableError> {
-    if seg.records.len() % width != 0 {
+    if !seg.records.len().is_multiple_of(width) {
         return Err(corrupted(
             path,
             format!(
@@ -684,11 +684,15 @@ impl TableSet {
         Ok(s)
     }
 
-    /// Which loop rules have at least level 0 in `dir` for `rules`.
+    /// Which loop rules have at least level 0 in `dir` for `rules` (a file
+    /// or a shard manifest).
     pub fn rules_present(dir: &Path, rules: RuleSet) -> Vec<LoopRule> {
         [LoopRule::Start, LoopRule::Even]
             .into_iter()
-            .filter(|&r| level_path(dir, rules.tables(), r, 0).exists())
+            .filter(|&r| {
+                level_path(dir, rules.tables(), r, 0).exists()
+                    || shard::manifest_path(dir, rules, r, 0).exists()
+            })
             .collect()
     }
 
