@@ -810,6 +810,46 @@ pub fn move_values<G: Game>(set: &TableSet, pos: &Position) -> Option<Vec<MoveVa
 mod tests {
     use super::*;
 
+    /// A segment beyond 2³² ranks with 16-byte records (the width of
+    /// Adji-Boto 44 and above) checks, and out-of-order, out-of-range or
+    /// padded records are refused: the reader's record checks at the
+    /// width a 4-billion-entry level has, without such a file.
+    #[test]
+    fn wide_records_of_a_segment_beyond_u32_are_checked() {
+        let first = u32::MAX as u64 - 3;
+        let mut values = vec![1u8; 10];
+        let mut recs = vec![0u8; 3 * 16];
+        for (k, &i) in [1usize, 4, 9].iter().enumerate() {
+            values[i] = format::EXCEPTION as u8;
+            format::encode_record(&mut recs[k * 16..(k + 1) * 16], first + i as u64, 0xfe, 3);
+        }
+        let path = Path::new("x");
+        let seg = |r: &[u8]| -> Result<(), TableError> {
+            let s = Segment {
+                first,
+                values: &values,
+                records: r,
+                path,
+                crcs: None,
+            };
+            check_records(&s, path, 16, 20)
+        };
+        seg(&recs).unwrap();
+        assert!(format::record_rank(&recs[16..32]) > u32::MAX as u64);
+        assert_eq!(format::find_record(&recs, 16, first + 9), Some((0xfe, 3)));
+        let mut swapped = recs.clone();
+        swapped[..16].copy_from_slice(&recs[16..32]);
+        swapped[16..32].copy_from_slice(&recs[..16]);
+        assert!(seg(&swapped).is_err());
+        let mut padded = recs.clone();
+        padded[15] = 1;
+        assert!(seg(&padded).is_err());
+        let mut outside = recs.clone();
+        format::encode_record(&mut outside[32..], first + 10, 0xfe, 3);
+        assert!(seg(&outside).is_err());
+        assert!(seg(&recs[..40]).is_err());
+    }
+
     /// The pieced, parallel scan equals one sequential CRC and count, for
     /// pieces that split the values, the exception list, or neither.
     #[test]
