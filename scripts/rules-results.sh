@@ -20,9 +20,9 @@
 # loop-gap levels as in results/rules.md: Adjito default 8, must-reach and
 # slam-forbidden 11, Adji-Boto 12.
 #
-# Build only one rule set at a time in a directory: a builder starting in a
-# directory removes the temporary files it finds there, including those of
-# a build still running.
+# Builds of different file sets (games, rule sets, loop rules) may run at
+# once in one directory; a second build of the same files there is refused
+# (src/tables/lock.rs: each build holds .adji-build-FILES.lock).
 set -euo pipefail
 cargo build --release
 cargo build --release --example rules_compare

@@ -3,6 +3,7 @@
 //!
 //! - [`TableError`]: everything that can go wrong with tables;
 //! - [`format`]: the file format and atomic writes;
+//! - [`lock`]: the build locks of a directory and its stale temporary files;
 //! - [`retrograde`]: the parallel retrograde builder (named for its algorithm, not build output);
 //! - [`verify`]: header, checksum and successor checks;
 //! - [`stats`]: per-level statistics;
@@ -14,6 +15,7 @@
 pub mod bench;
 mod error;
 pub mod format;
+pub mod lock;
 pub mod retrograde;
 pub mod stats;
 pub mod verify;
