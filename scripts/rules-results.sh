@@ -4,13 +4,16 @@
 #
 #   scripts/rules-results.sh [STAGE...]
 #
-# Stages (default: gap tables solve compare openings; `speed` only when asked):
+# Stages (default: gap tables solve compare openings frontier; `speed` only
+# when asked):
 #   gap       adji loop-gap for every Adjito reading and for Adji-Boto
 #   tables    the endgame tables (resumable): Adjito 0..24 under each reading
 #             (loop start), 0..20 under `even`; Adji-Boto default 0..32
 #   solve     the Adjito start under every reading and both loop rules
 #   compare   each Adjito reading's tables against the default's, per level
 #   openings  the Adji-Boto opening book under valdez and the default
+#   frontier  the exact frontier along three games, valdez and the default
+#             (examples/frontier_curve, 30 s a solve, one thread each)
 #   speed     old binary (OLD=path, e.g. built from c1349df) against this one,
 #             alternated level by level: build ÷ floor, adji bench, and cmp of
 #             every table file both built
@@ -25,7 +28,7 @@
 # (src/tables/lock.rs: each build holds .adji-build-FILES.lock).
 set -euo pipefail
 cargo build --release
-cargo build --release --example rules_compare
+cargo build --release --example rules_compare --example frontier_curve
 BIN=target/release/adji
 CMP=target/release/examples/rules_compare
 TABLES=${TABLES:-tables-rules}
@@ -33,7 +36,7 @@ RUNS=${RUNS:-rules-runs}
 PLIES=${PLIES:-2 4}
 READINGS="default must-reach slam-forbidden"
 mkdir -p "$TABLES" "$RUNS"
-stages=${*:-gap tables solve compare openings}
+stages=${*:-gap tables solve compare openings frontier}
 
 run() { # log-file command...: runs, times, keeps stdout in RUNS
   local out=$RUNS/$1
@@ -80,6 +83,11 @@ for stage in $stages; do
       for r in default valdez; do
         run "openings-adjiboto-$r-$k.log" $BIN openings --game adjiboto --rules "$r" --plies "$k" --estimate-time "$t" --tables "$TABLES" --hash 64 --out "$RUNS/openings-adjiboto-$r-$k"
       done
+    done
+    ;;
+  frontier)
+    for r in default valdez; do
+      run "frontier-adjiboto-$r.md" nice target/release/examples/frontier_curve "$TABLES" 30 100000 --rules "$r" --threads 1
     done
     ;;
   speed)
