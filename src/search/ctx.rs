@@ -318,8 +318,8 @@ mod tests {
             x ^= x << 17;
             let key = (x >> 8) % 600;
             let depth_goal = if step % 40_000 < 20_000 { 1500 } else { 300 };
-            if model.len() < depth_goal && (x % 8 != 0 || model.is_empty()) {
-                let start = x % 97 == 0;
+            if model.len() < depth_goal && (!x.is_multiple_of(8) || model.is_empty()) {
+                let start = x.is_multiple_of(97);
                 if !start && naive(&model, key) {
                     assert!(ctx.repeats(key), "step {step}: missed a repeat of {key}");
                     continue;
