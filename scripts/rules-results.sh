@@ -104,8 +104,10 @@ for stage in $stages; do
         done
       done
     done
-    for i in 1 2 3 4 5; do
-      for b in "$OLD" "$BIN"; do echo "bench $b run $i"; $b bench | tail -1; done
+    for i in $(seq 1 10); do # interleaved pairs, the first binary alternating
+      order="$OLD $BIN"
+      ((i % 2)) || order="$BIN $OLD"
+      for b in $order; do echo "bench $b run $i load $(cut -d' ' -f1 /proc/loadavg)"; $b bench | tail -3; done
     done
     for f in "$RUNS"/speed-old/*.adjt; do
       n=$(basename "$f")
