@@ -4,13 +4,16 @@
 #
 #   scripts/rules-results.sh [STAGE...]
 #
-# Stages (default: gap tables solve compare openings; `speed` only when asked):
+# Stages (default: gap tables solve compare openings frontier; `speed` only
+# when asked):
 #   gap       adji loop-gap for every Adjito reading and for Adji-Boto
 #   tables    the endgame tables (resumable): Adjito 0..24 under each reading
 #             (loop start), 0..20 under `even`; Adji-Boto default 0..32
 #   solve     the Adjito start under every reading and both loop rules
 #   compare   each Adjito reading's tables against the default's, per level
 #   openings  the Adji-Boto opening book under valdez and the default
+#   frontier  the exact frontier along three games, valdez and the default
+#             (examples/frontier_curve, 30 s a solve, one thread each)
 #   speed     old binary (OLD=path, e.g. built from c1349df) against this one,
 #             alternated level by level: build ÷ floor, adji bench, and cmp of
 #             every table file both built
@@ -20,12 +23,12 @@
 # loop-gap levels as in results/rules.md: Adjito default 8, must-reach and
 # slam-forbidden 11, Adji-Boto 12.
 #
-# Build only one rule set at a time in a directory: a builder starting in a
-# directory removes the temporary files it finds there, including those of
-# a build still running.
+# Builds of different file sets (games, rule sets, loop rules) may run at
+# once in one directory; a second build of the same files there is refused
+# (src/tables/lock.rs: each build holds .adji-build-FILES.lock).
 set -euo pipefail
 cargo build --release
-cargo build --release --example rules_compare
+cargo build --release --example rules_compare --example frontier_curve
 BIN=target/release/adji
 CMP=target/release/examples/rules_compare
 TABLES=${TABLES:-tables-rules}
@@ -33,7 +36,7 @@ RUNS=${RUNS:-rules-runs}
 PLIES=${PLIES:-2 4}
 READINGS="default must-reach slam-forbidden"
 mkdir -p "$TABLES" "$RUNS"
-stages=${*:-gap tables solve compare openings}
+stages=${*:-gap tables solve compare openings frontier}
 
 run() { # log-file command...: runs, times, keeps stdout in RUNS
   local out=$RUNS/$1
@@ -82,6 +85,11 @@ for stage in $stages; do
       done
     done
     ;;
+  frontier)
+    for r in default valdez; do
+      run "frontier-adjiboto-$r.md" nice target/release/examples/frontier_curve "$TABLES" 30 100000 --rules "$r" --threads 1
+    done
+    ;;
   speed)
     : "${OLD:?set OLD to the old binary}"
     mkdir -p "$RUNS/speed-old" "$RUNS/speed-new"
@@ -96,8 +104,10 @@ for stage in $stages; do
         done
       done
     done
-    for i in 1 2 3 4 5; do
-      for b in "$OLD" "$BIN"; do echo "bench $b run $i"; $b bench | tail -1; done
+    for i in $(seq 1 10); do # interleaved pairs, the first binary alternating
+      order="$OLD $BIN"
+      ((i % 2)) || order="$BIN $OLD"
+      for b in $order; do echo "bench $b run $i load $(cut -d' ' -f1 /proc/loadavg)"; $b bench | tail -3; done
     done
     for f in "$RUNS"/speed-old/*.adjt; do
       n=$(basename "$f")

@@ -13,7 +13,8 @@ pub const TMP_PREFIX: &str = ".adji-";
 pub const TMP_SUFFIX: &str = ".tmp";
 
 /// Writes `path` atomically: `fill` writes the contents into a temporary file
-/// in the same directory, which is then flushed, fsynced and renamed over
+/// in the same directory (`.adji-NAME.XXXXXX.tmp`, NAME the target's name,
+/// so that a cleaner can tell whose it is), which is then flushed, fsynced and renamed over
 /// `path`. On any error the temporary file is removed and `path` is untouched.
 /// The directory must exist (it is not created: a mistyped path is an
 /// error, not a new folder), and `path`, if it exists, must be a regular
@@ -39,8 +40,11 @@ pub fn write_atomic_with(
             ));
         }
     }
+    // The temporary file names its target, so that a cleaner can tell
+    // whose it is (`.adji-NAME.XXXXXX.tmp`).
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
     let mut tmp = tempfile::Builder::new()
-        .prefix(TMP_PREFIX)
+        .prefix(&format!("{TMP_PREFIX}{}.", name.unwrap_or_default()))
         .suffix(TMP_SUFFIX)
         .tempfile_in(dir)?;
     // A temporary file is private (0600); the result is an ordinary file.

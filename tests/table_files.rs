@@ -469,6 +469,78 @@ fn a_build_removes_stale_temporary_files_of_our_naming() {
     assert!(dir.path().join("notes.tmp").exists());
 }
 
+/// Holds `dir`'s lock file `name` as a running build would: shared for the
+/// directory's lock, exclusive for a file set's.
+fn hold_lock(dir: &Path, name: &str, shared: bool) -> std::fs::File {
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join(name))
+        .unwrap();
+    if shared {
+        f.lock_shared().unwrap();
+    } else {
+        f.lock().unwrap();
+    }
+    f
+}
+
+#[test]
+fn a_build_leaves_the_temporary_files_of_a_running_build_of_other_files() {
+    // Issue 24: two builds in one directory (two games, rule sets or loop
+    // rules) deleted each other's temporary files, so the first one's
+    // rename failed. A must-reach build is running (it holds the
+    // directory's lock shared and its files' lock) and writing its level
+    // 23; a default build starting in the same directory must leave that
+    // file, and the random-named one of an unknown writer, alone, and
+    // still clean its own stale ones.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let _dir_lock = hold_lock(d, ".adji-build.lock", true);
+    let _set_lock = hold_lock(d, ".adji-build-adjito-must-reach-start.lock", false);
+    let theirs = [
+        ".adji-adjito-must-reach-start-023.adjt.AbC123.tmp",
+        ".adji-adjiboto-start-020.adjt.AbC123.tmp",
+        ".adji-XyZ789.tmp",
+    ];
+    let mine = ".adji-adjito-start-003.adjt.QrS456.tmp";
+    for n in theirs.iter().chain([&mine]) {
+        std::fs::write(d.join(n), vec![0u8; 4096]).unwrap();
+    }
+    build::<Adjito>(d, LoopRule::Start, 3);
+    for n in theirs {
+        assert!(d.join(n).exists(), "{n}, another build's, was removed");
+    }
+    assert!(
+        !d.join(mine).exists(),
+        "{mine}, our own stale one, was left"
+    );
+}
+
+#[test]
+fn a_second_build_of_the_same_files_is_refused_naming_the_lock() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let held = hold_lock(d, ".adji-build-adjito-start.lock", false);
+    let Err(e) = build_tables::<Adjito>(d, LoopRule::Start, 2, &NoProgress, |_| {}) else {
+        panic!("a second build of the same files was not refused");
+    };
+    let msg = e.to_string();
+    assert!(matches!(e, TableError::Locked { .. }), "{msg}");
+    assert!(msg.contains(".adji-build-adjito-start.lock"), "{msg}");
+    assert!(msg.contains("another `adji tables build`"), "{msg}");
+    assert!(!d.join("adjito-start-000.adjt").exists());
+    // Another file set (the even loop rule) builds meanwhile; once the
+    // lock is released, the refused build runs and resumes nothing amiss.
+    build::<Adjito>(d, LoopRule::Even, 2);
+    drop(held);
+    build::<Adjito>(d, LoopRule::Start, 2);
+    // The locks are released when a build ends: it can run again.
+    build::<Adjito>(d, LoopRule::Start, 3);
+    verify_adjito(d);
+}
+
 #[test]
 fn a_level_too_large_for_the_builder_is_refused_not_a_panic() {
     // House item 5: Adji-Boto level 60 has 5.7e10 positions, beyond u32

@@ -9,6 +9,7 @@ use clap::Args;
 use adji::game::Game;
 use adji::rules::RuleSet;
 use adji::tables::format::{self, levels_present};
+use adji::tables::lock::BuildLock;
 use adji::tables::shard::{manifest_levels, merge_level, split_level, Merged};
 use adji::value::LoopRule;
 
@@ -145,7 +146,7 @@ fn merge_game<G: Game>(a: &MergeArgs) -> Result<(), CliError> {
     }
     let out_dir = &a.dir.dir;
     std::fs::create_dir_all(out_dir).map_err(CliError::file(out_dir))?;
-    format::remove_stale_temps(out_dir)?;
+    let _lock = BuildLock::acquire(out_dir, rules, rule)?;
     for n in levels {
         match merge_level(dirs, out_dir, rules, rule, n)? {
             Merged::Written(p) => out::print(format_args!("merged {}\n", p.display()))?,
@@ -211,7 +212,7 @@ fn split_game<G: Game>(a: &SplitArgs) -> Result<(), CliError> {
     let out_dir = a.out.as_deref().unwrap_or(dir);
     let levels = split_levels::<G>(a, dir)?;
     std::fs::create_dir_all(out_dir).map_err(CliError::file(out_dir))?;
-    format::remove_stale_temps(out_dir)?;
+    let _lock = BuildLock::acquire(out_dir, rules, rule)?;
     for n in levels {
         split_level(dir, out_dir, rules, rule, n, a.shards)?;
         out::print(format_args!(

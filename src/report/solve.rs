@@ -76,6 +76,11 @@ pub struct SolveReport {
     pub from_tables: bool,
     /// Why the game is over, if it is.
     pub game_over: Option<&'static str>,
+    /// Whether a line reached the longest path the search follows and so
+    /// stopped it (the bounds are those proved until then); left out of
+    /// the JSON when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub ply_cap: bool,
     /// Whether the value depends on how endless play is scored (none: unresolved).
     pub loop_sensitive: Option<bool>,
     /// Lower bound of the value.
@@ -161,6 +166,7 @@ impl SolveReport {
             from_tables: a.from_tables,
             game_over: G::end_reason(pos).map(|r| r.describe_under(G::RULES)),
             loop_sensitive: a.loop_sensitive(),
+            ply_cap: stats.ply_cap,
             lower: a.value.lower,
             moves: a.moves.iter().map(|m| solve_move::<G>(pos, m)).collect(),
             nodes: stats.nodes,
@@ -224,7 +230,18 @@ impl fmt::Display for SolveReport {
                 writeln!(f, "projected final score: {}", s.text())?;
             }
             FinalScore::Between { lower, upper } => {
-                writeln!(f, "value: unresolved; lower bound {lo:+}, upper bound {hi:+} (a limit stopped the search)")?;
+                let why = if self.ply_cap {
+                    format!(
+                        "a line reached {} plies, the longest path the search follows, and stopped it",
+                        crate::search::MAX_PLY
+                    )
+                } else {
+                    "a limit stopped the search".to_string()
+                };
+                writeln!(
+                    f,
+                    "value: unresolved; lower bound {lo:+}, upper bound {hi:+} ({why})"
+                )?;
                 writeln!(
                     f,
                     "projected final score between {} and {}",

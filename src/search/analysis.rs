@@ -118,4 +118,8 @@ pub struct Stats {
     pub table_hits: u64,
     /// Wall time in milliseconds.
     pub time_ms: u64,
+    /// Whether a path reached the longest the search follows
+    /// ([`super::MAX_PLY`] plies) and stopped the search there, as a limit
+    /// does.
+    pub ply_cap: bool,
 }

@@ -72,6 +72,7 @@ mod root;
 
 pub use analysis::{Analysis, MoveResult, PvEnd, Stats};
 use ctx::Shared;
+pub use parallel::MAX_PLY;
 
 /// Search limits.
 #[derive(Clone, Copy, Debug, Default)]

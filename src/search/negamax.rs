@@ -105,7 +105,7 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
         self.shared.count(ctx)?;
         if ctx.ply() >= MAX_PLY {
             // Deeper would risk the stack: stop as a limit does.
-            self.shared.request_stop();
+            self.shared.stop_at_ply_cap();
             return Err(Abort);
         }
         // One packing per node: the table key clears the side, the path key keeps it.

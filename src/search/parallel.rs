@@ -34,7 +34,7 @@ pub(super) const STACK_BYTES: usize = 1 << 30;
 
 /// Longest path a search may follow (a stack frame per ply is well under
 /// `STACK_BYTES / MAX_PLY`, with room for the caller's frames).
-pub(super) const MAX_PLY: usize = 250_000;
+pub const MAX_PLY: usize = 250_000;
 
 /// Slots of the busy table.
 const BUSY_SLOTS: usize = 1 << 15;

@@ -156,6 +156,17 @@ pub enum TableError {
         /// The largest level the builder takes for this game.
         max: u32,
     },
+    /// Another build of the same files holds their lock in the directory
+    /// ([`super::lock`]).
+    #[error("{}: another `adji tables build` of the same files ({what}, --loop {}) is running in this directory and holds this lock; wait for it to end or build into another directory", .lock.display(), .rule.name())]
+    Locked {
+        /// The lock file.
+        lock: PathBuf,
+        /// The game and rule set, as the command line names them.
+        what: String,
+        /// The loop rule.
+        rule: LoopRule,
+    },
     /// A value no position of the level can have: a value byte outside
     /// ±(seeds on the board), or an exception bound outside them (other
     /// than −∞ for `lo`, +∞ for `hi`) or with `lo > hi`.

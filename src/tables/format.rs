@@ -282,7 +282,14 @@ pub fn file_name(rules: RuleSet, rule: LoopRule, level: u32) -> String {
 /// What every level file of `rules` and `rule` is named by, before the
 /// level.
 fn file_prefix(rules: RuleSet, rule: LoopRule) -> String {
-    format!("{}-{}{}-", rules.game(), rules.file_tag(), rule.name())
+    format!("{}-", set_name(rules, rule))
+}
+
+/// The name of the file set of `rules` (its [`RuleSet::tables`]) and
+/// `rule`: every level file's name before `-LLL.adjt` (`adjito-start`,
+/// `adjito-must-reach-start`).
+pub fn set_name(rules: RuleSet, rule: LoopRule) -> String {
+    format!("{}-{}{}", rules.game(), rules.file_tag(), rule.name())
 }
 
 /// The path of a level in `dir`.
@@ -487,33 +494,6 @@ pub fn write_level_with(
 /// The build-tool version written into headers and manifests.
 pub fn tool_version() -> String {
     format!("adji {}", env!("CARGO_PKG_VERSION"))
-}
-
-/// Prefix of the temporary files that versions before `fsutil` left.
-const LEGACY_TMP_PREFIX: &str = ".adjt-";
-
-/// Removes the temporary files a killed build left in `dir`: ours
-/// ([`crate::fsutil::remove_stale_temps`]) and those of the older
-/// `.adjt-*.tmp` naming. Returns how many were removed.
-///
-/// # Errors
-/// [`TableError::Io`] listing the directory or removing a file.
-pub fn remove_stale_temps(dir: &Path) -> Result<usize, TableError> {
-    let io = |e| TableError::Io {
-        path: dir.to_path_buf(),
-        source: e,
-    };
-    let mut removed = crate::fsutil::remove_stale_temps(dir).map_err(io)?;
-    for name in list_dir(dir).map_err(io)? {
-        if name.starts_with(LEGACY_TMP_PREFIX) && name.ends_with(crate::fsutil::TMP_SUFFIX) {
-            let p = dir.join(&name);
-            if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_file()) {
-                std::fs::remove_file(&p).map_err(io)?;
-                removed += 1;
-            }
-        }
-    }
-    Ok(removed)
 }
 
 /// The names in `dir` (none when it does not exist).

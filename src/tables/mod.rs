@@ -5,6 +5,7 @@
 //! - [`format`]: the file format and atomic writes;
 //! - [`shard`]: a level stored as shard files and a manifest, merged and
 //!   split (a [`Table`] reads either form);
+//! - [`lock`]: the build locks of a directory and its stale temporary files;
 //! - [`retrograde`]: the parallel retrograde builder (named for its algorithm, not build output);
 //! - [`verify`]: header, checksum and successor checks;
 //! - [`stats`]: per-level statistics;
@@ -16,6 +17,7 @@
 pub mod bench;
 mod error;
 pub mod format;
+pub mod lock;
 pub mod retrograde;
 pub mod shard;
 pub mod stats;

@@ -152,7 +152,8 @@ pub fn worst_rank_plan<G: Game>(max: u32, p: usize) -> Result<Vec<LevelPlan>, Ta
 
 /// Builds (or resumes) levels `0..=max` in the shared directory `dir` with
 /// every rank of `comm` (all ranks call it with the same arguments). Rank
-/// 0 removes stale temporary files, decides per level whether the file
+/// 0 takes the directory's build locks ([`crate::tables::lock`]) and
+/// removes stale temporary files, decides per level whether the file
 /// there is kept, and writes the files; `on_level` is called at rank 0 only,
 /// after each level, with the event and, for a built level, its
 /// measurements.
@@ -169,9 +170,10 @@ pub fn build_tables_distributed<G: Game>(
     mut on_level: impl FnMut(&BuildEvent, Option<&DistLevelReport>),
 ) -> Result<TableSet, TableError> {
     plan::<G>(max)?;
-    if comm.rank() == 0 {
-        format::remove_stale_temps(dir)?;
-    }
+    let _lock = match comm.rank() {
+        0 => Some(super::super::lock::BuildLock::acquire(dir, G::RULES, rule)?),
+        _ => None,
+    };
     let mut set = TableSet::empty(G::RULES.tables(), rule);
     for n in 0..=max {
         let path = format::level_path(dir, G::RULES.tables(), rule, n);

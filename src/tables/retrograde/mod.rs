@@ -86,6 +86,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::lock::BuildLock;
 use super::{format, level_positions, Table, TableError, TableSet};
 use crate::game::Game;
 use crate::index::level_size;
@@ -515,15 +516,18 @@ pub fn build_tables<G: Game>(
 }
 
 /// Builds (or resumes) levels `0..=max` in `dir` within `memory` bytes
-/// (the plan is checked before anything is built). First removes the
-/// temporary files a killed build left there. Levels whose file opens and
+/// (the plan is checked before anything is built). First takes the
+/// directory's build locks, held to the end, and removes the temporary
+/// files a killed build left there ([`super::lock`]). Levels whose file opens and
 /// checks (header, game, rule, size, checksum) are kept; missing, truncated
 /// or corrupt ones are built and written atomically. `on_level` is told
 /// after each level.
 ///
 /// # Errors
 /// [`TableError::TooLarge`] or [`TableError::OverBudget`] before anything
-/// is built when a level is beyond the builder or the budget; I/O errors; a lower level built under another loop
+/// is built when a level is beyond the builder or the budget;
+/// [`TableError::Locked`] when another build of the same files runs in
+/// `dir`; I/O errors; a lower level built under another loop
 /// rule or for the other game; something other than a regular file (a
 /// FIFO, a directory) in place of a level file.
 pub fn build_tables_within<G: Game>(
@@ -535,7 +539,7 @@ pub fn build_tables_within<G: Game>(
     mut on_level: impl FnMut(&BuildEvent),
 ) -> Result<TableSet, TableError> {
     check_memory(&plan::<G>(max)?, memory)?;
-    format::remove_stale_temps(dir)?;
+    let _lock = BuildLock::acquire(dir, G::RULES, rule)?;
     let mut set = TableSet::empty(G::RULES.tables(), rule);
     for n in 0..=max {
         let path = format::level_path(dir, G::RULES.tables(), rule, n);
