@@ -350,6 +350,13 @@ fn every_attack_is_rejected_naming_the_first_bad_node() {
     let e = rejected(&c, dir.path());
     assert_eq!(e.node, Some(i), "{e}");
 
+    // A root that is no position of the game.
+    let mut c = cert.clone();
+    c.root = adji::game::Packed(u128::MAX);
+    let e = rejected(&c, dir.path());
+    assert_eq!(e.node, None, "{e}");
+    assert!(e.what.contains("not a position"), "{e}");
+
     // A node no earlier node reaches: the last node made a copy of the
     // first leaf, with nothing pointing at it.
     let mut c = cert.clone();
