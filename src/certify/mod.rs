@@ -43,10 +43,10 @@
 //!   or more after a quiet move).
 //!
 //! A node shared by several parents must be reached as the same board, `w`
-//! and claim from each. The two root nodes come first in the sense that
-//! every other node is a child of a node stored before it, so one pass in
-//! file order places every node (a depth-first numbering from the roots
-//! does this).
+//! and claim from each. Every node but the two root nodes (which the header
+//! places) is a child of a node stored before it, so one pass in file
+//! order places every node (a depth-first numbering from the roots does
+//! this).
 //!
 //! # Cycles (the README's rules §4)
 //!
