@@ -485,8 +485,7 @@ pub fn tables_status(
     let mut off = Vec::new();
     for &level in levels {
         let name = file_name(cert.rules.tables(), cert.rule, level);
-        let bytes = std::fs::read(dir.join(&name))?;
-        let sum = hex(&sha256(&bytes));
+        let sum = hex(&file_sha256(&dir.join(&name))?);
         match known.get(name.as_str()) {
             Some(&want) if want.eq_ignore_ascii_case(&sum) => {}
             Some(_) => off.push(format!("{name} (differs from the recorded SHA-256)")),
@@ -506,6 +505,18 @@ fn hex(b: &[u8]) -> String {
         let _ = write!(s, "{x:02x}");
     }
     s
+}
+
+/// SHA-256 of the file at `path`, read in pieces (a level file may be
+/// bigger than the memory at hand).
+///
+/// # Errors
+/// An I/O error reading it.
+pub fn file_sha256(path: &Path) -> std::io::Result<[u8; 32]> {
+    use sha2::Digest;
+    let mut h = sha2::Sha256::new();
+    std::io::copy(&mut std::fs::File::open(path)?, &mut h)?;
+    Ok(h.finalize().into())
 }
 
 /// SHA-256 of `data` (the `sha2` crate), as `results/tables-checksums.txt`
@@ -533,6 +544,21 @@ mod tests {
         assert_eq!(
             hex(&sha256(long)),
             "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+        );
+    }
+
+    #[test]
+    fn a_file_hashed_in_pieces_matches_its_bytes_hashed_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        // A million bytes, more than one read's buffer.
+        let data: Vec<u8> = (0..1_000_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        std::fs::write(&path, &data).unwrap();
+        assert_eq!(file_sha256(&path).unwrap(), sha256(&data));
+        std::fs::write(&path, b"abc").unwrap();
+        assert_eq!(
+            hex(&file_sha256(&path).unwrap()),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
     }
 }
