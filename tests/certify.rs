@@ -10,7 +10,7 @@ use assert_cmd::Command;
 use adji::certify::check::{check, Rejected};
 use adji::certify::write::Writer;
 use adji::certify::{Certificate, Claim, FormatError, Proof};
-use adji::game::{Game, Packed, Position};
+use adji::game::{Game, Position};
 use adji::progress::NoProgress;
 use adji::rules::RuleSet;
 use adji::search::{Options, Searcher};
@@ -139,10 +139,11 @@ fn certificates_of_loop_sensitive_positions_hold_some_through_cycles() {
 
 /// A proof of `value ≥ hi` for a loop-sensitive position whose `w` is below
 /// `hi`, made by proving it with the root's stretch scored `hi` (where it
-/// holds, through a cycle) and then giving the stretch's nodes the real
-/// `w`: every node's local check passes, so only the cycle rule stands
+/// holds, through a cycle). The file stores no `w`: the checker places the
+/// root's stretch at its real `w`, where every node's local check still
+/// passes (nothing of the stretch is a leaf), so only the cycle rule stands
 /// between it and a false claim. The checker rejects it, naming a node on
-/// the cycle; it rejects the unaltered graph at its root.
+/// the cycle whose claim is not loop-safe.
 #[test]
 fn a_cycle_under_a_claim_endless_play_does_not_meet_is_rejected() {
     let dir = tempfile::tempdir().unwrap();
@@ -157,18 +158,10 @@ fn a_cycle_under_a_claim_endless_play_does_not_meet_is_rejected() {
                 continue;
             }
             tried += 1;
-            let mut cert = make::<Adjito>(dir.path(), rule, level - 1, p, Some((hi, hi)));
-            let e = check(&cert, dir.path()).unwrap_err();
-            assert_eq!(e.node, Some(cert.at_least as usize), "{e}");
-            for n in cert.nodes.iter_mut() {
-                if Packed(n.board).unpack().level() == level {
-                    n.w = if n.w as i32 == hi { w } else { -w } as i8;
-                }
-            }
+            let cert = make::<Adjito>(dir.path(), rule, level - 1, p, Some((hi, hi)));
             let e = check(&cert, dir.path()).unwrap_err();
             assert!(e.what.contains("quiet cycle"), "{e}");
-            let n = &cert.nodes[e.node.unwrap()];
-            assert!(!n.claim.loop_safe(n.w as i32, n.t as i32));
+            assert!(e.what.contains("does not meet its claim"), "{e}");
         }
     }
     assert!(tried >= 3, "only {tried} positions tried");
@@ -177,7 +170,7 @@ fn a_cycle_under_a_claim_endless_play_does_not_meet_is_rejected() {
 /// Certificates of every move's value of loop-sensitive positions (levels
 /// 5–6, tables below): each value is the tables' (`tables::move_values`),
 /// each certificate holds, a wrong value is refused by the writer, and a
-/// certificate moved to another first move is rejected at its root node.
+/// certificate moved to another first move is rejected, naming a node.
 #[test]
 fn every_moves_value_is_certified() {
     let dir = tempfile::tempdir().unwrap();
@@ -197,8 +190,10 @@ fn every_moves_value_is_certified() {
                 if let Some(other) = want.iter().find(|m| m.mv != mv.mv) {
                     let mut c = cert.clone();
                     c.first = Some(other.mv.0);
+                    // Its nodes are placed at the other move's child,
+                    // whose proof they are not.
                     let e = check(&c, dir.path()).unwrap_err();
-                    assert_eq!(e.node, Some(c.at_least as usize), "{e}");
+                    assert!(e.node.is_some(), "{e}");
                 }
                 moves += 1;
             }
@@ -255,6 +250,17 @@ fn parents(cert: &Certificate, i: usize) -> Vec<usize> {
         .collect()
 }
 
+/// The direction of node `i`'s claim (the file does not store it): the
+/// opposite of a parent's, whose proof kind shows its own.
+fn claim_of(cert: &Certificate, i: usize) -> Claim {
+    let p = parents(cert, i)[0];
+    match cert.nodes[p].proof {
+        Proof::One { .. } => Claim::AtMost,
+        Proof::All(_) => Claim::AtLeast,
+        _ => unreachable!("a leaf has no children"),
+    }
+}
+
 /// Checks a tampered certificate through its bytes (a valid checksum) and
 /// returns the rejection.
 fn rejected(cert: &Certificate, dir: &Path) -> Rejected {
@@ -282,15 +288,23 @@ fn every_attack_is_rejected_naming_the_first_bad_node() {
             .unwrap()
     };
 
-    // Flip a bound: the direction of a claim, then a threshold by one.
-    let i = inner(|p| matches!(p, Proof::One { .. }));
+    // Flip a bound: the root's two nodes swapped (each then proves the
+    // other direction), then a threshold made stronger by one.
     let mut c = cert.clone();
-    c.nodes[i].claim = Claim::AtMost;
-    names(&rejected(&c, dir.path()), &c, i);
-    for i in [i, inner(|p| matches!(p, Proof::All(_)))] {
+    (c.at_least, c.at_most) = (c.at_most, c.at_least);
+    let e = rejected(&c, dir.path());
+    assert!(
+        [c.at_least, c.at_most].contains(&(e.node.unwrap() as u32)),
+        "{e}"
+    );
+    assert!(e.what.contains("proves only a"), "{e}");
+    let one = inner(|p| matches!(p, Proof::One { .. }));
+    for (i, claim) in [
+        (one, Claim::AtLeast),
+        (inner(|p| matches!(p, Proof::All(_))), Claim::AtMost),
+    ] {
         let mut c = cert.clone();
-        let n = &mut c.nodes[i];
-        n.t += if n.claim == Claim::AtLeast { 1 } else { -1 };
+        c.nodes[i].t += if claim == Claim::AtLeast { 1 } else { -1 };
         names(&rejected(&c, dir.path()), &c, i);
     }
 
@@ -320,18 +334,35 @@ fn every_attack_is_rejected_naming_the_first_bad_node() {
     assert_eq!(e.node, Some(leaves[0]), "{e}");
     assert!(e.what.contains("table entry"), "{e}");
 
-    // Point a proof at another node (a leaf of another board).
-    let i = inner(|p| matches!(p, Proof::One { .. }));
+    // Point a proof at another node: a leaf stored before it, so placed
+    // already, at another board.
+    let i = (1..cert.nodes.len())
+        .find(|&i| matches!(cert.nodes[i].proof, Proof::One { .. }) && leaves[0] < i)
+        .unwrap();
     let mut c = cert.clone();
     if let Proof::One { child, .. } = &mut c.nodes[i].proof {
         *child = leaves
             .iter()
             .copied()
-            .find(|&l| l as u32 != *child)
+            .find(|&l| l as u32 != *child && l < i)
             .unwrap() as u32;
     }
     let e = rejected(&c, dir.path());
     assert_eq!(e.node, Some(i), "{e}");
+
+    // A root that is no position of the game.
+    let mut c = cert.clone();
+    c.root = adji::game::Packed(u128::MAX);
+    let e = rejected(&c, dir.path());
+    assert_eq!(e.node, None, "{e}");
+    assert!(e.what.contains("not a position"), "{e}");
+
+    // A node no earlier node reaches: the last node made a copy of the
+    // first leaf, with nothing pointing at it.
+    let mut c = cert.clone();
+    c.nodes.push(c.nodes[leaves[0]].clone());
+    let e = rejected(&c, dir.path());
+    assert_eq!(e.node, Some(cert.nodes.len()), "{e}");
 
     // Truncate the file: the first node lost is named; a cut inside the
     // last bytes fails the checksum; a cut header is too short.
@@ -377,7 +408,7 @@ fn a_leaf_on_a_corrupted_table_entry_is_rejected() {
                         .bounds(index as usize)
                         .loop_sensitive() =>
             {
-                Some((i, level, index, n.claim, n.t as i32))
+                Some((i, level, index, claim_of(&cert, i), n.t as i32))
             }
             _ => None,
         })

@@ -9,15 +9,19 @@
 //! module's documentation ([`crate::certify`]).
 //!
 //! It checks, stopping at the first failure and naming its node:
-//! 1. the two root nodes: the root's board, `w(root)`, `≥ v` and `≤ v`;
-//! 2. every node in index order: a well-formed board of the game; its
-//!    proof (a game end whose split meets the claim; a table entry at the
-//!    board's own level and index whose `clamp(w, lo, hi)` meets it; for
-//!    `≥` one legal move, for `≤` exactly the legal moves) with every move
-//!    replayed and every child's board, `w` and claim checked against what
-//!    the parent needs;
-//! 3. that the nodes whose claims are not loop-safe form no cycle;
-//! 4. that every node is reachable from the root.
+//! 1. the root: a position of the game, and, with a first move, a legal
+//!    one; the two root nodes are placed: the root's board (or the first
+//!    move's child), `w` by the loop rule, `≥ v` and `≤ v` (or what the
+//!    move's value needs of its child);
+//! 2. every node in file order: that it has been placed (it is a root node
+//!    or a child of a node before it); its proof (a game end whose split
+//!    meets the claim; a table entry at the board's own level and index
+//!    whose `clamp(w, lo, hi)` meets it; for `≥` one legal move, for `≤`
+//!    exactly the legal moves), with every move replayed: the child is
+//!    placed at the board the move leads to, the `w` it gives and the
+//!    opposite claim, the same for every parent, and its threshold gives
+//!    what the parent needs;
+//! 3. that the nodes whose claims are not loop-safe form no cycle.
 //!
 //! Then it reports whether the table levels it read are the files recorded
 //! in `results/tables-checksums.txt` (SHA-256, which `adji tables verify`
@@ -76,6 +80,20 @@ pub fn check(cert: &Certificate, dir: &Path) -> Result<Accepted, Rejected> {
     crate::with_rules!(cert.rules, check_game(cert, dir))
 }
 
+/// Where a node stands, given by its parent (or, for a root node, by the
+/// header): the board its claim is about, its stretch's `w` and its claim's
+/// direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Place {
+    board: u128,
+    w: i32,
+    claim: Claim,
+}
+
+/// Each node's place, once a parent (or the header) has placed it, with
+/// the node that did (`None`: the header).
+type Places = Vec<Option<(Place, Option<u32>)>>;
+
 fn check_game<G: Game>(cert: &Certificate, dir: &Path) -> Result<Accepted, Rejected> {
     let top = cert
         .nodes
@@ -94,7 +112,8 @@ fn check_game<G: Game>(cert: &Certificate, dir: &Path) -> Result<Accepted, Rejec
         })?,
         None => TableSet::empty(G::RULES, cert.rule),
     };
-    check_roots::<G>(cert)?;
+    let mut places: Places = vec![None; cert.nodes.len()];
+    place_roots::<G>(cert, &mut places)?;
     let mut acc = Accepted {
         nodes: cert.nodes.len(),
         table_leaves: 0,
@@ -104,8 +123,13 @@ fn check_game<G: Game>(cert: &Certificate, dir: &Path) -> Result<Accepted, Rejec
     };
     let mut levels = BTreeSet::new();
     for (i, n) in cert.nodes.iter().enumerate() {
-        let pos = position::<G>(n).map_err(|e| bad(i, e))?;
-        check_node::<G>(cert, &tables, n, &pos).map_err(|e| bad(i, e))?;
+        let (at, _) = places[i].ok_or_else(|| {
+            bad(
+                i,
+                "is neither a root node nor a child of a node stored before it".into(),
+            )
+        })?;
+        check_node::<G>(cert, &tables, i, at, &mut places).map_err(|e| bad(i, e))?;
         match n.proof {
             Proof::Table { level, .. } => {
                 acc.table_leaves += 1;
@@ -115,16 +139,24 @@ fn check_game<G: Game>(cert: &Certificate, dir: &Path) -> Result<Accepted, Rejec
             _ => {}
         }
     }
-    acc.on_cycles = check_cycles(&cert.nodes)?;
-    check_reachable(cert)?;
+    let places: Vec<Place> = places.into_iter().flatten().map(|(p, _)| p).collect();
+    acc.on_cycles = check_cycles(&cert.nodes, &places)?;
     acc.levels = levels.into_iter().collect();
     Ok(acc)
 }
 
-/// The root nodes claim `≥ v` and `≤ v` about the root as a stretch start,
-/// or, with a first move, what the move's value needs of its child.
-fn check_roots<G: Game>(cert: &Certificate) -> Result<(), Rejected> {
+/// Places the root nodes: `≥ v` and `≤ v` about the root as a stretch
+/// start, or, with a first move, what the move's value needs of its child.
+fn place_roots<G: Game>(cert: &Certificate, places: &mut Places) -> Result<(), Rejected> {
     let root = cert.root.unpack();
+    let header = |what: String| Rejected { node: None, what };
+    if !is_position::<G>(&root) || root.pack() != cert.root {
+        return Err(header(format!(
+            "the root {:#x} is not a position of {}",
+            cert.root.0,
+            G::ID
+        )));
+    }
     let v = cert.value;
     let (board, w, at_least, at_most) = match cert.first {
         None => (
@@ -135,10 +167,9 @@ fn check_roots<G: Game>(cert: &Certificate) -> Result<(), Rejected> {
         ),
         Some(m) => {
             if !G::legal_moves(&root).contains(Move(m)) {
-                return Err(Rejected {
-                    node: None,
-                    what: format!("the first move {m} is not legal at the root"),
-                });
+                return Err(header(format!(
+                    "the first move {m} is not legal at the root"
+                )));
             }
             let p = G::play_unchecked(&root, Move(m));
             // The move is worth c − value(child) (a capture) or −value(child).
@@ -150,60 +181,75 @@ fn check_roots<G: Game>(cert: &Certificate) -> Result<(), Rejected> {
             (p.pos, w, (Claim::AtMost, need), (Claim::AtLeast, need))
         }
     };
+    let board = board.pack_board().0;
     for (id, (claim, t)) in [(cert.at_least, at_least), (cert.at_most, at_most)] {
         let n = &cert.nodes[id as usize];
-        let board = board.pack_board().0;
-        if n.board != board || n.w as i32 != w || n.claim != claim || n.t as i32 != t {
+        let at = Place { board, w, claim };
+        if n.t as i32 != t {
             return Err(bad(
                 id as usize,
                 format!(
-                    "a root node must claim value {} {t} with w = {w} for {}; it claims {}",
+                    "a root node must claim value {} {t} for {}; it claims {}",
                     claim.symbol(),
                     describe_board::<G>(board),
-                    describe(n)
+                    describe(at, n.t)
                 ),
             ));
         }
+        place(places, id, at, None).map_err(|e| bad(id as usize, e))?;
     }
     Ok(())
 }
 
-/// The node's board, checked to be a position of the game (side cleared).
-fn position<G: Game>(n: &Node) -> Result<Position, String> {
-    let pos = Packed(n.board).unpack();
-    let ok = pos.pack().0 == n.board
-        && pos.side == 0
-        && pos.pits[G::PITS..].iter().all(|&x| x == 0)
-        && pos.level() <= G::TOTAL
-        && (G::ID == GameId::AdjiBoto || pos.opening == 0);
-    if ok {
-        Ok(pos)
-    } else {
-        Err(format!(
-            "board {:#x} is not a position of {}",
-            n.board,
-            G::ID
-        ))
+/// Places node `child` at `at`, or checks that it is placed there already.
+fn place(places: &mut Places, child: u32, at: Place, by: Option<u32>) -> Result<(), String> {
+    match places[child as usize] {
+        None => {
+            places[child as usize] = Some((at, by));
+            Ok(())
+        }
+        Some((was, _)) if was == at => Ok(()),
+        Some((was, first)) => Err(format!(
+            "node {child} is reached here as {} of board {:#x}, but {} as {} of board {:#x}",
+            describe_place(at),
+            at.board,
+            first.map_or("the header places it".into(), |p| format!(
+                "node {p} reaches it"
+            )),
+            describe_place(was),
+            was.board
+        )),
     }
 }
 
-/// One node's proof, with the edges to its children.
+/// A packed board of the game: pits beyond the game's zero, no more seeds
+/// than the game has, and no opening phase where the game has none.
+fn is_position<G: Game>(pos: &Position) -> bool {
+    pos.pits[G::PITS..].iter().all(|&x| x == 0)
+        && pos.level() <= G::TOTAL
+        && (G::ID == GameId::AdjiBoto || pos.opening == 0)
+}
+
+/// Node `i`'s proof, at its place, placing its children.
 fn check_node<G: Game>(
     cert: &Certificate,
     tables: &TableSet,
-    n: &Node,
-    pos: &Position,
+    i: usize,
+    at: Place,
+    places: &mut Places,
 ) -> Result<(), String> {
-    let (w, t) = (n.w as i32, n.t as i32);
-    let legal = G::legal_moves(pos);
-    let me = describe(n);
+    let n = &cert.nodes[i];
+    let pos = Packed(at.board).unpack();
+    let t = n.t as i32;
+    let legal = G::legal_moves(&pos);
+    let me = describe(at, n.t);
     match &n.proof {
         Proof::End => {
-            let split = G::split(pos);
+            let split = G::split(&pos);
             if !legal.is_empty() {
                 return Err(format!("{me}: a game end, but the game is not over"));
             }
-            if !n.claim.holds(split, t) {
+            if !at.claim.holds(split, t) {
                 return Err(format!("{me}: the game is over with split {split}"));
             }
         }
@@ -220,25 +266,25 @@ fn check_node<G: Game>(
                 .level(level)
                 .ok_or_else(|| format!("{me}: table level {level} is not in the tables"))?;
             let b = table.bounds(index as usize);
-            let v = b.value(w);
-            if !n.claim.holds(v, t) {
+            let v = b.value(at.w);
+            if !at.claim.holds(v, t) {
                 return Err(format!(
-                    "{me}: table entry {level}/{index} has lo {} hi {}, so value {v} with w = {w}",
-                    b.lo, b.hi
+                    "{me}: table entry {level}/{index} has lo {} hi {}, so value {v} with w = {}",
+                    b.lo, b.hi, at.w
                 ));
             }
         }
         Proof::One { mv, child } => {
-            if n.claim != Claim::AtLeast {
+            if at.claim != Claim::AtLeast {
                 return Err(format!("{me}: one move proves only a ≥ claim"));
             }
             if !legal.contains(Move(*mv)) {
                 return Err(format!("{me}: move {mv} is not legal"));
             }
-            check_edge::<G>(cert, n, pos, Move(*mv), *child)?;
+            check_edge::<G>(cert, i, at, &pos, Move(*mv), *child, places)?;
         }
         Proof::All(moves) => {
-            if n.claim != Claim::AtMost {
+            if at.claim != Claim::AtMost {
                 return Err(format!("{me}: every move proves only a ≤ claim"));
             }
             let listed: Vec<Move> = moves.iter().map(|&(m, _)| Move(m)).collect();
@@ -246,66 +292,60 @@ fn check_node<G: Game>(
             if listed != want || want.is_empty() {
                 return Err(format!(
                     "{me}: lists moves [{}], but the legal moves are [{}]",
-                    names::<G>(pos, &listed),
-                    names::<G>(pos, &want)
+                    names::<G>(&pos, &listed),
+                    names::<G>(&pos, &want)
                 ));
             }
             for &(mv, child) in moves {
-                check_edge::<G>(cert, n, pos, Move(mv), child)?;
+                check_edge::<G>(cert, i, at, &pos, Move(mv), child, places)?;
             }
         }
     }
     Ok(())
 }
 
-/// Replays `mv` from `pos` and checks that node `child` is its result with
-/// the claim the parent `n` needs (the parent module's rules).
+/// Replays `mv` from node `i` (at `at`, about `pos`): node `child` is
+/// placed at its result, and its threshold must give what node `i` needs
+/// (the parent module's rules).
 fn check_edge<G: Game>(
     cert: &Certificate,
-    n: &Node,
+    i: usize,
+    at: Place,
     pos: &Position,
     mv: Move,
     child: u32,
+    places: &mut Places,
 ) -> Result<(), String> {
     let c = &cert.nodes[child as usize];
     let played = G::play_unchecked(pos, mv);
     let name = format_move::<G>(pos, mv);
-    let me = describe(n);
-    if c.board != played.pos.pack_board().0 {
-        return Err(format!(
-            "{me}: move {name} leads to {}, but child node {child} is {}",
-            describe_board::<G>(played.pos.pack_board().0),
-            describe_board::<G>(c.board)
-        ));
-    }
+    let me = describe(at, cert.nodes[i].t);
     // A capture starts a stretch (its own w); a quiet move continues this
     // one, seen by the other player.
-    let (want_w, need) = if played.captured > 0 {
+    let (w, need) = if played.captured > 0 {
         let child_t = capture_value(played.captured, c.t as i32); // c − t(child)
         (cert.rule.w::<G>(&played.pos), child_t)
     } else {
-        (-(n.w as i32), -(c.t as i32))
+        (-at.w, -(c.t as i32))
     };
-    let (t, other) = (n.t as i32, opposite(n.claim));
+    let there = Place {
+        board: played.pos.pack_board().0,
+        w,
+        claim: at.claim.opposite(),
+    };
     // The child's claim must give the parent's: for ≥ the move is worth at
     // least t (need ≥ t); for ≤ at most t (need ≤ t).
-    if c.w as i32 != want_w || c.claim != other || !n.claim.holds(need, t) {
+    let t = cert.nodes[i].t as i32;
+    if !at.claim.holds(need, t) {
         return Err(format!(
-            "{me}: move {name} needs child node {child} to claim {} with w = {want_w} (a move \
+            "{me}: move {name} needs child node {child} to claim {} with w = {w} (a move \
              worth {} {t}), but it claims {}",
-            other.symbol(),
-            n.claim.symbol(),
-            describe(c)
+            there.claim.symbol(),
+            at.claim.symbol(),
+            describe(there, c.t)
         ));
     }
-    Ok(())
-}
-
-fn opposite(c: Claim) -> Claim {
-    match c {
-        Claim::AtLeast => Claim::AtMost,
-        Claim::AtMost => Claim::AtLeast,
-    }
+    place(places, child, there, Some(i as u32)).map_err(|e| format!("{me}: move {name}: {e}"))
 }
 
 /// Rejects a cycle through a node whose claim endless play does not meet.
@@ -313,10 +353,10 @@ fn opposite(c: Claim) -> Claim {
 /// stretch's, so every node of a cycle has the same claim: a cycle through
 /// one such node is a cycle of such nodes, found by a depth-first search
 /// over them alone. Returns the number of nodes on cycles (all loop-safe).
-fn check_cycles(nodes: &[Node]) -> Result<usize, Rejected> {
+fn check_cycles(nodes: &[Node], places: &[Place]) -> Result<usize, Rejected> {
     let unsafe_node = |i: usize| {
-        let n = &nodes[i];
-        !n.claim.loop_safe(n.w as i32, n.t as i32)
+        let at = places[i];
+        !at.claim.loop_safe(at.w, nodes[i].t as i32)
     };
     // 0 = unvisited, 1 = on the current path, 2 = done.
     let mut state = vec![0u8; nodes.len()];
@@ -341,8 +381,8 @@ fn check_cycles(nodes: &[Node]) -> Result<usize, Rejected> {
                                 "{} lies on a quiet cycle (back from node {at}), but endless \
                                  play scores w = {}, which does not meet its claim: a claim \
                                  that is not loop-safe needs an acyclic proof",
-                                describe(&nodes[c as usize]),
-                                nodes[c as usize].w
+                                describe(places[c as usize], nodes[c as usize].t),
+                                places[c as usize].w
                             ),
                         ));
                     }
@@ -393,23 +433,12 @@ fn count_on_cycles(nodes: &[Node]) -> usize {
     alive.iter().filter(|&&a| a).count()
 }
 
-/// Every node serves the root's proof.
-fn check_reachable(cert: &Certificate) -> Result<(), Rejected> {
-    let mut seen = vec![false; cert.nodes.len()];
-    let mut stack = vec![cert.at_least, cert.at_most];
-    while let Some(i) = stack.pop() {
-        if !std::mem::replace(&mut seen[i as usize], true) {
-            stack.extend(children(&cert.nodes[i as usize]));
-        }
-    }
-    match seen.iter().position(|&s| !s) {
-        Some(i) => Err(bad(i, "is not reachable from the root's nodes".into())),
-        None => Ok(()),
-    }
+fn describe(at: Place, t: i8) -> String {
+    format!("claim value {} {t} (w = {})", at.claim.symbol(), at.w)
 }
 
-fn describe(n: &Node) -> String {
-    format!("claim value {} {} (w = {})", n.claim.symbol(), n.t, n.w)
+fn describe_place(at: Place) -> String {
+    format!("claim {} (w = {})", at.claim.symbol(), at.w)
 }
 
 fn describe_board<G: Game>(board: u128) -> String {
@@ -456,8 +485,7 @@ pub fn tables_status(
     let mut off = Vec::new();
     for &level in levels {
         let name = file_name(cert.rules.tables(), cert.rule, level);
-        let bytes = std::fs::read(dir.join(&name))?;
-        let sum = hex(&sha256(&bytes));
+        let sum = hex(&file_sha256(&dir.join(&name))?);
         match known.get(name.as_str()) {
             Some(&want) if want.eq_ignore_ascii_case(&sum) => {}
             Some(_) => off.push(format!("{name} (differs from the recorded SHA-256)")),
@@ -477,6 +505,18 @@ fn hex(b: &[u8]) -> String {
         let _ = write!(s, "{x:02x}");
     }
     s
+}
+
+/// SHA-256 of the file at `path`, read in pieces (a level file may be
+/// bigger than the memory at hand).
+///
+/// # Errors
+/// An I/O error reading it.
+pub fn file_sha256(path: &Path) -> std::io::Result<[u8; 32]> {
+    use sha2::Digest;
+    let mut h = sha2::Sha256::new();
+    std::io::copy(&mut std::fs::File::open(path)?, &mut h)?;
+    Ok(h.finalize().into())
 }
 
 /// SHA-256 of `data` (the `sha2` crate), as `results/tables-checksums.txt`
@@ -504,6 +544,21 @@ mod tests {
         assert_eq!(
             hex(&sha256(long)),
             "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+        );
+    }
+
+    #[test]
+    fn a_file_hashed_in_pieces_matches_its_bytes_hashed_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        // A million bytes, more than one read's buffer.
+        let data: Vec<u8> = (0..1_000_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        std::fs::write(&path, &data).unwrap();
+        assert_eq!(file_sha256(&path).unwrap(), sha256(&data));
+        std::fs::write(&path, b"abc").unwrap();
+        assert_eq!(
+            hex(&file_sha256(&path).unwrap()),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
     }
 }

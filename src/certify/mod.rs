@@ -22,21 +22,31 @@
 //! (which proves each `lo` the least and each `hi` the greatest fixpoint),
 //! which the checker tells by their SHA-256 in `results/tables-checksums.txt`.
 //!
-//! It is a graph of nodes. Each node is a board (relative to the mover, the
-//! side to move cleared: values do not depend on it), the `w` of its stretch
-//! seen by its mover, and a claim `value ≥ t` or `value ≤ t` about the
-//! node's value in that stretch, `clamp(w, lo, hi)`. A node proves its claim:
+//! It is a graph of nodes. Each node proves a claim `value ≥ t` or
+//! `value ≤ t` about a board (relative to the mover, the side to move
+//! cleared: values do not depend on it) in a stretch whose endless play
+//! scores `w` for its mover; its value there is `clamp(w, lo, hi)`. The
+//! file stores only `t` and the proof: the board, `w` and the claim's
+//! direction follow from the parent, by replaying the move from the root
+//! (a capture's child starts a stretch, `w` its own; a quiet move's child
+//! continues it, `w` negated; a child's claim is the opposite of its
+//! parent's). A node proves its claim:
 //! - `End`: the game is over; the split satisfies the claim;
 //! - `Table`: a table entry named by level and index (the board's own);
 //!   `clamp(w, lo, hi)` from the entry satisfies the claim (the value of
 //!   any position of a stretch scored `w`, as for a quiet move's child);
 //! - `One` (claims `≥ t` only): one legal move and the node proving it: a
-//!   capture of `c` seeds into a child (a new stretch start, `w` its own)
-//!   claiming `value ≤ c − t` or less; a quiet move into a child (same
-//!   stretch, `w` negated) claiming `value ≤ −t` or less;
+//!   capture of `c` seeds into a child claiming `value ≤ c − t` or less; a
+//!   quiet move into a child claiming `value ≤ −t` or less;
 //! - `All` (claims `≤ t` only): every legal move, in order, each with the
 //!   node proving the mirror claim (`≥ c − t` or more after a capture, `≥ −t`
 //!   or more after a quiet move).
+//!
+//! A node shared by several parents must be reached as the same board, `w`
+//! and claim from each. Every node but the two root nodes (which the header
+//! places) is a child of a node stored before it, so one pass in file
+//! order places every node (a depth-first numbering from the roots does
+//! this).
 //!
 //! # Cycles (the README's rules §4)
 //!
@@ -64,12 +74,12 @@
 //! reaches a proved leaf or plays endlessly in one stretch, which scores `w`,
 //! and that meets the claim only where the claim is loop-safe.
 //!
-//! # File format (version 1), all integers little-endian
+//! # File format (version 2), all integers little-endian
 //!
 //! ```text
 //! offset  size  field
 //!   0       8   magic "ADJICERT"
-//!   8       2   format version, u16 (1)
+//!   8       2   format version, u16 (2)
 //!  10       1   game (crate::game::GameId::code)
 //!  11       1   rule set (crate::rules::RuleSet::code)
 //!  12       1   loop rule (crate::value::LoopRule::code)
@@ -83,11 +93,12 @@
 //!  end−4    4   CRC-32 of every byte before it
 //! ```
 //!
-//! A node record: board u128 (packed, side 0), `w` i8, claim u8 (0 = `≥`,
-//! 1 = `≤`), threshold `t` i8, kind u8, then by kind:
+//! A node record: threshold `t` i8, kind u8, then by kind:
 //! `0 End`: nothing; `1 Table`: level u8, index u64;
 //! `2 One`: move u8, child u32; `3 All`: count u8, then count × (move u8,
-//! child u32). Moves are relative pits, 255 for the pass.
+//! child u32). Moves are relative pits, 255 for the pass. (Version 1 also
+//! stored each node's board, `w` and claim: 18 bytes more a node, all of
+//! them determined by the root and the moves.)
 
 pub mod check;
 pub mod write;
@@ -99,7 +110,7 @@ use crate::value::LoopRule;
 /// File magic.
 pub const MAGIC: &[u8; 8] = b"ADJICERT";
 /// Format version.
-pub const VERSION: u16 = 1;
+pub const VERSION: u16 = 2;
 /// The header's first-move byte when the certificate is about the root.
 pub const NO_MOVE: u8 = 254;
 /// Header length in bytes.
@@ -128,6 +139,14 @@ impl Claim {
         match self {
             Claim::AtLeast => "≥",
             Claim::AtMost => "≤",
+        }
+    }
+
+    /// The other direction: a child's claim when this is its parent's.
+    pub fn opposite(self) -> Claim {
+        match self {
+            Claim::AtLeast => Claim::AtMost,
+            Claim::AtMost => Claim::AtLeast,
         }
     }
 
@@ -161,15 +180,10 @@ pub enum Proof {
     All(Vec<(u8, u32)>),
 }
 
-/// One node of a certificate.
+/// One node of a certificate: its claim's threshold and its proof (the
+/// board, `w` and the claim's direction follow from its parent).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Node {
-    /// The board, packed, side to move cleared.
-    pub board: u128,
-    /// What endless play in the node's stretch scores, seen by its mover.
-    pub w: i8,
-    /// The claim's direction.
-    pub claim: Claim,
     /// The claim's threshold.
     pub t: i8,
     /// How the claim is proved.
@@ -238,7 +252,7 @@ impl Certificate {
 
     /// The file bytes, checksum included.
     pub fn encode(&self) -> Vec<u8> {
-        let mut b = Vec::with_capacity(HEADER_LEN + 32 * self.nodes.len() + 4);
+        let mut b = Vec::with_capacity(HEADER_LEN + 12 * self.nodes.len() + 4);
         b.extend_from_slice(MAGIC);
         b.extend_from_slice(&VERSION.to_le_bytes());
         let first = self.first.unwrap_or(NO_MOVE);
@@ -287,7 +301,7 @@ impl Certificate {
         let count = r.u32().expect("header") as usize;
         let at_least = r.u32().expect("header");
         let at_most = r.u32().expect("header");
-        let mut nodes = Vec::with_capacity(count.min(body.len() / 20));
+        let mut nodes = Vec::with_capacity(count.min(body.len() / 2));
         for i in 0..count {
             let node = decode_node(&mut r).ok_or_else(|| FormatError::Node {
                 node: i,
@@ -356,12 +370,7 @@ pub fn children(n: &Node) -> impl Iterator<Item = u32> + '_ {
 }
 
 fn encode_node(n: &Node, b: &mut Vec<u8>) {
-    b.extend_from_slice(&n.board.to_le_bytes());
-    let claim = match n.claim {
-        Claim::AtLeast => 0u8,
-        Claim::AtMost => 1,
-    };
-    b.extend_from_slice(&[n.w as u8, claim, n.t as u8]);
+    b.push(n.t as u8);
     match &n.proof {
         Proof::End => b.push(0),
         Proof::Table { level, index } => {
@@ -383,13 +392,7 @@ fn encode_node(n: &Node, b: &mut Vec<u8>) {
 }
 
 fn decode_node(r: &mut Reader) -> Option<Node> {
-    let board = r.u128()?;
-    let [w, claim, t, kind] = r.take(4)?.try_into().ok()?;
-    let claim = match claim {
-        0 => Claim::AtLeast,
-        1 => Claim::AtMost,
-        _ => return None,
-    };
+    let [t, kind] = r.take(2)?.try_into().ok()?;
     let proof = match kind {
         0 => Proof::End,
         1 => Proof::Table {
@@ -410,13 +413,7 @@ fn decode_node(r: &mut Reader) -> Option<Node> {
         }
         _ => return None,
     };
-    Some(Node {
-        board,
-        w: w as i8,
-        claim,
-        t: t as i8,
-        proof,
-    })
+    Some(Node { t: t as i8, proof })
 }
 
 struct Reader<'a> {

@@ -279,13 +279,7 @@ impl<'a, 's, G: Game, T: TransTable> Writer<'a, 's, G, T> {
         if let Some(id) = self.busy.get(&key) {
             return Ok(claim.loop_safe(w, t).then_some(*id));
         }
-        let node = |proof| Node {
-            board,
-            w: w8,
-            claim,
-            t: t8,
-            proof,
-        };
+        let node = |proof| Node { t: t8, proof };
         let leaf = if G::legal_moves(pos).is_empty() {
             Some(claim.holds(G::split(pos), t).then_some(Proof::End))
         } else if let Some(b) = self.tables.bounds::<G>(pos) {

@@ -215,7 +215,7 @@ fn check_file(a: &CheckArgs) -> Result<(), CliError> {
     ))
 }
 
-/// The largest certificate file read (the format's nodes are 20–50 bytes).
+/// The largest certificate file read (the format's nodes are 2–35 bytes).
 const MAX_CERT_BYTES: u64 = 16 << 30;
 
 /// A certificate file's bytes: a regular file (a FIFO or device is refused
