@@ -37,31 +37,23 @@
 //! stops the whole run ([`Comm::abort`]).
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use super::cell::{cells, Cell, PEND_W};
-use super::events::{l_event, settle, w_event, Ev, L, W};
-use super::frontier::{for_each_board, DIRTY_CHUNK};
-use super::level::{forward_cells, mask_has, value_masks, LevelBounds, Words};
-use super::packed::{pack, unpack};
-use super::seeds::scan_cell;
+use super::cell::{cells, Cell};
+use super::events::Mode;
+use super::frontier::DIRTY_CHUNK;
+use super::level::{forward_cells, value_masks, LevelBounds, ValueMask, Words};
+use super::part::{needs_scan, or_masks, Layout, Part};
 use super::{
-    check_size, existing, plan, BuildEvent, Existing, LevelPlan, CELL_BYTES, FRONTIER_BYTES,
-    OVERHEAD_BYTES,
+    check_size_sharded as level_positions, existing, plan, BuildEvent, Existing, LevelPlan,
+    CELL_BYTES, FRONTIER_BYTES, OVERHEAD_BYTES,
 };
 use crate::distributed::{owner, process_cpu_secs, share, Comm};
-use crate::game::{Game, Position};
-use crate::index::rank;
+use crate::game::Game;
 use crate::progress::Progress;
-use crate::tables::{format, prefetch, Table, TableError, TableSet};
+use crate::tables::{format, Table, TableError, TableSet};
 use crate::value::LoopRule;
-
-/// Events handled together (their predecessors' cells are prefetched first).
-const BATCH: usize = 32;
-
-/// Bytes of one update record sent to another rank.
-pub const RECORD_BYTES: usize = 6;
 
 /// One rank's measurements of one level.
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
@@ -218,24 +210,23 @@ fn build_level_distributed<G: Game>(
     bar: &dyn Progress,
 ) -> Result<DistLevelReport, TableError> {
     let t0 = Instant::now();
-    let size = check_size::<G>(n)?;
-    let slice = share(size, comm.rank(), comm.size());
-    let mut words =
-        Words::zeroed((slice.end - slice.start) as usize).map_err(|e| TableError::Io {
-            path: dir.to_path_buf(),
-            source: e,
-        })?;
-    let mut part = Part::<G>::new(comm, n, size, slice.start);
+    let size = level_positions::<G>(n)?;
+    let layout = Layout::even(size, comm.size());
+    let mut rank = Rank::<G>::new(comm, Part::new(n, &layout, comm.rank()));
+    let mut words = Words::zeroed(rank.part.len()).map_err(|e| TableError::Io {
+        path: dir.to_path_buf(),
+        source: e,
+    })?;
     bar.start(&format!("level {n}"), words.len() as u64);
-    part.forward(&mut words, lower, bar);
-    part.kahn(cells(&mut words));
-    part.sweep(&mut words);
+    rank.forward(&mut words, lower, bar);
+    rank.kahn(cells(&mut words));
+    rank.sweep(&mut words);
     let bounds = LevelBounds::finish(words);
     let mine: Vec<u8> = (0..bounds.len())
         .flat_map(|i| <[u8; 2]>::from(bounds.bounds(i)))
         .collect();
     drop(bounds);
-    let report = part.finish_report(t0);
+    let report = rank.finish_report(t0);
     let tc = Instant::now();
     let write_secs = gather_and_write::<G>(comm, dir, rule, n, mine)?;
     let reports = comm.gather(&serde_json::to_vec(&report).expect("a report serialises"));
@@ -287,38 +278,27 @@ fn gather_and_write<G: Game>(
     Ok(tw.elapsed().as_secs_f64())
 }
 
-/// One rank's part of a level under construction: where its slice starts,
-/// its buffers to the other ranks, its measurements.
-struct Part<'c, G: Game> {
+/// This rank's part of a level and the exchanges with the others' (the
+/// SPMD driver of [`Part`]'s steps), with its measurements.
+struct Rank<'c, 'l, G: Game> {
     comm: &'c dyn Comm,
-    n: u32,
-    size: u64,
-    start: u64,
-    end: u64,
-    out: Vec<Vec<u8>>,
+    part: Part<'l, G>,
     report: RankReport,
     /// CPU seconds at the start of the level, and spent in collectives.
     cpu: (f64, f64),
-    game: std::marker::PhantomData<G>,
 }
 
-impl<'c, G: Game> Part<'c, G> {
-    fn new(comm: &'c dyn Comm, n: u32, size: u64, start: u64) -> Self {
-        let s = share(size, comm.rank(), comm.size());
-        Part {
+impl<'c, 'l, G: Game> Rank<'c, 'l, G> {
+    fn new(comm: &'c dyn Comm, part: Part<'l, G>) -> Self {
+        Rank {
             comm,
-            n,
-            size,
-            start,
-            end: s.end,
-            out: vec![Vec::new(); comm.size()],
             report: RankReport {
                 rank: comm.rank(),
-                positions: s.end - s.start,
+                positions: part.len() as u64,
                 ..Default::default()
             },
+            part,
             cpu: (process_cpu_secs(), 0.0),
-            game: std::marker::PhantomData,
         }
     }
 
@@ -328,45 +308,29 @@ impl<'c, G: Game> Part<'c, G> {
         let dirty: Vec<_> = (0..words.len().div_ceil(DIRTY_CHUNK))
             .map(|_| AtomicBool::new(false))
             .collect();
-        forward_cells::<G>(words, self.start, self.n, lower, true, &dirty, bar);
+        forward_cells::<G>(
+            words,
+            self.part.start(),
+            self.part.n(),
+            lower,
+            true,
+            &dirty,
+            bar,
+        );
         self.report.forward_secs = t.elapsed().as_secs_f64();
     }
 
-    /// The cell of global rank `r` when it is in the slice.
-    #[inline]
-    fn local<'w>(&self, cells: &'w [Cell], r: u64) -> Option<&'w Cell> {
-        (self.start..self.end)
-            .contains(&r)
-            .then(|| &cells[(r - self.start) as usize])
-    }
-
-    /// Appends an update of rank `r` (another rank's) to its owner's buffer.
-    fn send(&mut self, r: u64, x: i8, y: i8) {
-        let d = owner(r, self.size, self.comm.size());
-        let b = &mut self.out[d];
-        b.extend_from_slice(&(r as u32).to_le_bytes());
-        b.extend_from_slice(&[x as u8, y as u8]);
-        self.report.records_sent += 1;
-        self.report.bytes_sent += RECORD_BYTES as u64;
-    }
-
     /// One exchange round: `None` when no rank had anything to send, else
-    /// the records received, as (global rank, x, y).
-    fn exchange(&mut self) -> Option<Vec<(u64, i8, i8)>> {
+    /// the records received, by sender.
+    fn exchange(&mut self) -> Option<Vec<Vec<u8>>> {
         let (t, c) = (Instant::now(), process_cpu_secs());
-        let mut sent = [self.out.iter().map(|b| b.len() as u64).sum::<u64>()];
+        let mut sent = [self.part.out_bytes() as u64];
         self.comm.all_sum(&mut sent);
         let got = (sent[0] > 0).then(|| {
             self.report.rounds += 1;
-            let recv = self.comm.all_to_all(&self.out);
-            self.out.iter_mut().for_each(Vec::clear);
-            recv.iter()
-                .flat_map(|b| b.chunks_exact(RECORD_BYTES))
-                .map(|c| {
-                    let r = u32::from_le_bytes([c[0], c[1], c[2], c[3]]) as u64;
-                    (r, c[4] as i8, c[5] as i8)
-                })
-                .collect()
+            let recv = self.comm.all_to_all(&self.part.out);
+            self.part.out.iter_mut().for_each(Vec::clear);
+            recv
         });
         self.collective_took(t, c);
         got
@@ -378,141 +342,27 @@ impl<'c, G: Game> Part<'c, G> {
         self.cpu.1 += process_cpu_secs() - c;
     }
 
-    /// The packed boards of global `ranks` (ascending), each with `f`'s
-    /// event fields.
-    fn events(&self, ranks: &[(u32, u8, i8, i8)]) -> Vec<Ev> {
-        let rs: Vec<u32> = ranks.iter().map(|x| x.0).collect();
-        let mut evs = Vec::with_capacity(rs.len());
-        for_each_board::<G>(&rs, self.n, |_, b| {
-            let (_, kind, lo, hi) = ranks[evs.len()];
-            evs.push(Ev {
-                board: b,
-                kind,
-                lo,
-                hi,
-            })
-        });
-        evs
-    }
-
-    /// Calls `f(rank, packed board)` for each quiet predecessor of `e`.
-    fn preds(e: &Ev, mut f: impl FnMut(u64, u64)) {
-        let pos = Position {
-            pits: unpack::<G>(e.board),
-            side: 0,
-            opening: 0,
-        };
-        G::for_each_quiet_predecessor(&pos, |q| f(rank(&q.pits, G::PITS), pack::<G>(&q.pits)));
-    }
-
-    /// Processes `stack` and every local event it leads to; `apply` is the
-    /// update of a predecessor's cell by an event. Remote predecessors get
-    /// a record (`x`, `y` from `remote(event)`). Events are taken in
-    /// batches whose local predecessors' cells are prefetched before any
-    /// is updated, as in the one-process builder.
-    fn drain(
-        &mut self,
-        cells: &[Cell],
-        stack: &mut Vec<Ev>,
-        apply: impl Fn(&Cell, &Ev) -> Option<(usize, i8, i8)>,
-        remote: impl Fn(&Ev) -> (i8, i8),
-    ) {
-        let (mut batch, mut ps) = (Vec::with_capacity(BATCH), Vec::new());
-        while !stack.is_empty() {
-            batch.clear();
-            batch.extend(stack.drain(stack.len().saturating_sub(BATCH)..));
-            ps.clear();
-            for (k, e) in batch.iter().enumerate() {
-                Self::preds(e, |r, b| {
-                    if let Some(cell) = self.local(cells, r) {
-                        prefetch(cell);
-                    }
-                    ps.push((r, b, k));
-                });
+    /// Exchange rounds under `mode` until no rank sends anything.
+    fn rounds(&mut self, cells: &[Cell], mode: Mode) {
+        while let Some(got) = self.exchange() {
+            for b in got {
+                self.part.receive(cells, &b, mode, &mut |_| {});
             }
-            for &(r, b, k) in &ps {
-                let e = &batch[k];
-                match self.local(cells, r) {
-                    Some(cell) => stack.extend(apply(cell, e).map(|(kind, lo, hi)| Ev {
-                        board: b,
-                        kind: kind as u8,
-                        lo,
-                        hi,
-                    })),
-                    None => {
-                        let (x, y) = remote(e);
-                        self.send(r, x, y);
-                    }
-                }
-            }
-        }
-    }
-
-    /// Exchange rounds until no rank sends anything: the local events of
-    /// `stack` first, then those the received records lead to (`recv` turns
-    /// a record into the event of its position, if any).
-    fn rounds(
-        &mut self,
-        cells: &[Cell],
-        mut stack: Vec<Ev>,
-        apply: impl Fn(&Cell, &Ev) -> Option<(usize, i8, i8)> + Copy,
-        remote: impl Fn(&Ev) -> (i8, i8) + Copy,
-        recv: impl Fn(&Cell, i8, i8) -> Option<(usize, i8, i8)>,
-    ) {
-        loop {
-            self.drain(cells, &mut stack, apply, remote);
-            let Some(mut got) = self.exchange() else {
-                return;
-            };
-            got.sort_unstable_by_key(|x| x.0);
-            let new: Vec<(u32, u8, i8, i8)> = got
-                .into_iter()
-                .filter_map(|(r, x, y)| {
-                    let cell = self.local(cells, r).expect("a record for this slice");
-                    recv(cell, x, y).map(|(k, lo, hi)| (r as u32, k as u8, lo, hi))
-                })
-                .collect();
-            stack = self.events(&new);
         }
     }
 
     /// The acyclic pass, from the positions the forward pass settled.
     fn kahn(&mut self, cells: &[Cell]) {
         let t = Instant::now();
-        let seeds: Vec<(u32, u8, i8, i8)> = (0..cells.len())
-            .filter(|&i| cells[i].flags() & PEND_W != 0)
-            .map(|i| {
-                let c = &cells[i];
-                c.clear_flags(PEND_W, Relaxed);
-                let r = (self.start + i as u64) as u32;
-                let (lo, hi) = c.bounds();
-                (r, W as u8, lo, hi)
-            })
-            .collect();
-        let stack = self.events(&seeds);
-        self.rounds(
-            cells,
-            stack,
-            |cell, e| settle(cell, *e),
-            |e| (e.lo, e.hi),
-            |cell, lo, hi| {
-                settle(
-                    cell,
-                    Ev {
-                        board: 0,
-                        kind: W as u8,
-                        lo,
-                        hi,
-                    },
-                )
-            },
-        );
+        self.part.kahn_local(cells, &mut |_| {});
+        self.rounds(cells, Mode::Kahn);
         self.report.kahn_secs = t.elapsed().as_secs_f64();
     }
 
     /// The thresholds any rank needs: the sums over all ranks of the value
-    /// masks of their unsettled positions, as one count per bit.
-    fn global_masks(&mut self, any: (&[u64; 4], &[u64; 4])) -> (Vec<u64>, Vec<u64>) {
+    /// masks of their unsettled positions, as one count per bit, ORed back
+    /// into masks.
+    fn global_masks(&mut self, any: (&ValueMask, &ValueMask)) -> (ValueMask, ValueMask) {
         let mut v: Vec<u64> = [any.0, any.1]
             .iter()
             .flat_map(|m| (0..256).map(move |k| m[k / 64] >> (k % 64) & 1))
@@ -520,47 +370,32 @@ impl<'c, G: Game> Part<'c, G> {
         let (t, c) = (Instant::now(), process_cpu_secs());
         self.comm.all_sum(&mut v);
         self.collective_took(t, c);
-        let hi = v.split_off(256);
-        (v, hi)
+        let mask = |v: &[u64]| {
+            let mut m = [0u64; 4];
+            for (k, _) in v.iter().enumerate().filter(|x| *x.1 > 0) {
+                m[k / 64] |= 1 << (k % 64);
+            }
+            m
+        };
+        (mask(&v[..256]), mask(&v[256..]))
     }
 
     /// The threshold sweep over the slice.
     fn sweep(&mut self, words: &mut Words) {
         let t0 = Instant::now();
-        let n = self.n as i32;
-        let (mask_lo, mask_hi, settled) = value_masks(words, self.n);
+        let n = self.part.n();
+        let (mask_lo, mask_hi, settled) = value_masks(words, n);
         self.report.kahn_settled = settled;
-        let or = |m: &[[u64; 4]]| {
-            m.iter()
-                .fold([0u64; 4], |x, y| std::array::from_fn(|i| x[i] | y[i]))
-        };
-        let (glo, ghi) = self.global_masks((&or(&mask_lo), &or(&mask_hi)));
+        let (glo, ghi) = self.global_masks((&or_masks(&mask_lo), &or_masks(&mask_hi)));
         let cells = cells(words);
-        for t in (-n..=n).rev() {
-            let has = |g: &[u64], v: i32| (0..256).contains(&(v + n)) && g[(v + n) as usize] > 0;
-            if !has(&glo, t) && !has(&ghi, -t) {
+        let ni = n as i32;
+        for t in (-ni..=ni).rev() {
+            if !needs_scan(&glo, &ghi, t, n) {
                 continue;
             }
-            let mut seeds = Vec::new();
-            for ci in 0..mask_lo.len() {
-                if !mask_has(&mask_lo[ci], t, n) && !mask_has(&mask_hi[ci], -t, n) {
-                    continue;
-                }
-                for i in ci * DIRTY_CHUNK..((ci + 1) * DIRTY_CHUNK).min(cells.len()) {
-                    let (w, l) = scan_cell(&cells[i], t);
-                    let r = (self.start + i as u64) as u32;
-                    seeds.extend(w.then_some((r, W as u8, 0, 0)));
-                    seeds.extend(l.then_some((r, L as u8, 0, 0)));
-                }
-            }
-            let stack = self.events(&seeds);
-            self.rounds(
-                cells,
-                stack,
-                move |cell, e| threshold_event(cell, e.kind, t),
-                |e| (e.kind as i8, 0),
-                move |cell, kind, _| threshold_event(cell, kind as u8, t),
-            );
+            self.part
+                .scan_local(cells, (&mask_lo, &mask_hi), t, &mut |_| {});
+            self.rounds(cells, Mode::Threshold(t));
         }
         self.report.sweep_secs = t0.elapsed().as_secs_f64();
     }
@@ -568,20 +403,11 @@ impl<'c, G: Game> Part<'c, G> {
     /// The rank's report, with its computation time (the level's time so
     /// far less the time in collectives).
     fn finish_report(mut self, t0: Instant) -> RankReport {
+        self.report.records_sent = self.part.records_sent;
+        self.report.bytes_sent = self.part.bytes_sent;
         self.report.compute_secs = t0.elapsed().as_secs_f64() - self.report.comm_secs;
         self.report.compute_cpu_secs = process_cpu_secs() - self.cpu.0 - self.cpu.1;
         self.report
-    }
-}
-
-/// A child of kind `kind` (W or L) entered its set at threshold `t`: the
-/// builder's [`w_event`] or [`l_event`] on the predecessor's cell.
-#[inline]
-fn threshold_event(cell: &Cell, kind: u8, t: i32) -> Option<(usize, i8, i8)> {
-    if kind as usize == W {
-        w_event(cell, t)
-    } else {
-        l_event(cell, t)
     }
 }
 

@@ -74,7 +74,9 @@ pub mod dist;
 mod events;
 mod frontier;
 mod level;
+pub mod outofcore;
 mod packed;
+mod part;
 mod preds;
 mod quiet;
 mod seeds;
@@ -379,6 +381,34 @@ pub fn check_size<G: Game>(n: u32) -> Result<u64, TableError> {
             level: n,
             positions,
             max: max_build_level::<G>(),
+        });
+    }
+    Ok(positions)
+}
+
+/// The largest level the sharded builders (distributed, out of core) can
+/// take for `G`: every board packs into 64 bits (31 for Adjito, 63 for
+/// Adji-Boto). Their ranks and counts are 64-bit.
+pub fn max_sharded_level<G: Game>() -> u32 {
+    (0..=G::TOTAL)
+        .take_while(|&n| packed::packs::<G>(n))
+        .last()
+        .unwrap_or(0)
+}
+
+/// The positions of level `n`, or a refusal when even the sharded
+/// builders cannot take it (above [`max_sharded_level`]).
+///
+/// # Errors
+/// [`TableError::TooLarge`].
+pub fn check_size_sharded<G: Game>(n: u32) -> Result<u64, TableError> {
+    let max = max_sharded_level::<G>();
+    let positions = crate::index::try_level_size(n as usize, G::PITS).unwrap_or(u64::MAX);
+    if n > max {
+        return Err(TableError::TooLarge {
+            level: n,
+            positions,
+            max,
         });
     }
     Ok(positions)
