@@ -118,6 +118,13 @@ pub struct LevelPlan {
     /// Projected build time in seconds, an estimate (see [`project`]);
     /// `None` until projected.
     pub projected_secs: Option<f64>,
+    /// Shards the level is built in: 1 in memory, more out of core
+    /// ([`outofcore`]), one after another.
+    pub shards: u32,
+    /// Disk the build of the level uses besides its file: the cells of
+    /// the shards out of core (update records beyond [`inbox_bytes`]
+    /// spill to disk too, and are not counted).
+    pub scratch_bytes: u64,
 }
 
 /// Bytes per position of a level's cells.
@@ -148,11 +155,97 @@ pub fn plan<G: Game>(max: u32) -> Result<Vec<LevelPlan>, TableError> {
                 lower_bytes: lower,
                 peak_bytes: work_bytes + lower + OVERHEAD_BYTES,
                 projected_secs: None,
+                shards: 1,
+                scratch_bytes: 0,
             };
             lower += file_bytes;
             Ok(p)
         })
         .collect()
+}
+
+/// Fewest positions of a shard out of core: a smaller one would spend
+/// its time on the files.
+pub const MIN_SHARD: u64 = 1 << 16;
+
+/// Bytes of update records the out-of-core builder holds in memory under
+/// a budget of `memory` bytes before spilling them to files: an eighth of
+/// what [`OVERHEAD_BYTES`] leaves, from 64 KiB to 1 GiB.
+pub fn inbox_bytes(memory: u64) -> u64 {
+    (memory.saturating_sub(OVERHEAD_BYTES) / 8).clamp(1 << 16, 1 << 30)
+}
+
+/// The plan for levels `0..=max` within `memory` bytes: each level is
+/// built in memory when its peak ([`plan`]) fits and its ranks fit 32 bits
+/// (a level of the one-process builder, [`max_build_level`]), else out of
+/// core in as few shards as fit (`shards`, when given, forces that many
+/// for every level above 0). Out of core, the lower levels are mapped, not
+/// copied, and the peak is one shard's cells and frontiers, the inboxes'
+/// [`inbox_bytes`] and [`OVERHEAD_BYTES`].
+///
+/// # Errors
+/// [`TableError::TooLarge`] for a level beyond even the sharded builder;
+/// [`TableError::OverBudget`] for the first level whose smallest shard
+/// ([`MIN_SHARD`] positions, or the whole level if smaller) does not fit.
+pub fn plan_within<G: Game>(
+    max: u32,
+    memory: u64,
+    shards: Option<u32>,
+) -> Result<Vec<LevelPlan>, TableError> {
+    let mut lower = 0;
+    (0..=max)
+        .map(|n| {
+            let positions = check_size_sharded::<G>(n)?;
+            let mut l = LevelPlan {
+                level: n,
+                positions,
+                file_bytes: format::HEADER_LEN as u64 + positions,
+                work_bytes: ((CELL_BYTES + FRONTIER_BYTES) * positions as f64) as u64,
+                lower_bytes: lower,
+                peak_bytes: 0,
+                projected_secs: None,
+                shards: 1,
+                scratch_bytes: 0,
+            };
+            l.peak_bytes = l.work_bytes + lower + OVERHEAD_BYTES;
+            lower += l.file_bytes;
+            let fits = n <= max_build_level::<G>() && l.peak_bytes <= memory;
+            if (fits && shards.is_none()) || n == 0 {
+                return Ok(l);
+            }
+            out_of_core(l, memory, shards)
+        })
+        .collect()
+}
+
+/// Turns the in-memory plan `l` into an out-of-core one (see [`plan_within`]).
+fn out_of_core(
+    mut l: LevelPlan,
+    memory: u64,
+    shards: Option<u32>,
+) -> Result<LevelPlan, TableError> {
+    let per = CELL_BYTES + FRONTIER_BYTES;
+    let fixed = OVERHEAD_BYTES + inbox_bytes(memory);
+    let least = l.positions.min(MIN_SHARD);
+    let need = fixed + (per * least as f64) as u64;
+    if need > memory {
+        return Err(TableError::OverBudget {
+            level: l.level,
+            need,
+            budget: memory,
+        });
+    }
+    let most = (((memory - fixed) as f64 / per) as u64).clamp(least, MAX_POSITIONS - 1);
+    let s = match shards {
+        Some(s) => (s as u64).clamp(1, l.positions),
+        None => l.positions.div_ceil(most).max(2).min(l.positions),
+    };
+    let shard = l.positions.div_ceil(s);
+    l.shards = s as u32;
+    l.work_bytes = (per * shard as f64) as u64 + inbox_bytes(memory);
+    l.peak_bytes = l.work_bytes + OVERHEAD_BYTES;
+    l.scratch_bytes = 4 * l.positions;
+    Ok(l)
 }
 
 /// The largest peak of a plan.
@@ -525,8 +618,10 @@ pub struct BuildEvent {
     pub skipped: bool,
     /// Why an existing file was replaced (corrupt, truncated, old format…).
     pub replaced: Option<String>,
-    /// Measurements when built.
+    /// Measurements when built in memory.
     pub report: Option<LevelReport>,
+    /// Measurements when built out of core.
+    pub ooc: Option<outofcore::OocReport>,
 }
 
 /// Builds (or resumes) levels `0..=max` in `dir`, with no memory budget;
@@ -544,60 +639,92 @@ pub fn build_tables<G: Game>(
     build_tables_within::<G>(dir, rule, max, u64::MAX, bar, on_level)
 }
 
-/// Builds (or resumes) levels `0..=max` in `dir` within `memory` bytes
-/// (the plan is checked before anything is built). First removes the
-/// temporary files a killed build left there. Levels whose file opens and
-/// checks (header, game, rule, size, checksum) are kept; missing, truncated
-/// or corrupt ones are built and written atomically. `on_level` is told
-/// after each level.
+/// Builds (or resumes) levels `0..=max` in `dir` within `memory` bytes:
+/// [`build_tables_planned`] on [`plan_within`]`(max, memory, None)`, with
+/// the cells of idle shards in files.
 ///
 /// # Errors
-/// [`TableError::TooLarge`] or [`TableError::OverBudget`] before anything
-/// is built when a level is beyond the builder or the budget; I/O errors; a lower level built under another loop
-/// rule or for the other game; something other than a regular file (a
-/// FIFO, a directory) in place of a level file.
+/// As [`plan_within`] (before anything is built) and
+/// [`build_tables_planned`].
 pub fn build_tables_within<G: Game>(
     dir: &Path,
     rule: LoopRule,
     max: u32,
     memory: u64,
     bar: &dyn Progress,
+    on_level: impl FnMut(&BuildEvent),
+) -> Result<TableSet, TableError> {
+    let plan = plan_within::<G>(max, memory, None)?;
+    let ooc = outofcore::OocConfig {
+        shards: 1,
+        inbox_bytes: inbox_bytes(memory) as usize,
+        store: outofcore::CellStore::File,
+    };
+    build_tables_planned::<G>(dir, rule, &plan, &ooc, bar, on_level)
+}
+
+/// Builds (or resumes) the levels of `plan` in `dir`, each in memory or
+/// out of core as planned (`ooc` for the latter; its shard count is the
+/// plan's). First removes the temporary files a killed build left there.
+/// Levels whose file opens and checks (header, game, rule, size, checksum)
+/// are kept; missing, truncated or corrupt ones are built and written
+/// atomically. When some level is out of core, the lower levels are
+/// mapped, not copied into memory. `on_level` is told after each level.
+///
+/// # Errors
+/// I/O errors; a lower level built under another loop rule or for the
+/// other game; something other than a regular file (a FIFO, a directory)
+/// in place of a level file.
+pub fn build_tables_planned<G: Game>(
+    dir: &Path,
+    rule: LoopRule,
+    plan: &[LevelPlan],
+    ooc: &outofcore::OocConfig,
+    bar: &dyn Progress,
     mut on_level: impl FnMut(&BuildEvent),
 ) -> Result<TableSet, TableError> {
-    check_memory(&plan::<G>(max)?, memory)?;
     format::remove_stale_temps(dir)?;
+    let copy = plan.iter().all(|l| l.shards == 1);
+    let keep = |t: Table, path: &Path| if copy { in_memory(t, path) } else { Ok(t) };
     let mut set = TableSet::empty(G::RULES.tables(), rule);
-    for n in 0..=max {
+    for l in plan {
+        let n = l.level;
         let path = format::level_path(dir, G::RULES.tables(), rule, n);
-        let replaced = match existing::<G>(&path, rule, n)? {
-            Existing::Kept(t) => {
-                set.push(in_memory(t, &path)?);
-                on_level(&BuildEvent {
-                    level: n,
-                    skipped: true,
-                    replaced: None,
-                    report: None,
-                });
-                continue;
-            }
-            Existing::Build(replaced) => replaced,
-        };
-        let config = BuildConfig::for_size(check_size::<G>(n)? as usize);
-        let (bounds, report) = build_level_bounds::<G>(n, &set, bar, &config)?;
-        format::write_level_with(dir, G::RULES.tables(), rule, n, bounds.len(), &|i| {
-            bounds.bounds(i)
-        })?;
-        drop(bounds);
-        set.push(in_memory(
-            Table::open(&path, G::RULES.tables(), rule, n, G::PITS)?,
-            &path,
-        )?);
-        on_level(&BuildEvent {
+        let mut ev = BuildEvent {
             level: n,
             skipped: false,
-            replaced,
-            report: Some(report),
-        });
+            replaced: None,
+            report: None,
+            ooc: None,
+        };
+        match existing::<G>(&path, rule, n)? {
+            Existing::Kept(t) => {
+                set.push(keep(t, &path)?);
+                ev.skipped = true;
+                on_level(&ev);
+                continue;
+            }
+            Existing::Build(replaced) => ev.replaced = replaced,
+        }
+        if l.shards <= 1 {
+            let config = BuildConfig::for_size(check_size::<G>(n)? as usize);
+            let (bounds, report) = build_level_bounds::<G>(n, &set, bar, &config)?;
+            format::write_level_with(dir, G::RULES.tables(), rule, n, bounds.len(), &|i| {
+                bounds.bounds(i)
+            })?;
+            ev.report = Some(report);
+        } else {
+            let config = outofcore::OocConfig {
+                shards: l.shards as usize,
+                ..ooc.clone()
+            };
+            ev.ooc = Some(outofcore::build_level_out_of_core::<G>(
+                dir, rule, n, &set, bar, &config,
+            )?);
+        }
+        let t = Table::open(&path, G::RULES.tables(), rule, n, G::PITS)?;
+        set.push(keep(t, &path)?);
+        on_level(&ev);
     }
     Ok(set)
 }

@@ -237,8 +237,14 @@ impl Stored {
     fn save(&self, cells: Loaded) -> std::io::Result<()> {
         match self.store {
             CellStore::File => {
-                let mut f = File::create(&self.path)?;
-                f.write_all(&cells.map[..])
+                // Overwritten in place, not truncated: the file keeps its
+                // blocks from turn to turn.
+                let f = OpenOptions::new()
+                    .write(true)
+                    .create(true)
+                    .truncate(false)
+                    .open(&self.path)?;
+                f.write_all_at(&cells.map[..], 0)
             }
             CellStore::Mmap => {
                 cells.map.flush()?;
@@ -643,5 +649,7 @@ mod tests {
         }
         same_as_in_memory::<Adjito>(8, LoopRule::Start, 1, CellStore::Mmap);
         same_as_in_memory::<AdjiBoto>(9, LoopRule::Even, 2, CellStore::File);
+        same_as_in_memory::<crate::adjito::AdjitoMustReach>(9, LoopRule::Start, 4, CellStore::File);
+        same_as_in_memory::<crate::adjito::AdjitoMustReach>(8, LoopRule::Even, 3, CellStore::Mmap);
     }
 }
