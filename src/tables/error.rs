@@ -112,6 +112,16 @@ pub enum TableError {
         /// The game's seeds.
         total: u32,
     },
+    /// A sharded level's manifest or one of its shards is wrong: missing,
+    /// corrupt, of another place in the level, overlapping or leaving a
+    /// gap ([`super::shard`]).
+    #[error("{}: sharded level: {what}", .path.display())]
+    Shards {
+        /// The manifest or shard file.
+        path: PathBuf,
+        /// What is wrong.
+        what: String,
+    },
     /// A level is not built.
     #[error("level {level} is not built (no {})", .path.display())]
     Missing {

@@ -17,9 +17,18 @@
 //!  53           7   reserved, zero
 //!  60           4   CRC-32 of bytes 0..60, u32 LE
 //!  64           N   value bytes, i8, in colex rank order (see crate::index)
-//!  64 + N      8X   exceptions, ascending by rank, 8 bytes each:
-//!                   rank u32 LE, lo i8, hi i8, two zero bytes
+//!  64 + N      WX   exceptions, ascending by rank, W bytes each
+//!                   (W = [`record_len`]`(N)`):
+//!                   W = 8 when N ≤ 2³²: rank u32 LE, lo i8, hi i8,
+//!                         two zero bytes (every file of levels up to
+//!                         Adjito 48 and Adji-Boto 43);
+//!                   W = 16 above: rank u64 LE, lo i8, hi i8, six zero
+//!                         bytes (Adji-Boto 44, C(53, 9) = 4 431 613 550
+//!                         positions, is the first such level)
 //! ```
+//!
+//! A level may also be stored as shards and a manifest ([`super::shard`]);
+//! merged, they give this file byte for byte.
 //!
 //! Level files are named `GAME-[RULES-]LOOP-LLL.adjt`, the rule set's name
 //! left out for each game's default (`adjito-start-020.adjt`,
@@ -63,8 +72,10 @@ pub const MAGIC: &[u8; 8] = b"ADJITBL\0";
 pub const VERSION: u32 = 3;
 /// Header size in bytes.
 pub const HEADER_LEN: usize = 64;
-/// Bytes per exception record.
+/// Bytes per exception record of a level of at most 2³² entries.
 pub const EXCEPTION_LEN: usize = 8;
+/// Bytes per exception record of a level of more than 2³² entries.
+pub const WIDE_EXCEPTION_LEN: usize = 16;
 /// The value byte of a loop-sensitive position (look it up in the exceptions).
 pub const EXCEPTION: i8 = i8::MIN;
 
@@ -112,7 +123,7 @@ impl Header {
 
     /// Bytes of the whole file this header describes.
     pub fn file_len(&self) -> u64 {
-        HEADER_LEN as u64 + self.count + EXCEPTION_LEN as u64 * self.exceptions
+        HEADER_LEN as u64 + self.count + record_len(self.count) as u64 * self.exceptions
     }
 
     /// Decodes and checks a header: magic, version, header checksum, known
@@ -287,26 +298,120 @@ pub fn is_exception(lo: u8, hi: u8) -> bool {
     lo != hi || lo == NEG_INF_BYTE as u8 || lo == POS_INF_BYTE as u8
 }
 
-/// The exception records of the `count` entries whose bound bytes
-/// `bounds` gives, ascending by rank.
-fn exceptions(count: usize, bounds: &Bounds) -> Vec<[u8; EXCEPTION_LEN]> {
+/// Bytes per exception record of a level of `count` entries: 8 (rank
+/// u32) up to 2³² entries, so that every file of such a level keeps the
+/// layout it always had; 16 (rank u64) above.
+#[inline]
+pub const fn record_len(count: u64) -> usize {
+    if count <= 1 << 32 {
+        EXCEPTION_LEN
+    } else {
+        WIDE_EXCEPTION_LEN
+    }
+}
+
+/// Writes the exception record of `rank` with bound bytes `lo`, `hi` into
+/// `rec` (of a record's width, 8 or 16 bytes: the rank takes its first
+/// half, `lo` and `hi` follow, the rest is zero).
+pub fn encode_record(rec: &mut [u8], rank: u64, lo: u8, hi: u8) {
+    let half = rec.len() / 2;
+    rec.fill(0);
+    rec[..half].copy_from_slice(&rank.to_le_bytes()[..half]);
+    (rec[half], rec[half + 1]) = (lo, hi);
+}
+
+/// The rank of an exception record (of a record's width).
+#[inline]
+pub fn record_rank(rec: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    let half = rec.len() / 2;
+    b[..half].copy_from_slice(&rec[..half]);
+    u64::from_le_bytes(b)
+}
+
+/// The `lo` and `hi` bound bytes of an exception record.
+#[inline]
+pub fn record_bounds(rec: &[u8]) -> (u8, u8) {
+    let half = rec.len() / 2;
+    (rec[half], rec[half + 1])
+}
+
+/// Whether the padding bytes of an exception record are zero.
+pub fn record_padding_zero(rec: &[u8]) -> bool {
+    rec[rec.len() / 2 + 2..].iter().all(|&b| b == 0)
+}
+
+/// The bound bytes of the record of `rank` among `recs`, records of
+/// `width` bytes ascending by rank (binary search); `None` when absent.
+#[inline]
+pub fn find_record(recs: &[u8], width: usize, rank: u64) -> Option<(u8, u8)> {
+    let (mut a, mut b) = (0, recs.len() / width);
+    while a < b {
+        let m = (a + b) / 2;
+        let rec = &recs[m * width..(m + 1) * width];
+        match record_rank(rec).cmp(&rank) {
+            std::cmp::Ordering::Less => a = m + 1,
+            std::cmp::Ordering::Greater => b = m,
+            std::cmp::Ordering::Equal => return Some(record_bounds(rec)),
+        }
+    }
+    None
+}
+
+/// The exception records, `width` bytes each and ascending, of the
+/// `count` entries from rank `first` on whose bound bytes `bounds` gives
+/// for LOCAL indices `0..count`; the records carry the global ranks
+/// `first + i`.
+pub fn exception_records(first: u64, count: usize, width: usize, bounds: &Bounds) -> Vec<u8> {
     const CHUNK: usize = 1 << 16;
     (0..count.div_ceil(CHUNK))
         .into_par_iter()
         .flat_map_iter(|ci| {
-            (ci * CHUNK..((ci + 1) * CHUNK).min(count))
-                .filter_map(|i| {
-                    let (a, b) = bounds(i);
-                    is_exception(a, b).then(|| {
-                        let mut r = [0u8; EXCEPTION_LEN];
-                        r[0..4].copy_from_slice(&(i as u32).to_le_bytes());
-                        (r[4], r[5]) = (a, b);
-                        r
-                    })
-                })
-                .collect::<Vec<_>>()
+            let mut out = Vec::new();
+            for i in ci * CHUNK..((ci + 1) * CHUNK).min(count) {
+                let (a, b) = bounds(i);
+                if is_exception(a, b) {
+                    let at = out.len();
+                    out.resize(at + width, 0);
+                    encode_record(&mut out[at..], first + i as u64, a, b);
+                }
+            }
+            out
         })
         .collect()
+}
+
+/// The value byte stored for bound bytes `lo`, `hi`: `lo`, or
+/// [`EXCEPTION`] for an entry with an exception record.
+#[inline]
+pub fn value_byte(lo: u8, hi: u8) -> u8 {
+    if is_exception(lo, hi) {
+        EXCEPTION as u8
+    } else {
+        lo
+    }
+}
+
+/// Writes the value bytes of the `count` entries that `bounds` gives to
+/// `w` a block at a time, into `crc` as well.
+pub(crate) fn write_values(
+    w: &mut impl Write,
+    crc: &mut crc32fast::Hasher,
+    count: usize,
+    bounds: &Bounds,
+) -> std::io::Result<()> {
+    const BLOCK: usize = 1 << 16;
+    let mut block = Vec::with_capacity(BLOCK);
+    for start in (0..count).step_by(BLOCK) {
+        block.clear();
+        block.extend((start..(start + BLOCK).min(count)).map(|i| {
+            let (a, b) = bounds(i);
+            value_byte(a, b)
+        }));
+        crc.update(&block);
+        w.write_all(&block)?;
+    }
+    Ok(())
 }
 
 /// The lo and hi bound bytes of each entry, by rank.
@@ -343,7 +448,6 @@ pub fn write_level_with(
     bounds: &Bounds,
 ) -> Result<PathBuf, TableError> {
     use std::io::{Seek, SeekFrom};
-    const BLOCK: usize = 1 << 16;
     let rules = rules.tables();
     let path = level_path(dir, rules, rule, level);
     // The tables directory is the builder's own: made when missing.
@@ -351,38 +455,24 @@ pub fn write_level_with(
         path: dir.to_path_buf(),
         source: e,
     })?;
-    let exc = exceptions(count, bounds);
+    let width = record_len(count as u64);
+    let exc = exception_records(0, count, width, bounds);
     let mut header = Header {
         game: rules.game(),
         rules,
         rule,
         level: level as u16,
         count: count as u64,
-        exceptions: exc.len() as u64,
-        tool: format!("adji {}", env!("CARGO_PKG_VERSION")),
+        exceptions: (exc.len() / width) as u64,
+        tool: tool_version(),
         payload_crc: 0,
     };
     write_atomic_with(&path, |w| {
         w.write_all(&header.encode())?;
         let mut crc = crc32fast::Hasher::new();
-        let mut block = Vec::with_capacity(BLOCK);
-        for start in (0..count).step_by(BLOCK) {
-            block.clear();
-            block.extend((start..(start + BLOCK).min(count)).map(|i| {
-                let (a, b) = bounds(i);
-                if is_exception(a, b) {
-                    EXCEPTION as u8
-                } else {
-                    a
-                }
-            }));
-            crc.update(&block);
-            w.write_all(&block)?;
-        }
-        for r in &exc {
-            crc.update(r);
-            w.write_all(r)?;
-        }
+        write_values(w, &mut crc, count, bounds)?;
+        crc.update(&exc);
+        w.write_all(&exc)?;
         header.payload_crc = crc.finalize();
         w.seek(SeekFrom::Start(0))?;
         w.write_all(&header.encode())
@@ -392,6 +482,11 @@ pub fn write_level_with(
         source: e,
     })?;
     Ok(path)
+}
+
+/// The build-tool version written into headers and manifests.
+pub fn tool_version() -> String {
+    format!("adji {}", env!("CARGO_PKG_VERSION"))
 }
 
 /// Prefix of the temporary files that versions before `fsutil` left.
@@ -422,7 +517,7 @@ pub fn remove_stale_temps(dir: &Path) -> Result<usize, TableError> {
 }
 
 /// The names in `dir` (none when it does not exist).
-fn list_dir(dir: &Path) -> std::io::Result<Vec<String>> {
+pub(crate) fn list_dir(dir: &Path) -> std::io::Result<Vec<String>> {
     match std::fs::read_dir(dir) {
         Ok(rd) => rd
             .map(|e| e.map(|e| e.file_name().to_string_lossy().into_owned()))
@@ -443,9 +538,11 @@ pub struct LevelFiles {
     pub strays: Vec<TableError>,
 }
 
-/// The levels of `game` under `rule` that have a file in `dir`, by file
-/// name, ascending; a name with a level above the game's seeds
-/// ([`total_of`]) is a stray, set apart so that no caller walks to it.
+/// The levels of `game` under `rule` that have a file or a shard
+/// manifest ([`super::shard::manifest_path`]) in `dir`, by file name,
+/// ascending; a name with a level above the game's seeds ([`total_of`])
+/// is a stray, set apart so that no caller walks to it. When a level has
+/// both, readers use the level file ([`super::Table::open`]).
 ///
 /// # Errors
 /// [`TableError::Io`] when the directory cannot be listed.
@@ -461,10 +558,10 @@ pub fn levels_present(
     })?;
     let mut found = LevelFiles::default();
     for name in &names {
-        let Some(level) = name
-            .strip_prefix(&prefix)
-            .and_then(|n| n.strip_suffix(".adjt"))
-        else {
+        let Some(level) = name.strip_prefix(&prefix).and_then(|n| {
+            n.strip_suffix(".adjt")
+                .or_else(|| n.strip_suffix(super::shard::MANIFEST_SUFFIX))
+        }) else {
             continue;
         };
         let Ok(level) = level.parse::<u32>() else {

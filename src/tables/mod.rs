@@ -3,6 +3,8 @@
 //!
 //! - [`TableError`]: everything that can go wrong with tables;
 //! - [`format`]: the file format and atomic writes;
+//! - [`shard`]: a level stored as shard files and a manifest, merged and
+//!   split (a [`Table`] reads either form);
 //! - [`retrograde`]: the parallel retrograde builder (named for its algorithm, not build output);
 //! - [`verify`]: header, checksum and successor checks;
 //! - [`stats`]: per-level statistics;
@@ -15,6 +17,7 @@ pub mod bench;
 mod error;
 pub mod format;
 pub mod retrograde;
+pub mod shard;
 pub mod stats;
 pub mod verify;
 
@@ -53,11 +56,36 @@ impl std::ops::Deref for Data {
     }
 }
 
-/// One level's table, memory-mapped and checked.
+/// Where a table's bytes are: one level file, or the shards of a level.
+enum Storage {
+    /// A level file: header, value bytes, exception records.
+    Single(Data),
+    /// Shard files, ascending and covering the level (empty shards left
+    /// out); each holds its value bytes and the exception records of its
+    /// ranks.
+    Sharded(Vec<shard::Part>),
+}
+
+/// One contiguous stretch of a level's entries: ranks `first ..
+/// first + values.len()`, their value bytes and their exception records.
+struct Segment<'a> {
+    first: u64,
+    values: &'a [u8],
+    records: &'a [u8],
+    path: &'a Path,
+    /// A shard's CRC-32s of its value bytes and of its records; `None`
+    /// for a level file (its header has the payload's).
+    crcs: Option<(u32, u32)>,
+}
+
+/// One level's table, memory-mapped and checked: one file, or the shards
+/// of a sharded level ([`shard`]).
 pub struct Table {
-    map: Data,
+    storage: Storage,
     count: usize,
-    /// The header.
+    /// Bytes per exception record ([`format::record_len`]).
+    width: usize,
+    /// The header (of the merged file, for a sharded level).
     pub header: Header,
 }
 
@@ -79,14 +107,17 @@ impl std::fmt::Debug for Table {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Table")
             .field("header", &self.header)
-            .field("mapped_bytes", &self.map.len())
+            .field("mapped_bytes", &self.mapped_bytes())
             .finish()
     }
 }
 
 impl Table {
     /// Opens and checks a level file: header, game, rule, level, size and
-    /// payload checksum ([`OpenCheck::Full`]).
+    /// payload checksum ([`OpenCheck::Full`]). When `path` does not exist
+    /// but the level's manifest ([`shard::manifest_path`]) does in the same
+    /// directory, the level is opened from its shards instead
+    /// ([`Table::open_checked`]).
     ///
     /// # Errors
     /// A [`TableError`] naming the problem; never panics on a bad file.
@@ -112,175 +143,105 @@ impl Table {
         pits: usize,
         check: OpenCheck,
     ) -> Result<Table, TableError> {
-        let p = || path.to_path_buf();
         let (rules, game) = (rules.tables(), rules.game());
         format::check_level(path, game, level)?;
-        let file = open_regular(path).map_err(|e| TableError::from_open(path, level, e))?;
-        // SAFETY: table files are written once by rename and never modified
-        // in place; a concurrent truncation by another program could still
-        // fault, as with any mapped file.
-        let map = unsafe { Mmap::map(&file) }.map_err(|e| TableError::Io {
-            path: p(),
-            source: e,
-        })?;
+        debug_assert_eq!(pits, format::pits_of(game));
+        let file = match open_regular(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let dir = path.parent().unwrap_or(Path::new("."));
+                let manifest = shard::manifest_path(dir, rules, rule, level);
+                if std::fs::symlink_metadata(&manifest).is_ok() {
+                    return shard::open_sharded(&manifest, rules, rule, level, check);
+                }
+                return Err(TableError::from_open(path, level, e));
+            }
+            Err(e) => return Err(TableError::from_open(path, level, e)),
+        };
+        let map = map_file(path, &file)?;
         let header = Header::decode(path, &map)?;
         header.expect(path, rules, rule, level)?;
-        debug_assert_eq!(pits, format::pits_of(game));
-        let need = header.file_len();
-        if (map.len() as u64) < need {
-            return Err(TableError::Truncated {
-                path: p(),
-                expected: need,
-                found: map.len() as u64,
-            });
-        }
-        if (map.len() as u64) > need {
-            return Err(TableError::Corrupted {
-                path: p(),
-                what: format!("{} trailing bytes", map.len() as u64 - need),
-            });
-        }
+        check_len(path, map.len() as u64, header.file_len())?;
         let t = Table {
-            map: Data::Mapped(map),
+            storage: Storage::Single(Data::Mapped(map)),
             count: header.count as usize,
+            width: format::record_len(header.count),
             header,
         };
-        if check == OpenCheck::Full {
-            t.check_payload(path)?;
-        }
-        t.check_exceptions(path)?;
+        t.check_segments(path, check)?;
         Ok(t)
     }
 
-    /// One parallel pass over the payload: its checksum, one exception
-    /// record per value byte marked loop-sensitive, and no value byte
-    /// outside ±(seeds on the board).
-    fn check_payload(&self, path: &Path) -> Result<(), TableError> {
+    /// The table's stretches of entries: the whole level for a level file
+    /// (at `path`), one per (non-empty) shard otherwise.
+    fn segments<'a>(&'a self, path: &'a Path) -> Vec<Segment<'a>> {
+        match &self.storage {
+            Storage::Single(d) => vec![Segment {
+                first: 0,
+                values: &d[format::HEADER_LEN..format::HEADER_LEN + self.count],
+                records: &d[format::HEADER_LEN + self.count..],
+                path,
+                crcs: None,
+            }],
+            Storage::Sharded(parts) => parts.iter().map(shard::Part::segment).collect(),
+        }
+    }
+
+    /// Checks every segment ([`OpenCheck::Full`]: checksums, value bytes
+    /// and records; [`OpenCheck::Header`]: the records only) and, for a
+    /// level file, the payload checksum and the exception count of the
+    /// header. A sharded level's segments are checked against its shards'
+    /// headers when opened ([`shard::open_sharded`]).
+    fn check_segments(&self, path: &Path, check: OpenCheck) -> Result<(), TableError> {
         let n = self.header.level as u8;
-        let scan = scan_payload(&self.map[format::HEADER_LEN..], self.count, n, 1 << 24);
-        let corrupted = |what: String| TableError::Corrupted {
-            path: path.to_path_buf(),
-            what,
-        };
-        if scan.crc != self.header.payload_crc {
-            return Err(corrupted("payload checksum mismatch".into()));
-        }
-        if scan.outside > scan.marked {
-            return Err(self.first_impossible(path));
-        }
-        if scan.marked != self.header.exceptions {
-            return Err(corrupted(format!(
-                "{} entries marked loop-sensitive but {} exception records",
-                scan.marked, self.header.exceptions
-            )));
-        }
-        Ok(())
-    }
-
-    /// The error for the first value byte outside ±(seeds on the board)
-    /// (one is known to exist).
-    fn first_impossible(&self, path: &Path) -> TableError {
-        let n = self.header.level as i32;
-        let bad = |&(_, &b): &(usize, &u8)| {
-            let v = b as i8;
-            v != format::EXCEPTION && !possible_value(n, v as i32)
-        };
-        let (rank, v) = self
-            .values()
-            .iter()
-            .enumerate()
-            .find(bad)
-            .map_or((0, 0), |(i, &b)| (i as u64, b as i8));
-        TableError::ImpossibleValue {
-            path: path.to_path_buf(),
-            rank,
-            what: format!("value byte {v}, outside ±{n} (the seeds on the board)"),
-        }
-    }
-
-    /// The bounds of exception record `r` must be possible values of the
-    /// level (or −∞ for `lo`, +∞ for `hi`, which the builder gives
-    /// positions that never leave a quiet cycle) with `lo ≤ hi`.
-    fn check_record_bounds(&self, path: &Path, r: &[u8]) -> Result<(), TableError> {
-        let n = self.header.level as i32;
-        let rank = u32::from_le_bytes([r[0], r[1], r[2], r[3]]) as u64;
-        let (lo, hi) = (r[4] as i8, r[5] as i8);
-        let possible = possible_lo(n, decode_bound(lo)) && possible_hi(n, decode_bound(hi));
-        let what = if !possible {
-            format!("exception bounds lo {lo}, hi {hi}, outside ±{n} (the seeds on the board)")
-        } else if lo > hi {
-            format!("exception bounds lo {lo} > hi {hi}")
-        } else {
-            return Ok(());
-        };
-        Err(TableError::ImpossibleValue {
-            path: path.to_path_buf(),
-            rank,
-            what,
-        })
-    }
-
-    /// The exception list must be strictly ascending, in range, with
-    /// possible bounds ([`Table::check_record_bounds`]) and `lo < hi` (or
-    /// an infinite bound), each record on a marked value byte,
-    /// so that a probe never misreads it ([`Table::check_payload`] checks
-    /// that no marked byte lacks its record).
-    fn check_exceptions(&self, path: &Path) -> Result<(), TableError> {
-        let mut prev: Option<u32> = None;
-        for r in self.exception_records().chunks_exact(format::EXCEPTION_LEN) {
-            self.check_record_bounds(path, r)?;
-            let rank = u32::from_le_bytes([r[0], r[1], r[2], r[3]]);
-            let ok = prev.is_none_or(|p| rank > p)
-                && (rank as usize) < self.count
-                && format::is_exception(r[4], r[5])
-                && (r[4] as i8) <= (r[5] as i8)
-                && r[6..8] == [0, 0]
-                && self.values()[rank as usize] as i8 == format::EXCEPTION;
-            if !ok {
-                return Err(TableError::Corrupted {
-                    path: path.to_path_buf(),
-                    what: format!("bad exception record for rank {rank}"),
-                });
-            }
-            prev = Some(rank);
-        }
-        Ok(())
-    }
-
-    /// The value bytes.
-    fn values(&self) -> &[u8] {
-        &self.map[format::HEADER_LEN..format::HEADER_LEN + self.count]
-    }
-
-    /// The exception records.
-    fn exception_records(&self) -> &[u8] {
-        &self.map[format::HEADER_LEN + self.count..]
-    }
-
-    /// The exact bounds of an exception entry (binary search).
-    fn exception(&self, idx: usize) -> Option<Bounds> {
-        let recs = self.exception_records();
-        let n = recs.len() / format::EXCEPTION_LEN;
-        let rank_at = |i: usize| {
-            let o = i * format::EXCEPTION_LEN;
-            u32::from_le_bytes([recs[o], recs[o + 1], recs[o + 2], recs[o + 3]]) as usize
-        };
-        let (mut a, mut b) = (0, n);
-        while a < b {
-            let m = (a + b) / 2;
-            match rank_at(m).cmp(&idx) {
-                std::cmp::Ordering::Less => a = m + 1,
-                std::cmp::Ordering::Greater => b = m,
-                std::cmp::Ordering::Equal => {
-                    let o = m * format::EXCEPTION_LEN;
-                    return Some(Bounds {
-                        lo: decode_bound(recs[o + 4] as i8),
-                        hi: decode_bound(recs[o + 5] as i8),
-                    });
+        for seg in self.segments(path) {
+            let path = seg.path;
+            if check == OpenCheck::Full {
+                let scan = scan_payload(seg.values, seg.values.len(), n, 1 << 24);
+                let good = match seg.crcs {
+                    None => {
+                        combine_crc(scan.crc, seg.values.len() as u64, seg.records)
+                            == self.header.payload_crc
+                    }
+                    Some(c) => c == (scan.crc, crc32fast::hash(seg.records)),
+                };
+                if !good {
+                    return Err(corrupted(path, "payload checksum mismatch".into()));
+                }
+                let marked = self.check_scan(&seg, &scan)?;
+                let records = (seg.records.len() / self.width) as u64;
+                if marked != records {
+                    return Err(corrupted(
+                        path,
+                        format!("{marked} entries marked loop-sensitive but {records} exception records"),
+                    ));
                 }
             }
+            check_records(&seg, path, self.width, n as i32)?;
         }
-        None
+        Ok(())
+    }
+
+    /// Checks a segment's scan: no value byte outside ±(seeds on the
+    /// board). Returns the bytes marked loop-sensitive.
+    fn check_scan(&self, seg: &Segment<'_>, scan: &PayloadScan) -> Result<u64, TableError> {
+        if scan.outside > scan.marked {
+            return Err(first_impossible(seg, self.header.level as i32));
+        }
+        Ok(scan.marked)
+    }
+
+    /// The mapped bytes of the level: one file, or a slot per shard.
+    pub fn mapped_bytes(&self) -> u64 {
+        match &self.storage {
+            Storage::Single(d) => d.len() as u64,
+            Storage::Sharded(parts) => parts.iter().map(|p| p.data.len() as u64).sum(),
+        }
+    }
+
+    /// Whether the level is read from shards ([`shard`]).
+    pub fn is_sharded(&self) -> bool {
+        matches!(self.storage, Storage::Sharded(_))
     }
 
     /// The same table copied into anonymous memory, asked for on
@@ -292,18 +253,16 @@ impl Table {
     /// # Errors
     /// When the memory cannot be had.
     pub fn into_memory(self) -> std::io::Result<Table> {
-        if let Data::Loaded(_) = self.map {
-            return Ok(self);
-        }
-        let mut m = memmap2::MmapMut::map_anon(self.map.len().max(1))?;
-        #[cfg(target_os = "linux")]
-        let _ = m.advise(memmap2::Advice::HugePage);
-        m[..self.map.len()].copy_from_slice(&self.map);
-        Ok(Table {
-            map: Data::Loaded(m),
-            count: self.count,
-            header: self.header,
-        })
+        let storage = match self.storage {
+            Storage::Single(d) => Storage::Single(d.into_memory()?),
+            Storage::Sharded(parts) => Storage::Sharded(
+                parts
+                    .into_iter()
+                    .map(shard::Part::into_memory)
+                    .collect::<std::io::Result<_>>()?,
+            ),
+        };
+        Ok(Table { storage, ..self })
     }
 
     /// Number of loop-sensitive entries (exceptions).
@@ -324,19 +283,75 @@ impl Table {
     /// The lo and hi bound bytes of every entry, as two planes (what the
     /// builder produces and [`format::write_level`] takes).
     pub fn planes(&self) -> (Vec<u8>, Vec<u8>) {
-        let mut l = self.values().to_vec();
+        let mut l = vec![0u8; self.count];
+        for seg in self.segments(Path::new("")) {
+            let f = seg.first as usize;
+            l[f..f + seg.values.len()].copy_from_slice(seg.values);
+        }
         let mut h = l.clone();
-        for r in self.exception_records().chunks_exact(format::EXCEPTION_LEN) {
-            let i = u32::from_le_bytes([r[0], r[1], r[2], r[3]]) as usize;
-            (l[i], h[i]) = (r[4], r[5]);
+        for seg in self.segments(Path::new("")) {
+            for r in seg.records.chunks_exact(self.width) {
+                let i = format::record_rank(r) as usize;
+                (l[i], h[i]) = format::record_bounds(r);
+            }
         }
         (l, h)
+    }
+
+    /// The bound bytes (`lo`, `hi`) of entry `idx` as the writer takes them
+    /// ([`format::Bounds`]): the value byte twice, or an exception's
+    /// record (`idx < len()`).
+    pub fn bound_bytes(&self, idx: usize) -> (u8, u8) {
+        let v = self.byte(idx);
+        if v as i8 != format::EXCEPTION {
+            return (v, v);
+        }
+        self.record(idx)
+            .unwrap_or((format::EXCEPTION as u8, crate::value::POS_INF_BYTE as u8))
+    }
+
+    /// The shard holding entry `idx` of a sharded level.
+    #[inline]
+    fn part(parts: &[shard::Part], idx: usize) -> &shard::Part {
+        &parts[parts.partition_point(|p| p.first <= idx).saturating_sub(1)]
+    }
+
+    /// The value byte of entry `idx`: one branch between a level file and
+    /// its shards.
+    #[inline(always)]
+    fn byte(&self, idx: usize) -> u8 {
+        match &self.storage {
+            Storage::Single(d) => d[format::HEADER_LEN..format::HEADER_LEN + self.count][idx],
+            Storage::Sharded(parts) => Table::part(parts, idx).byte(idx),
+        }
+    }
+
+    /// The bound bytes of the exception record of entry `idx` (binary
+    /// search), `None` when it has none.
+    fn record(&self, idx: usize) -> Option<(u8, u8)> {
+        let recs = match &self.storage {
+            Storage::Single(d) => &d[format::HEADER_LEN + self.count..],
+            Storage::Sharded(parts) => Table::part(parts, idx).records(),
+        };
+        format::find_record(recs, self.width, idx as u64)
+    }
+
+    /// The exact bounds of an exception entry.
+    fn exception(&self, idx: usize) -> Option<Bounds> {
+        self.record(idx).map(|(lo, hi)| Bounds {
+            lo: decode_bound(lo as i8),
+            hi: decode_bound(hi as i8),
+        })
     }
 
     /// Hints the processor to fetch entry `idx` (no effect on results).
     #[inline(always)]
     pub fn prefetch(&self, idx: usize) {
-        if let Some(b) = self.map.get(format::HEADER_LEN + idx) {
+        let b = match &self.storage {
+            Storage::Single(d) => d.get(format::HEADER_LEN + idx),
+            Storage::Sharded(parts) => Table::part(parts, idx).get(idx),
+        };
+        if let Some(b) = b {
             prefetch(b);
         }
     }
@@ -344,7 +359,7 @@ impl Table {
     /// Bounds of entry `idx` (`idx < len()`).
     #[inline]
     pub fn bounds(&self, idx: usize) -> Bounds {
-        let v = self.values()[idx] as i8;
+        let v = self.byte(idx) as i8;
         if v != format::EXCEPTION {
             return Bounds {
                 lo: v as i32,
@@ -369,12 +384,151 @@ impl Table {
     /// [`Table::value`], computing `w` only for a loop-sensitive entry.
     #[inline]
     pub fn value_with(&self, idx: usize, w: impl FnOnce() -> i32) -> i32 {
-        let v = self.values()[idx] as i8;
+        let v = self.byte(idx) as i8;
         if v != format::EXCEPTION {
             return v as i32;
         }
         self.bounds(idx).value(w())
     }
+}
+
+impl Data {
+    /// The bytes copied into anonymous memory on transparent huge pages
+    /// (see [`Table::into_memory`]).
+    fn into_memory(self) -> std::io::Result<Data> {
+        if let Data::Loaded(_) = self {
+            return Ok(self);
+        }
+        let mut m = memmap2::MmapMut::map_anon(self.len().max(1))?;
+        #[cfg(target_os = "linux")]
+        let _ = m.advise(memmap2::Advice::HugePage);
+        m[..self.len()].copy_from_slice(&self);
+        Ok(Data::Loaded(m))
+    }
+}
+
+/// Maps a table file read-only.
+fn map_file(path: &Path, file: &std::fs::File) -> Result<Mmap, TableError> {
+    // SAFETY: table files are written once by rename and never modified
+    // in place; a concurrent truncation by another program could still
+    // fault, as with any mapped file.
+    unsafe { Mmap::map(file) }.map_err(|e| TableError::Io {
+        path: path.to_path_buf(),
+        source: e,
+    })
+}
+
+/// Refuses a file of `found` bytes where its header says `need`.
+fn check_len(path: &Path, found: u64, need: u64) -> Result<(), TableError> {
+    if found < need {
+        return Err(TableError::Truncated {
+            path: path.to_path_buf(),
+            expected: need,
+            found,
+        });
+    }
+    if found > need {
+        return Err(corrupted(path, format!("{} trailing bytes", found - need)));
+    }
+    Ok(())
+}
+
+/// [`TableError::Corrupted`] of `path`.
+fn corrupted(path: &Path, what: String) -> TableError {
+    TableError::Corrupted {
+        path: path.to_path_buf(),
+        what,
+    }
+}
+
+/// The CRC-32 of `a ‖ records` from `crc(a)` and `a`'s length.
+fn combine_crc(a: u32, a_len: u64, records: &[u8]) -> u32 {
+    let mut h = crc32fast::Hasher::new_with_initial_len(a, a_len);
+    h.combine(&crc32fast::Hasher::new_with_initial_len(
+        crc32fast::hash(records),
+        records.len() as u64,
+    ));
+    h.finalize()
+}
+
+/// The error for the first value byte of `seg` outside ±`n` (one is
+/// known to exist).
+fn first_impossible(seg: &Segment<'_>, n: i32) -> TableError {
+    let bad = |&(_, &b): &(usize, &u8)| {
+        let v = b as i8;
+        v != format::EXCEPTION && !possible_value(n, v as i32)
+    };
+    let (rank, v) = seg
+        .values
+        .iter()
+        .enumerate()
+        .find(bad)
+        .map_or((0, 0), |(i, &b)| (seg.first + i as u64, b as i8));
+    TableError::ImpossibleValue {
+        path: seg.path.to_path_buf(),
+        rank,
+        what: format!("value byte {v}, outside ±{n} (the seeds on the board)"),
+    }
+}
+
+/// The bounds of an exception record must be possible values of the
+/// level (or −∞ for `lo`, +∞ for `hi`, which the builder gives positions
+/// that never leave a quiet cycle) with `lo ≤ hi`.
+fn check_record_bounds(path: &Path, r: &[u8], n: i32) -> Result<(), TableError> {
+    let rank = format::record_rank(r);
+    let (lo, hi) = format::record_bounds(r);
+    let (lo, hi) = (lo as i8, hi as i8);
+    let possible = possible_lo(n, decode_bound(lo)) && possible_hi(n, decode_bound(hi));
+    let what = if !possible {
+        format!("exception bounds lo {lo}, hi {hi}, outside ±{n} (the seeds on the board)")
+    } else if lo > hi {
+        format!("exception bounds lo {lo} > hi {hi}")
+    } else {
+        return Ok(());
+    };
+    Err(TableError::ImpossibleValue {
+        path: path.to_path_buf(),
+        rank,
+        what,
+    })
+}
+
+/// The exception records of a segment must be whole records, strictly
+/// ascending, within the segment's ranks, with possible bounds
+/// ([`check_record_bounds`]) and `lo < hi` (or an infinite bound), zero
+/// padding, each on a marked value byte, so that a probe never misreads
+/// one (the full check counts the marked bytes against the records).
+fn check_records(seg: &Segment<'_>, path: &Path, width: usize, n: i32) -> Result<(), TableError> {
+    if seg.records.len() % width != 0 {
+        return Err(corrupted(
+            path,
+            format!(
+                "exception list of {} bytes, not whole {width}-byte records",
+                seg.records.len()
+            ),
+        ));
+    }
+    let end = seg.first + seg.values.len() as u64;
+    let mut prev: Option<u64> = None;
+    for r in seg.records.chunks_exact(width) {
+        check_record_bounds(path, r, n)?;
+        let rank = format::record_rank(r);
+        let (lo, hi) = format::record_bounds(r);
+        let ok = prev.is_none_or(|p| rank > p)
+            && (seg.first..end).contains(&rank)
+            && format::is_exception(lo, hi)
+            && (lo as i8) <= (hi as i8)
+            && format::record_padding_zero(r)
+            && seg.values[(rank - seg.first) as usize] as i8 == format::EXCEPTION;
+        if !ok {
+            return Err(corrupted(
+                path,
+                format!("bad exception record for rank {rank}"),
+            ));
+        }
+        prev = Some(rank);
+    }
+    Ok(())
 }
 
 /// What [`scan_payload`] finds.
@@ -574,7 +728,7 @@ impl TableSet {
 
     /// Bytes of all mapped table files (what a search may touch).
     pub fn mapped_bytes(&self) -> u64 {
-        self.levels.iter().map(|t| t.map.len() as u64).sum()
+        self.levels.iter().map(Table::mapped_bytes).sum()
     }
 
     /// The table of `level`.
