@@ -46,12 +46,13 @@ use super::frontier::DIRTY_CHUNK;
 use super::level::{forward_cells, value_masks, LevelBounds, ValueMask, Words};
 use super::part::{needs_scan, or_masks, Layout, Part};
 use super::{
-    check_size_sharded as level_positions, existing, plan, BuildEvent, Existing, LevelPlan,
-    CELL_BYTES, FRONTIER_BYTES, OVERHEAD_BYTES,
+    check_size_sharded as level_positions, plan, remove_single_file, shard_state, BuildEvent,
+    LevelPlan, ShardState, CELL_BYTES, FRONTIER_BYTES, OVERHEAD_BYTES,
 };
-use crate::distributed::{owner, process_cpu_secs, share, Comm};
+use crate::distributed::{process_cpu_secs, share, Comm};
 use crate::game::Game;
 use crate::progress::Progress;
+use crate::tables::shard::{self, ShardInfo};
 use crate::tables::{format, Table, TableError, TableSet};
 use crate::value::LoopRule;
 
@@ -98,7 +99,7 @@ pub struct DistLevelReport {
     pub positions: u64,
     /// Seconds from the start of the level to its file written and opened.
     pub total_secs: f64,
-    /// Seconds rank 0 spent writing the file.
+    /// Seconds rank 0 spent writing its shard.
     pub write_secs: f64,
     /// Every rank's measurements, by rank.
     pub ranks: Vec<RankReport>,
@@ -140,16 +141,28 @@ pub fn worst_rank_plan<G: Game>(max: u32, p: usize) -> Result<Vec<LevelPlan>, Ta
     Ok(worst)
 }
 
-/// Builds (or resumes) levels `0..=max` in the shared directory `dir` with
-/// every rank of `comm` (all ranks call it with the same arguments). Rank
-/// 0 removes stale temporary files, decides per level whether the file
-/// there is kept, and writes the files; `on_level` is called at rank 0 only,
-/// after each level, with the event and, for a built level, its
-/// measurements.
+/// Builds (or resumes) levels `0..=max` with every rank of `comm` (all
+/// ranks call it with the same arguments), rank `r` in its directory `dir`
+/// (one shared by all, or its own: [`crate::distributed::rank_dir`]). Each
+/// rank writes its shard of each level ([`shard::write_shard_with`]) and
+/// the level's manifest (rank 0 gathers only the shards' small infos and
+/// sends them to all); no rank holds another's bounds. A level is kept
+/// when on every rank its single file or this rank's shard checks
+/// ([`shard::check_shard`]); otherwise it is built, and a rank whose shard
+/// checks keeps it rather than writing it again. `on_level` is called at
+/// rank 0 only, after each level, with the event and, for a built level,
+/// its measurements.
+///
+/// The lower levels are read from the rank's own directory, mapped: until
+/// lower-level lookups go to the rank that holds them, every rank must
+/// have every lower level complete there (a shared directory, or a copy
+/// of the levels in each), else the build stops naming the level missing.
+/// The set returned holds the levels below `max` opened so far.
 ///
 /// # Errors
-/// As [`super::build_tables`]. An error leaves the other ranks waiting:
-/// stop the run with [`Comm::abort`].
+/// As [`super::build_tables`], and a lower level incomplete in `dir`. An
+/// error leaves the other ranks waiting: stop the run with
+/// [`Comm::abort`].
 pub fn build_tables_distributed<G: Game>(
     comm: &dyn Comm,
     dir: &Path,
@@ -158,37 +171,48 @@ pub fn build_tables_distributed<G: Game>(
     bar: &dyn Progress,
     mut on_level: impl FnMut(&BuildEvent, Option<&DistLevelReport>),
 ) -> Result<TableSet, TableError> {
-    plan::<G>(max)?;
-    if comm.rank() == 0 {
+    for n in 0..=max {
+        level_positions::<G>(n)?;
+    }
+    // Rank 0 cleans a shared directory; a rank with its own cleans that.
+    let mut d0 = dir.as_os_str().as_encoded_bytes().to_vec();
+    comm.broadcast(&mut d0);
+    if comm.rank() == 0 || d0 != dir.as_os_str().as_encoded_bytes() {
         format::remove_stale_temps(dir)?;
     }
-    let mut set = TableSet::empty(G::RULES.tables(), rule);
+    let rules = G::RULES.tables();
+    let mut set = TableSet::empty(rules, rule);
     for n in 0..=max {
-        let path = format::level_path(dir, G::RULES.tables(), rule, n);
-        let (mut decision, mut kept, mut replaced) = (Vec::new(), None, None);
-        if comm.rank() == 0 {
-            match existing::<G>(&path, rule, n)? {
-                Existing::Kept(t) => kept = Some(t),
-                Existing::Build(r) => replaced = r,
+        let layout = Layout::even(level_positions::<G>(n)?, comm.size());
+        let r = layout.range(comm.rank());
+        let (p, me) = (comm.size() as u32, comm.rank() as u32);
+        let state = shard_state::<G>(dir, rule, n, me, p, r.clone())?;
+        let mut count = [state.is_bad() as u64, state.kept().is_some() as u64];
+        comm.all_sum(&mut count);
+        let report = if count[0] == 0 {
+            // Every shard checks: the manifest is (re)written from them.
+            if let (ShardState::Shard(info), true) = (&state, count[1] == p as u64) {
+                write_manifest_everywhere::<G>(comm, dir, rule, n, info)?;
             }
-            decision.push(kept.is_some() as u8);
-        }
-        comm.broadcast(&mut decision);
-        let report = if decision[0] == 1 {
             None
         } else {
-            Some(build_level_distributed::<G>(comm, dir, rule, n, &set, bar)?)
+            open_lower::<G>(dir, rule, n, &mut set)?;
+            remove_single_file::<G>(dir, rule, n, &state)?;
+            Some(build_level_distributed::<G>(
+                comm,
+                dir,
+                rule,
+                (n, &layout),
+                &set,
+                bar,
+                state.kept(),
+            )?)
         };
-        // Mapped, not copied: the ranks of a node share one page cache.
-        set.push(match kept {
-            Some(t) => t,
-            None => Table::open(&path, G::RULES.tables(), rule, n, G::PITS)?,
-        });
         if comm.rank() == 0 {
             let ev = BuildEvent {
                 level: n,
                 skipped: report.is_none(),
-                replaced,
+                replaced: state.replaced(),
                 report: None,
                 ooc: None,
             };
@@ -198,20 +222,78 @@ pub fn build_tables_distributed<G: Game>(
     Ok(set)
 }
 
-/// Builds level `n` over all ranks; rank 0 writes its file. Returns the
-/// measurements (complete at rank 0; elsewhere this rank's only).
-fn build_level_distributed<G: Game>(
+/// Opens the levels below `n` not yet in `set` from `dir`, mapped (the
+/// ranks of a node share one page cache).
+///
+/// # Errors
+/// A level that is not complete in `dir`, named, with what to do.
+fn open_lower<G: Game>(
+    dir: &Path,
+    rule: LoopRule,
+    n: u32,
+    set: &mut TableSet,
+) -> Result<(), TableError> {
+    let rules = G::RULES.tables();
+    for k in set.covered()..n {
+        let path = format::level_path(dir, rules, rule, k);
+        match Table::open(&path, rules, rule, k, G::PITS) {
+            Ok(t) => set.push(t),
+            Err(e) => {
+                return Err(TableError::Shards {
+                    path: shard::level_source(dir, rules, rule, k),
+                    what: format!(
+                        "level {k} is not complete in this rank's directory ({e}); building \
+                         level {n} needs every lower level readable by every rank: use one \
+                         shared directory, or copy every shard of level {k} (or its merged \
+                         file) into each rank's directory"
+                    ),
+                })
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Rank 0 gathers every rank's shard info of level `n` and sends the list
+/// to all; every rank writes the manifest into its directory.
+fn write_manifest_everywhere<G: Game>(
     comm: &dyn Comm,
     dir: &Path,
     rule: LoopRule,
     n: u32,
+    mine: &ShardInfo,
+) -> Result<(), TableError> {
+    let got = comm.gather(&serde_json::to_vec(mine).expect("an info serialises"));
+    let mut all = Vec::new();
+    if comm.rank() == 0 {
+        let infos: Vec<ShardInfo> = got
+            .iter()
+            .map(|b| serde_json::from_slice(b).expect("an info of this build"))
+            .collect();
+        all = serde_json::to_vec(&infos).expect("infos serialise");
+    }
+    comm.broadcast(&mut all);
+    let infos: Vec<ShardInfo> = serde_json::from_slice(&all).expect("infos of this build");
+    shard::write_manifest(dir, G::RULES.tables(), rule, n, &infos)?;
+    Ok(())
+}
+
+/// Builds level `n` (split by `layout`, one part a rank) over all ranks;
+/// each writes its shard (unless `kept`, its good shard's info) and the
+/// manifest. Returns the measurements (complete at rank 0; elsewhere this
+/// rank's only).
+fn build_level_distributed<G: Game>(
+    comm: &dyn Comm,
+    dir: &Path,
+    rule: LoopRule,
+    (n, layout): (u32, &Layout),
     lower: &TableSet,
     bar: &dyn Progress,
+    kept: Option<ShardInfo>,
 ) -> Result<DistLevelReport, TableError> {
     let t0 = Instant::now();
-    let size = level_positions::<G>(n)?;
-    let layout = Layout::even(size, comm.size());
-    let mut rank = Rank::<G>::new(comm, Part::new(n, &layout, comm.rank()));
+    let size = layout.size();
+    let mut rank = Rank::<G>::new(comm, Part::new(n, layout, comm.rank()));
     let mut words = Words::zeroed(rank.part.len()).map_err(|e| TableError::Io {
         path: dir.to_path_buf(),
         source: e,
@@ -221,13 +303,23 @@ fn build_level_distributed<G: Game>(
     rank.kahn(cells(&mut words));
     rank.sweep(&mut words);
     let bounds = LevelBounds::finish(words);
-    let mine: Vec<u8> = (0..bounds.len())
-        .flat_map(|i| <[u8; 2]>::from(bounds.bounds(i)))
-        .collect();
-    drop(bounds);
     let report = rank.finish_report(t0);
+    let tw = Instant::now();
+    let info = match kept {
+        Some(info) => info,
+        None => {
+            let r = layout.range(comm.rank());
+            let (me, p) = (comm.rank() as u32, comm.size() as u32);
+            let rules = G::RULES.tables();
+            shard::write_shard_with(dir, rules, rule, n, me, p, r.start, r.end - r.start, &|i| {
+                bounds.bounds(i)
+            })?
+        }
+    };
+    drop(bounds);
+    let write_secs = tw.elapsed().as_secs_f64();
     let tc = Instant::now();
-    let write_secs = gather_and_write::<G>(comm, dir, rule, n, mine)?;
+    write_manifest_everywhere::<G>(comm, dir, rule, n, &info)?;
     let reports = comm.gather(&serde_json::to_vec(&report).expect("a report serialises"));
     comm.barrier();
     let mut ranks: Vec<RankReport> = reports
@@ -238,7 +330,7 @@ fn build_level_distributed<G: Game>(
         ranks.push(report);
     }
     if let Some(r0) = ranks.first_mut() {
-        r0.comm_secs += tc.elapsed().as_secs_f64() - write_secs;
+        r0.comm_secs += tc.elapsed().as_secs_f64();
     }
     Ok(DistLevelReport {
         level: n,
@@ -247,34 +339,6 @@ fn build_level_distributed<G: Game>(
         write_secs,
         ranks,
     })
-}
-
-/// Gathers every rank's bound bytes (`lo`, `hi` per position of its slice)
-/// at rank 0, which writes level `n`'s file. Returns rank 0's seconds
-/// writing (0 elsewhere).
-fn gather_and_write<G: Game>(
-    comm: &dyn Comm,
-    dir: &Path,
-    rule: LoopRule,
-    n: u32,
-    mine: Vec<u8>,
-) -> Result<f64, TableError> {
-    let all = comm.gather(&mine);
-    drop(mine);
-    if comm.rank() != 0 {
-        return Ok(0.0);
-    }
-    // Read in place from the ranks' parts (no concatenated copy): position
-    // `i` is in the part of its owner, at its offset in that slice.
-    let len = all.iter().map(|a| a.len() / 2).sum::<usize>() as u64;
-    let p = all.len();
-    let tw = Instant::now();
-    format::write_level_with(dir, G::RULES.tables(), rule, n, len as usize, &|i| {
-        let r = owner(i as u64, len, p);
-        let at = 2 * (i as u64 - share(len, r, p).start) as usize;
-        (all[r][at], all[r][at + 1])
-    })?;
-    Ok(tw.elapsed().as_secs_f64())
 }
 
 /// This rank's part of a level and the exchanges with the others' (the
@@ -440,42 +504,75 @@ mod tests {
     use crate::distributed::LocalComm;
     use crate::progress::NoProgress;
     use crate::{AdjiBoto, Adjito};
+    use std::path::PathBuf;
 
-    /// The files of a build of levels `0..=max` in `dir`, by name.
-    fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-        let mut v: Vec<_> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| {
-                let e = e.unwrap();
-                (
-                    e.file_name().to_string_lossy().into_owned(),
-                    std::fs::read(e.path()).unwrap(),
-                )
-            })
-            .collect();
-        v.sort();
-        v
+    /// The single-file level `n` that the shards of `dirs` merge into.
+    pub(crate) fn merged<G: Game>(dirs: &[PathBuf], rule: LoopRule, n: u32) -> Vec<u8> {
+        let out = tempfile::tempdir().unwrap();
+        shard::merge_level(dirs, out.path(), G::RULES.tables(), rule, n).unwrap();
+        std::fs::read(format::level_path(out.path(), G::RULES.tables(), rule, n)).unwrap()
     }
 
+    /// The one-process file of level `n` in `dir`.
+    fn file<G: Game>(dir: &Path, rule: LoopRule, n: u32) -> Vec<u8> {
+        std::fs::read(format::level_path(dir, G::RULES.tables(), rule, n)).unwrap()
+    }
+
+    /// Builds levels `0..=max` over `p` ranks, rank `r` in `dirs[r]`;
+    /// returns rank 0's reports of the levels built.
+    fn build_over<G: Game>(dirs: &[PathBuf], rule: LoopRule, max: u32) -> Vec<DistLevelReport> {
+        let reports = LocalComm::run(dirs.len(), |c| {
+            let mut built = Vec::new();
+            build_tables_distributed::<G>(c, &dirs[c.rank()], rule, max, &NoProgress, |_, r| {
+                built.extend(r.cloned())
+            })
+            .unwrap();
+            built
+        });
+        reports.into_iter().next().unwrap()
+    }
+
+    /// With `P` = 1..4 ranks, in one shared directory and in one directory
+    /// per rank (each holding a copy of the lower levels), the merged
+    /// shards are the one-process files byte for byte.
     fn same_as_one_process<G: Game>(max: u32, rule: LoopRule) {
         let one = tempfile::tempdir().unwrap();
         super::super::build_tables::<G>(one.path(), rule, max, &NoProgress, |_| {}).unwrap();
-        let want = files(one.path());
-        for p in 1..=3 {
+        for p in 1..=4 {
             let d = tempfile::tempdir().unwrap();
-            let reports = LocalComm::run(p, |c| {
-                let mut built = Vec::new();
-                build_tables_distributed::<G>(c, d.path(), rule, max, &NoProgress, |_, r| {
-                    built.extend(r.cloned())
-                })
-                .unwrap();
-                built
-            });
-            assert_eq!(files(d.path()), want, "{} P={p} {rule:?}", G::ID);
-            let top = reports[0].last().expect("rank 0 reports each level");
+            let reports = build_over::<G>(&vec![d.path().to_path_buf(); p], rule, max);
+            for n in 0..=max {
+                let got = merged::<G>(&[d.path().to_path_buf()], rule, n);
+                assert!(
+                    got == file::<G>(one.path(), rule, n),
+                    "{} P={p} {rule:?} level {n}",
+                    G::ID
+                );
+            }
+            let top = reports.last().expect("rank 0 reports each level");
             assert_eq!(top.ranks.len(), p);
             let sent: u64 = top.ranks.iter().map(|r| r.bytes_sent).sum();
             assert_eq!(sent > 0, p > 1, "updates cross slices only with P > 1");
+            // One directory per rank, each with the lower levels.
+            let own: Vec<_> = (0..p).map(|_| tempfile::tempdir().unwrap()).collect();
+            let dirs: Vec<PathBuf> = own.iter().map(|t| t.path().to_path_buf()).collect();
+            for d in &dirs {
+                for n in 0..max {
+                    let f = format::level_path(one.path(), G::RULES.tables(), rule, n);
+                    std::fs::copy(&f, d.join(f.file_name().unwrap())).unwrap();
+                }
+            }
+            build_over::<G>(&dirs, rule, max);
+            for (r, d) in dirs.iter().enumerate() {
+                let mine = shard::shard_path(d, G::RULES.tables(), rule, max, r as u32, p as u32);
+                assert!(mine.exists(), "rank {r} wrote its shard into its directory");
+            }
+            let got = merged::<G>(&dirs, rule, max);
+            assert!(
+                got == file::<G>(one.path(), rule, max),
+                "{} P={p} per-rank dirs",
+                G::ID
+            );
         }
     }
 
@@ -485,30 +582,72 @@ mod tests {
             same_as_one_process::<Adjito>(9, rule);
             same_as_one_process::<AdjiBoto>(11, rule);
         }
+        same_as_one_process::<crate::adjito::AdjitoMustReach>(9, LoopRule::Start);
     }
 
     #[test]
-    fn a_resumed_distributed_build_keeps_the_finished_levels() {
+    fn a_rank_without_a_lower_level_stops_naming_it() {
+        let own: Vec<_> = (0..2).map(|_| tempfile::tempdir().unwrap()).collect();
+        let dirs: Vec<PathBuf> = own.iter().map(|t| t.path().to_path_buf()).collect();
+        let errs = LocalComm::run(2, |c| {
+            build_tables_distributed::<Adjito>(
+                c,
+                &dirs[c.rank()],
+                LoopRule::Start,
+                3,
+                &NoProgress,
+                |_, _| {},
+            )
+            .map(|_| ())
+            .unwrap_err()
+            .to_string()
+        });
+        for e in errs {
+            assert!(e.contains("level 0 is not complete"), "{e}");
+            assert!(
+                e.contains("every lower level readable by every rank"),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_resumed_distributed_build_rebuilds_only_the_bad_shards_level() {
+        use std::os::unix::fs::MetadataExt;
         let d = tempfile::tempdir().unwrap();
         let rule = LoopRule::Start;
+        let rules = Adjito::RULES.tables();
         LocalComm::run(2, |c| {
             build_tables_distributed::<Adjito>(c, d.path(), rule, 5, &NoProgress, |_, _| {})
                 .unwrap();
         });
-        let path5 = format::level_path(d.path(), Adjito::RULES, rule, 5);
-        std::fs::write(&path5, b"ADJITBL\0 cut short").unwrap();
+        let s0 = shard::shard_path(d.path(), rules, rule, 5, 0, 2);
+        let s1 = shard::shard_path(d.path(), rules, rule, 5, 1, 2);
+        let ino = std::fs::metadata(&s0).unwrap().ino();
+        let mut bytes = std::fs::read(&s1).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 0x40;
+        std::fs::write(&s1, bytes).unwrap();
         let kept = LocalComm::run(2, |c| {
             let mut kept = Vec::new();
             build_tables_distributed::<Adjito>(c, d.path(), rule, 7, &NoProgress, |e, _| {
-                kept.push((e.level, e.skipped, e.replaced.is_some()))
+                kept.push((e.level, e.skipped))
             })
             .unwrap();
             kept
         });
-        let want: Vec<_> = (0..=7).map(|n| (n, n < 5, n == 5)).collect();
+        let want: Vec<_> = (0..=7).map(|n| (n, n != 5 && n < 6)).collect();
         assert_eq!(kept[0], want);
+        assert_eq!(
+            std::fs::metadata(&s0).unwrap().ino(),
+            ino,
+            "the good shard is kept"
+        );
         let one = tempfile::tempdir().unwrap();
         super::super::build_tables::<Adjito>(one.path(), rule, 7, &NoProgress, |_| {}).unwrap();
-        assert_eq!(files(d.path()), files(one.path()));
+        for n in 0..=7 {
+            let got = merged::<Adjito>(&[d.path().to_path_buf()], rule, n);
+            assert!(got == file::<Adjito>(one.path(), rule, n), "level {n}");
+        }
     }
 }

@@ -88,7 +88,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::{format, level_positions, Table, TableError, TableSet};
+use super::{format, level_positions, shard, Table, TableError, TableSet};
 use crate::game::Game;
 use crate::index::level_size;
 use crate::progress::Progress;
@@ -714,6 +714,14 @@ pub fn build_tables_planned<G: Game>(
             })?;
             ev.report = Some(report);
         } else {
+            if ev.replaced.is_some() && std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file())
+            {
+                // A bad single file would hide the shards about to be written.
+                std::fs::remove_file(&path).map_err(|e| TableError::Io {
+                    path: path.clone(),
+                    source: e,
+                })?;
+            }
             let config = outofcore::OocConfig {
                 shards: l.shards as usize,
                 ..ooc.clone()
@@ -727,6 +735,88 @@ pub fn build_tables_planned<G: Game>(
         on_level(&ev);
     }
     Ok(set)
+}
+
+/// What a resumed sharded build (distributed or out of core) finds for
+/// one shard of a level.
+pub(super) enum ShardState {
+    /// The level's single file opens and checks: the level is kept.
+    SingleFile,
+    /// The shard checks ([`shard::check_shard`]): kept.
+    Shard(shard::ShardInfo),
+    /// To build; why what was there is replaced (`None`: nothing was).
+    Bad(Option<String>),
+}
+
+impl ShardState {
+    pub(super) fn is_bad(&self) -> bool {
+        matches!(self, ShardState::Bad(_))
+    }
+
+    /// The info of a good shard.
+    pub(super) fn kept(&self) -> Option<shard::ShardInfo> {
+        match self {
+            ShardState::Shard(i) => Some(i.clone()),
+            _ => None,
+        }
+    }
+
+    /// Why what was there is replaced.
+    pub(super) fn replaced(&self) -> Option<String> {
+        match self {
+            ShardState::Bad(r) => r.clone(),
+            _ => None,
+        }
+    }
+}
+
+/// The state of shard `index` of `of` (ranks `range`) of level `n` in
+/// `dir`: the level's single file when there is one, else the shard.
+///
+/// # Errors
+/// As [`existing`] for a single file.
+pub(super) fn shard_state<G: Game>(
+    dir: &Path,
+    rule: LoopRule,
+    n: u32,
+    index: u32,
+    of: u32,
+    range: std::ops::Range<u64>,
+) -> Result<ShardState, TableError> {
+    let rules = G::RULES.tables();
+    let path = format::level_path(dir, rules, rule, n);
+    if std::fs::symlink_metadata(&path).is_ok() {
+        return Ok(match existing::<G>(&path, rule, n)? {
+            Existing::Kept(_) => ShardState::SingleFile,
+            Existing::Build(r) => ShardState::Bad(r),
+        });
+    }
+    let count = range.end - range.start;
+    Ok(
+        match shard::check_shard(dir, rules, rule, n, index, of, range.start, count) {
+            Ok(info) => ShardState::Shard(info),
+            Err(TableError::Missing { .. }) => ShardState::Bad(None),
+            Err(e) => ShardState::Bad(Some(e.to_string())),
+        },
+    )
+}
+
+/// Removes level `n`'s single file in `dir` when `state` says it is bad
+/// (it would hide the shards about to be written).
+///
+/// # Errors
+/// An I/O error removing it.
+pub(super) fn remove_single_file<G: Game>(
+    dir: &Path,
+    rule: LoopRule,
+    n: u32,
+    state: &ShardState,
+) -> Result<(), TableError> {
+    let path = format::level_path(dir, G::RULES.tables(), rule, n);
+    if state.is_bad() && std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
+        std::fs::remove_file(&path).map_err(|e| TableError::Io { path, source: e })?;
+    }
+    Ok(())
 }
 
 /// What a resumed build finds for a level.

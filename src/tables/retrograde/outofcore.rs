@@ -42,7 +42,7 @@ use crate::distributed::process_cpu_secs;
 use crate::fsutil::{TMP_PREFIX, TMP_SUFFIX};
 use crate::game::Game;
 use crate::progress::Progress;
-use crate::tables::{format, TableError, TableSet};
+use crate::tables::{shard, TableError, TableSet};
 use crate::value::LoopRule;
 
 /// How the cells of the shards not being processed are kept.
@@ -106,6 +106,8 @@ pub struct OocReport {
     pub spilled_bytes: u64,
     /// Bytes of cells read from disk and written to it.
     pub cell_bytes: u64,
+    /// Shards that already checked and were kept (a resumed build).
+    pub shards_kept: u32,
 }
 
 /// Builds level `n` out of core from the lower levels `lower` and writes
@@ -550,37 +552,39 @@ impl<'a, G: Game> Ooc<'a, G> {
         self.end_turn(s, words, matches!(mode, Mode::Kahn))
     }
 
-    /// Finishes every shard's cells and writes the level's file.
+    /// Finishes every shard's cells and writes it as a shard of the level
+    /// (one that already checks is kept: a resumed build), then the
+    /// manifest.
     fn write(&mut self, rule: LoopRule) -> Result<(), TableError> {
+        let rules = G::RULES.tables();
+        let of = self.layout.parts() as u32;
+        let mut infos = Vec::new();
         for s in 0..self.layout.parts() {
+            let r = self.layout.range(s);
+            let (i, count) = (s as u32, r.end - r.start);
+            if let Ok(info) =
+                shard::check_shard(self.dir, rules, rule, self.n, i, of, r.start, count)
+            {
+                self.report.shards_kept += 1;
+                infos.push(info);
+                continue;
+            }
             let mut words = self.stored[s].load().map_err(self.io(s))?;
+            self.report.cell_bytes += self.stored[s].bytes();
             finish_words(&mut words);
-            self.end_turn(s, words, false)?;
+            infos.push(shard::write_shard_with(
+                self.dir,
+                rules,
+                rule,
+                self.n,
+                i,
+                of,
+                r.start,
+                count,
+                &|k| bound_bytes(words[k]),
+            )?);
         }
-        let maps = self
-            .stored
-            .iter()
-            .enumerate()
-            .map(|(s, st)| {
-                let f = File::open(&st.path).map_err(self.io(s))?;
-                // SAFETY: this build's own temporary file, unchanged while mapped.
-                unsafe { memmap2::Mmap::map(&f) }.map_err(self.io(s))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let layout = self.layout;
-        format::write_level_with(
-            self.dir,
-            G::RULES.tables(),
-            rule,
-            self.n,
-            layout.size() as usize,
-            &|i| {
-                let s = layout.owner(i as u64);
-                let at = 4 * (i as u64 - layout.range(s).start) as usize;
-                let w = u32::from_ne_bytes(maps[s][at..at + 4].try_into().expect("4 bytes"));
-                bound_bytes(w)
-            },
-        )?;
+        shard::write_manifest(self.dir, rules, rule, self.n, &infos)?;
         Ok(())
     }
 
@@ -598,41 +602,48 @@ impl<'a, G: Game> Ooc<'a, G> {
 mod tests {
     use super::*;
     use crate::progress::NoProgress;
-    use crate::tables::Table;
+    use crate::tables::{format, Table};
     use crate::{AdjiBoto, Adjito};
 
-    /// Builds levels `0..=max` in memory in one directory, and each level
-    /// out of core from the same lower levels in another: the files are
-    /// byte-identical.
-    fn same_as_in_memory<G: Game>(max: u32, rule: LoopRule, shards: usize, store: CellStore) {
-        let one = tempfile::tempdir().unwrap();
-        let set =
-            super::super::build_tables::<G>(one.path(), rule, max, &NoProgress, |_| {}).unwrap();
-        let d = tempfile::tempdir().unwrap();
-        let config = OocConfig {
+    /// The single-file level `n` that the shards in `dir` merge into.
+    fn merged<G: Game>(dir: &Path, rule: LoopRule, n: u32) -> Vec<u8> {
+        let out = tempfile::tempdir().unwrap();
+        shard::merge_level(&[dir.to_path_buf()], out.path(), G::RULES.tables(), rule, n).unwrap();
+        std::fs::read(format::level_path(out.path(), G::RULES.tables(), rule, n)).unwrap()
+    }
+
+    fn config(shards: usize, store: CellStore) -> OocConfig {
+        OocConfig {
             shards,
             inbox_bytes: 60,
             store,
-        };
+        }
+    }
+
+    /// Builds levels `0..=max` in memory in one directory, and each level
+    /// out of core from the same lower levels in another: the merged
+    /// shards are the in-memory files byte for byte.
+    fn same_as_in_memory<G: Game>(max: u32, rule: LoopRule, shards: usize, store: CellStore) {
+        let one = tempfile::tempdir().unwrap();
+        super::super::build_tables::<G>(one.path(), rule, max, &NoProgress, |_| {}).unwrap();
+        let d = tempfile::tempdir().unwrap();
         let mut lower = TableSet::empty(G::RULES.tables(), rule);
         for n in 0..=max {
-            let r = build_level_out_of_core::<G>(d.path(), rule, n, &lower, &NoProgress, &config)
-                .unwrap();
-            let name = format::file_name(G::RULES.tables(), rule, n);
-            assert_eq!(
-                std::fs::read(d.path().join(&name)).unwrap(),
-                std::fs::read(one.path().join(&name)).unwrap(),
+            let c = config(shards, store);
+            let r =
+                build_level_out_of_core::<G>(d.path(), rule, n, &lower, &NoProgress, &c).unwrap();
+            let want = std::fs::read(format::level_path(one.path(), G::RULES.tables(), rule, n));
+            assert!(
+                merged::<G>(d.path(), rule, n) == want.unwrap(),
                 "{} level {n} {rule:?} S={shards} {store:?}",
                 G::ID
             );
             if n >= 6 && shards > 1 {
                 assert!(r.update_bytes > 0 && r.spilled_bytes > 0, "{r:?}");
             }
-            lower.push(
-                Table::open(&d.path().join(&name), G::RULES.tables(), rule, n, G::PITS).unwrap(),
-            );
+            let path = format::level_path(d.path(), G::RULES.tables(), rule, n);
+            lower.push(Table::open(&path, G::RULES.tables(), rule, n, G::PITS).unwrap());
         }
-        drop(set);
         let left: Vec<_> = std::fs::read_dir(d.path())
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -651,5 +662,56 @@ mod tests {
         same_as_in_memory::<AdjiBoto>(9, LoopRule::Even, 2, CellStore::File);
         same_as_in_memory::<crate::adjito::AdjitoMustReach>(9, LoopRule::Start, 4, CellStore::File);
         same_as_in_memory::<crate::adjito::AdjitoMustReach>(8, LoopRule::Even, 3, CellStore::Mmap);
+    }
+
+    /// A planned build out of core (S = 3) resumed after one shard of a
+    /// level was corrupted rebuilds that level only and rewrites only that
+    /// shard.
+    #[test]
+    fn a_resumed_out_of_core_build_rewrites_only_the_bad_shard() {
+        use std::os::unix::fs::MetadataExt;
+        let (d, rule) = (tempfile::tempdir().unwrap(), LoopRule::Start);
+        let rules = Adjito::RULES.tables();
+        let plan = super::super::plan_within::<Adjito>(9, u64::MAX, Some(3)).unwrap();
+        let c = config(3, CellStore::File);
+        let build = || {
+            let mut evs = Vec::new();
+            super::super::build_tables_planned::<Adjito>(
+                d.path(),
+                rule,
+                &plan,
+                &c,
+                &NoProgress,
+                |e| evs.push(e.clone()),
+            )
+            .unwrap();
+            evs
+        };
+        build();
+        let bad = shard::shard_path(d.path(), rules, rule, 8, 1, 3);
+        let good = shard::shard_path(d.path(), rules, rule, 8, 2, 3);
+        let ino = std::fs::metadata(&good).unwrap().ino();
+        let mut bytes = std::fs::read(&bad).unwrap();
+        let k = bytes.len() / 2;
+        bytes[k] ^= 0x11;
+        std::fs::write(&bad, bytes).unwrap();
+        let evs = build();
+        for e in &evs {
+            assert_eq!(e.skipped, e.level != 8, "level {}", e.level);
+        }
+        let rebuilt = evs[8].ooc.as_ref().expect("level 8 built out of core");
+        assert!(evs[8].replaced.is_some());
+        assert_eq!(rebuilt.shards_kept, 2);
+        assert_eq!(std::fs::metadata(&good).unwrap().ino(), ino);
+        let one = tempfile::tempdir().unwrap();
+        super::super::build_tables::<Adjito>(one.path(), rule, 9, &NoProgress, |_| {}).unwrap();
+        for n in 0..=9 {
+            let want = std::fs::read(format::level_path(one.path(), rules, rule, n)).unwrap();
+            let got = match n {
+                0 => std::fs::read(format::level_path(d.path(), rules, rule, n)).unwrap(),
+                _ => merged::<Adjito>(d.path(), rule, n),
+            };
+            assert!(got == want, "level {n}");
+        }
     }
 }
