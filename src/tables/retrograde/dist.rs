@@ -1,35 +1,38 @@
 //! The distributed builder: the passes of [`super`] over `P` processes
-//! that talk through a [`Comm`] (MPI under `mpirun`).
+//! that talk through a [`Comm`] (MPI under `mpirun`): the SPMD driver of
+//! the steps of [`super::part`], one part a rank.
 //!
 //! Rank `r` owns the contiguous slice [`share`]`(size, r, P)` of a level's
 //! rank range and holds the cells of that slice only. Every rank maps the
-//! lower levels from the shared directory (mapped, not copied: the ranks of
-//! a node share them in the page cache) and runs, on its slice:
+//! lower levels from its directory (mapped, not copied: the ranks of a node
+//! share them in the page cache) and runs, on its slice:
 //!
 //! 1. the **forward pass** ([`super::level::forward_cells`], the one-process
 //!    builder's, on the rank's threads);
 //! 2. the **acyclic pass**: settled positions update their quiet
 //!    predecessors with the builder's own event functions; an update of a
 //!    predecessor in another rank's slice is appended to that rank's buffer
-//!    (6 bytes: rank `u32`, then `lo`, `hi` of the event). When a rank has
-//!    nothing left to do locally, all ranks exchange their buffers in one
-//!    all-to-all and apply what they received; rounds go on until a sum
+//!    (a record: its offset in that slice, 4 bytes, or 8 for slices of
+//!    2^32 positions or more, then `lo`, `hi` of the event). When a rank
+//!    has nothing left to do locally, all ranks exchange their buffers in
+//!    one all-to-all and apply what they received; rounds go on until a sum
 //!    over all ranks says nobody sent anything;
 //! 3. the **threshold sweep**, threshold by threshold over the thresholds
 //!    some rank's unsettled positions hold (a sum of the value masks over
 //!    all ranks): the scan of the rank's slice, then W and L events as in
-//!    the acyclic pass, with the same exchange rounds (6 bytes per update:
-//!    rank, kind, 0);
-//! 4. the **finish**: every rank's bound bytes are gathered at rank 0, which
-//!    writes the file (header, checksum, exceptions) as the one-process
-//!    builder does, then every rank opens it for the next level.
+//!    the acyclic pass, with the same exchange rounds (records: offset,
+//!    kind, 0);
+//! 4. the **finish**: every rank writes its slice as shard `r` of `P` into
+//!    its own directory, rank 0 gathers the shards' infos (not their
+//!    bytes) and sends them to all, and every rank writes the level's
+//!    manifest.
 //!
 //! Values depend only on the game (the module comment of [`super`]), so the
-//! files are byte-identical to a one-process build whatever `P` and the
-//! order of events. Rank 0 decides per level, as the one-process builder,
-//! whether an existing file is kept (it opens and checks) or built, and
-//! tells the others: a killed run restarted with the same command resumes
-//! at the first level without a good file.
+//! shards merge into files byte-identical to a one-process build whatever
+//! `P` and the order of events. A level is kept when every rank's shard
+//! checks; a killed run restarted with the same command resumes at the
+//! first level with a bad or missing shard, and keeps the good shards of
+//! that level.
 //!
 //! Within a rank the acyclic pass and the sweep run on one thread (launch
 //! one rank per core); the forward pass uses the rank's thread pool. An
@@ -46,8 +49,8 @@ use super::frontier::DIRTY_CHUNK;
 use super::level::{forward_cells, value_masks, LevelBounds, ValueMask, Words};
 use super::part::{needs_scan, or_masks, Layout, Part};
 use super::{
-    check_size_sharded as level_positions, plan, remove_single_file, shard_state, BuildEvent,
-    LevelPlan, ShardState, CELL_BYTES, FRONTIER_BYTES, OVERHEAD_BYTES,
+    check_size_sharded as level_positions, plan_sharded, remove_single_file, shard_state,
+    BuildEvent, LevelPlan, ShardState, CELL_BYTES, FRONTIER_BYTES, OVERHEAD_BYTES,
 };
 use crate::distributed::{process_cpu_secs, share, Comm};
 use crate::game::Game;
@@ -109,12 +112,12 @@ pub struct DistLevelReport {
 /// level, the cells and frontiers of its slice (it writes its own shard
 /// from them: no rank gathers another's bounds, so rank 0's plan is the
 /// others'), the lower levels mapped and the fixed overhead. An estimate
-/// like [`plan`]'s: the exchange buffers of a round are not counted.
+/// like [`plan_sharded`]'s: the exchange buffers of a round are not counted.
 ///
 /// # Errors
-/// A level too large for this tool (as [`plan`]).
+/// A level too large for the sharded builders ([`plan_sharded`]).
 pub fn rank_plan<G: Game>(max: u32, r: usize, p: usize) -> Result<Vec<LevelPlan>, TableError> {
-    let mut levels = plan::<G>(max)?;
+    let mut levels = plan_sharded::<G>(max)?;
     for l in &mut levels {
         let slice = share(l.positions, r, p);
         let mine = slice.end - slice.start;
@@ -481,7 +484,7 @@ mod tests {
     /// level's largest peak over the ranks.
     #[test]
     fn rank_plans_split_the_level_and_the_worst_is_the_largest() {
-        let one = plan::<crate::Adjito>(16).unwrap();
+        let one = super::super::plan::<crate::Adjito>(16).unwrap();
         for p in 1..=3 {
             let plans: Vec<_> = (0..p)
                 .map(|r| rank_plan::<crate::Adjito>(16, r, p).unwrap())

@@ -68,6 +68,15 @@
 //! the forward pass's random lookups, and their files' cached pages are
 //! dropped, so that the cells of the next level find the free memory to be
 //! on huge pages too.
+//!
+//! # Beyond one process's memory
+//!
+//! The plan ([`plan_within`]) sends a level that does not fit `--memory`
+//! (or has 2^32 positions or more) **out of core** ([`outofcore`]): split
+//! into shards processed one after another, the lower levels mapped. The
+//! distributed builder ([`dist`]) splits a level over ranks. Both run the
+//! same steps on one part of a level ([`part`]) and write the level as
+//! shards and a manifest ([`crate::tables::shard`]).
 
 mod cell;
 pub mod dist;
@@ -141,10 +150,18 @@ pub const OVERHEAD_BYTES: u64 = 96 << 20;
 /// [`TableError::TooLarge`] for the first level the builder cannot take,
 /// before anything is allocated.
 pub fn plan<G: Game>(max: u32) -> Result<Vec<LevelPlan>, TableError> {
+    plan_sized(max, check_size::<G>)
+}
+
+/// [`plan`] with the sizes (or refusals) of `size`.
+fn plan_sized(
+    max: u32,
+    size: impl Fn(u32) -> Result<u64, TableError>,
+) -> Result<Vec<LevelPlan>, TableError> {
     let mut lower = 0;
     (0..=max)
         .map(|n| {
-            let positions = check_size::<G>(n)?;
+            let positions = size(n)?;
             let file_bytes = format::HEADER_LEN as u64 + positions;
             let work_bytes = ((CELL_BYTES + FRONTIER_BYTES) * positions as f64) as u64;
             let p = LevelPlan {
@@ -246,6 +263,14 @@ fn out_of_core(
     l.peak_bytes = l.work_bytes + OVERHEAD_BYTES;
     l.scratch_bytes = 4 * l.positions;
     Ok(l)
+}
+
+/// [`plan`] for the sharded builders: levels up to [`max_sharded_level`].
+///
+/// # Errors
+/// [`TableError::TooLarge`] for a level beyond them.
+pub fn plan_sharded<G: Game>(max: u32) -> Result<Vec<LevelPlan>, TableError> {
+    plan_sized(max, check_size_sharded::<G>)
 }
 
 /// The largest peak of a plan.

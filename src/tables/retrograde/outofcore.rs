@@ -104,7 +104,9 @@ pub struct OocReport {
     pub update_bytes: u64,
     /// Bytes of update records that spilled to files.
     pub spilled_bytes: u64,
-    /// Bytes of cells read from disk and written to it.
+    /// Bytes of cells loaded and saved: the shard's size per load and per
+    /// save (with [`CellStore::Mmap`] an upper bound: only the pages a
+    /// turn touches are read, only those it changed written).
     pub cell_bytes: u64,
     /// Shards that already checked and were kept (a resumed build).
     pub shards_kept: u32,
