@@ -666,3 +666,57 @@ async fn shutdown_stops_accepting_and_lets_a_running_request_finish() {
         "still accepting"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sharded_tables_directory_serves_as_level_files_do() {
+    let (rules, rule) = (
+        adji::rules::RuleSet::AdjitoDefault,
+        adji::value::LoopRule::Start,
+    );
+    let single = tempfile::tempdir().unwrap();
+    adji::tables::retrograde::build_tables::<Adjito>(
+        single.path(),
+        rule,
+        8,
+        &adji::progress::NoProgress,
+        |_| {},
+    )
+    .unwrap();
+    let sharded = tempfile::tempdir().unwrap();
+    for n in 0..=8 {
+        adji::tables::shard::split_level(single.path(), sharded.path(), rules, rule, n, 3).unwrap();
+    }
+    let s = start(adji::server::Config {
+        tables: Some(sharded.path().into()),
+        ..small(1, 4, 10)
+    })
+    .await;
+    let d = single.path().to_str().unwrap();
+    let (st, api) = s.api("probe", &[("position", ADJITO_SMALL)]).await;
+    assert_eq!(st, 200, "{api}");
+    let cli = cli_json(&[
+        "tables",
+        "probe",
+        "--dir",
+        d,
+        "--position",
+        ADJITO_SMALL,
+        "--json",
+    ]);
+    assert_eq!(api, cli);
+    let deeper = "1,0,2,1,0,1/0,1,0,2,1,1 B 20-18";
+    let (st, api) = s.api("solve", &[("position", deeper)]).await;
+    assert_eq!(st, 200, "{api}");
+    let cli = cli_json(&[
+        "solve",
+        "--position",
+        deeper,
+        "--json",
+        "--tables",
+        d,
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(api["exact"], true, "{api}");
+    assert_eq!(without_run_fields(api), without_run_fields(cli));
+}

@@ -36,6 +36,7 @@ mod setup;
 mod solve;
 mod tables;
 mod tables_build;
+mod tables_shards;
 mod util;
 
 pub use args::GameArg;
@@ -56,7 +57,7 @@ enum Command {
     Openings(openings::OpeningsArgs),
     /// Solve a fixed suite on one thread: a deterministic node count (fingerprint) and nodes/s.
     Bench(solve::BenchArgs),
-    /// Endgame tables: build, probe, verify, stats.
+    /// Endgame tables: build, probe, verify, stats, merge, split.
     #[command(subcommand)]
     Tables(tables::TablesCommand),
     /// Show a board diagram with pit names, stores and the side to move.

@@ -1,4 +1,5 @@
-//! `tables build | probe | verify | stats`.
+//! `tables build | probe | verify | stats` (and `merge | split`, in
+//! `tables_shards`).
 
 use std::path::{Path, PathBuf};
 
@@ -20,6 +21,7 @@ use crate::args::{GameArg, MemoryArg, RuleArg, TablesDirArg, ThreadsArg, POSITIO
 use crate::error::CliError;
 use crate::setup::{no_tables_found, set_threads, MemoryBudget};
 use crate::tables_build::{build, BuildArgs};
+use crate::tables_shards::{merge, split, MergeArgs, SplitArgs};
 use crate::util::{bar, fmt_bytes};
 use crate::{batch, dispatch, out};
 
@@ -38,6 +40,14 @@ pub enum TablesCommand {
     Verify(VerifyArgs),
     /// Per-level statistics: wins, draws, losses, loop-sensitive positions, value histogram.
     Stats(StatsArgs),
+    /// Merge sharded levels (shard files and a manifest, possibly spread
+    /// over several directories, such as one per MPI rank) into level
+    /// files in --dir, byte for byte what a one-process build writes; level
+    /// files already there that open and check are kept.
+    Merge(MergeArgs),
+    /// Split level files into shards and a manifest per level (the reverse
+    /// of merge); every command reads a sharded level like a level file.
+    Split(SplitArgs),
 }
 
 /// `--game`, `--dir` and `--loop`: the tables a probe or stats reads.
@@ -135,6 +145,8 @@ pub fn tables(t: &TablesCommand) -> Result<(), CliError> {
         TablesCommand::Probe(a) => dispatch!(a.set.game, a.set.rules, probe(a)),
         TablesCommand::Verify(a) => verify(a),
         TablesCommand::Stats(a) => dispatch!(a.set.game, a.set.rules, stats(a)),
+        TablesCommand::Merge(a) => merge(a),
+        TablesCommand::Split(a) => split(a),
     }
 }
 

@@ -499,7 +499,7 @@ fn check_record_bounds(path: &Path, r: &[u8], n: i32) -> Result<(), TableError> 
 /// padding, each on a marked value byte, so that a probe never misreads
 /// one (the full check counts the marked bytes against the records).
 fn check_records(seg: &Segment<'_>, path: &Path, width: usize, n: i32) -> Result<(), TableError> {
-    if seg.records.len() % width != 0 {
+    if !seg.records.len().is_multiple_of(width) {
         return Err(corrupted(
             path,
             format!(
@@ -684,11 +684,15 @@ impl TableSet {
         Ok(s)
     }
 
-    /// Which loop rules have at least level 0 in `dir` for `rules`.
+    /// Which loop rules have at least level 0 in `dir` for `rules` (a file
+    /// or a shard manifest).
     pub fn rules_present(dir: &Path, rules: RuleSet) -> Vec<LoopRule> {
         [LoopRule::Start, LoopRule::Even]
             .into_iter()
-            .filter(|&r| level_path(dir, rules.tables(), r, 0).exists())
+            .filter(|&r| {
+                level_path(dir, rules.tables(), r, 0).exists()
+                    || shard::manifest_path(dir, rules, r, 0).exists()
+            })
             .collect()
     }
 
@@ -805,6 +809,46 @@ pub fn move_values<G: Game>(set: &TableSet, pos: &Position) -> Option<Vec<MoveVa
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A segment beyond 2³² ranks with 16-byte records (the width of
+    /// Adji-Boto 44 and above) checks, and out-of-order, out-of-range or
+    /// padded records are refused: the reader's record checks at the
+    /// width a 4-billion-entry level has, without such a file.
+    #[test]
+    fn wide_records_of_a_segment_beyond_u32_are_checked() {
+        let first = u32::MAX as u64 - 3;
+        let mut values = vec![1u8; 10];
+        let mut recs = vec![0u8; 3 * 16];
+        for (k, &i) in [1usize, 4, 9].iter().enumerate() {
+            values[i] = format::EXCEPTION as u8;
+            format::encode_record(&mut recs[k * 16..(k + 1) * 16], first + i as u64, 0xfe, 3);
+        }
+        let path = Path::new("x");
+        let seg = |r: &[u8]| -> Result<(), TableError> {
+            let s = Segment {
+                first,
+                values: &values,
+                records: r,
+                path,
+                crcs: None,
+            };
+            check_records(&s, path, 16, 20)
+        };
+        seg(&recs).unwrap();
+        assert!(format::record_rank(&recs[16..32]) > u32::MAX as u64);
+        assert_eq!(format::find_record(&recs, 16, first + 9), Some((0xfe, 3)));
+        let mut swapped = recs.clone();
+        swapped[..16].copy_from_slice(&recs[16..32]);
+        swapped[16..32].copy_from_slice(&recs[..16]);
+        assert!(seg(&swapped).is_err());
+        let mut padded = recs.clone();
+        padded[15] = 1;
+        assert!(seg(&padded).is_err());
+        let mut outside = recs.clone();
+        format::encode_record(&mut outside[32..], first + 10, 0xfe, 3);
+        assert!(seg(&outside).is_err());
+        assert!(seg(&recs[..40]).is_err());
+    }
 
     /// The pieced, parallel scan equals one sequential CRC and count, for
     /// pieces that split the values, the exception list, or neither.

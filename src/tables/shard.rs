@@ -1204,7 +1204,7 @@ mod tests {
         let first = u32::MAX as u64 - 20;
         for width in [16usize] {
             let recs = format::exception_records(first, 50, width, &|i| fake(first + i as u64));
-            assert_eq!(recs.len() % width, 0);
+            assert!(recs.len().is_multiple_of(width));
             let ranks: Vec<u64> = recs.chunks(width).map(format::record_rank).collect();
             let want: Vec<u64> = (first..first + 50)
                 .filter(|&r| format::is_exception(fake(r).0, fake(r).1))

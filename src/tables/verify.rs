@@ -396,7 +396,8 @@ impl DirReport {
 }
 
 /// Verifies every level of game `G` under `rule` in `dir`, from 0 to the
-/// highest level whose file is present: each file is opened and checked
+/// highest level whose file (or shard manifest, [`super::shard`]) is
+/// present: each file is opened and checked
 /// (header, checksum, value ranges); when every lower level verified, its
 /// entries are checked against their successors and, unless sampled, the
 /// level is rebuilt in memory and compared entry by entry
@@ -434,9 +435,11 @@ pub fn verify_dir<G: Game>(
     let mut first_bad: Option<u32> = None;
     for n in 0..=top {
         let t0 = Instant::now();
-        let path = format::level_path(dir, G::RULES.tables(), rule, n);
+        let file = format::level_path(dir, G::RULES.tables(), rule, n);
+        // A sharded level's verdict names its manifest.
+        let path = super::shard::level_source(dir, G::RULES, rule, n);
         let outcome = match (
-            Table::open(&path, G::RULES.tables(), rule, n, G::PITS),
+            Table::open(&file, G::RULES.tables(), rule, n, G::PITS),
             first_bad,
         ) {
             (Err(TableError::Missing { .. }), _) => LevelOutcome::Missing,

@@ -1,0 +1,225 @@
+//! `tables merge | split`: sharded levels to level files and back
+//! ([`adji::tables::shard`]).
+
+use std::ops::RangeInclusive;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use adji::game::Game;
+use adji::rules::RuleSet;
+use adji::tables::format::{self, levels_present};
+use adji::tables::shard::{manifest_levels, merge_level, split_level, Merged};
+use adji::value::LoopRule;
+
+use crate::args::{GameArg, RuleArg, TablesDirArg};
+use crate::error::CliError;
+use crate::{dispatch, out};
+
+/// Options of `tables merge`.
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The game.
+    #[arg(long, value_enum, default_value = "adjito")]
+    pub game: GameArg,
+    /// The rule set: which reading of the game's rules (`adji rules` lists
+    /// them; the README's rules section describes each).
+    #[arg(long, value_name = "NAME", default_value = "default")]
+    pub rules: String,
+    /// Directory the level files are written to (made when missing).
+    #[command(flatten)]
+    pub dir: TablesDirArg,
+    #[command(flatten)]
+    pub rule: RuleArg,
+    /// Directories holding the shards and manifests (a level's shards may
+    /// be spread over several, e.g. one per MPI rank; each may hold a copy
+    /// of its manifest).
+    #[arg(value_name = "SHARD_DIR", required = true)]
+    pub shard_dirs: Vec<PathBuf>,
+}
+
+/// Options of `tables split`.
+#[derive(Args, Debug)]
+pub struct SplitArgs {
+    /// The game.
+    #[arg(long, value_enum, default_value = "adjito")]
+    pub game: GameArg,
+    /// The rule set: which reading of the game's rules (`adji rules` lists
+    /// them; the README's rules section describes each).
+    #[arg(long, value_name = "NAME", default_value = "default")]
+    pub rules: String,
+    /// Directory of the level files to split.
+    #[command(flatten)]
+    pub dir: TablesDirArg,
+    #[command(flatten)]
+    pub rule: RuleArg,
+    /// Shards per level (nearly equal stretches of ranks).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub shards: u32,
+    /// Directory the shards and manifests are written to [default: --dir].
+    /// Where a level file and a manifest lie side by side, readers use the
+    /// level file.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Levels to split: `A..B` (A to B, both included; also `A..=B`) or
+    /// one level `N` [default: every level file in --dir].
+    #[arg(long, value_name = "A..B", value_parser = parse_levels)]
+    pub levels: Option<RangeInclusive<u32>>,
+}
+
+/// Parses `--levels`: `A..B` or `A..=B` (both included) or `N`.
+fn parse_levels(s: &str) -> Result<RangeInclusive<u32>, String> {
+    let num = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("expected A..B or N with whole numbers, found '{s}'"))
+    };
+    let (a, b) = match s.split_once("..") {
+        Some((a, b)) => (num(a)?, num(b.strip_prefix('=').unwrap_or(b))?),
+        None => (num(s)?, num(s)?),
+    };
+    if a > b {
+        return Err(format!("the range {s} is empty (A must not exceed B)"));
+    }
+    Ok(a..=b)
+}
+
+/// `tables merge`.
+pub fn merge(a: &MergeArgs) -> Result<(), CliError> {
+    dispatch!(a.game, a.rules, merge_game(a))
+}
+
+/// `tables split`.
+pub fn split(a: &SplitArgs) -> Result<(), CliError> {
+    dispatch!(a.game, a.rules, split_game(a))
+}
+
+/// Paths for messages, comma-separated.
+fn list(dirs: &[PathBuf]) -> String {
+    let v: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+    v.join(", ")
+}
+
+/// What other tables the shard directories hold manifests of, for the
+/// error when they hold none of those asked for.
+fn other_manifests(dirs: &[PathBuf], rules: RuleSet, rule: LoopRule) -> Result<String, CliError> {
+    let mut found = Vec::new();
+    for r in RuleSet::families() {
+        for l in [LoopRule::Start, LoopRule::Even] {
+            if (r, l) != (rules, rule) && !manifest_levels(dirs, r, l)?.is_empty() {
+                found.push(format!(
+                    "{} tables for --loop {}",
+                    r.command_line(),
+                    l.name()
+                ));
+            }
+        }
+    }
+    Ok(if found.is_empty() {
+        "no manifest of any tables".into()
+    } else {
+        found.join(", ")
+    })
+}
+
+/// Merges every level of `G` that has a manifest in the shard dirs.
+fn merge_game<G: Game>(a: &MergeArgs) -> Result<(), CliError> {
+    let (rules, rule, dirs) = (G::RULES.tables(), a.rule.rule(), &a.shard_dirs);
+    for d in dirs {
+        if !d.is_dir() {
+            return Err(CliError::Input(format!(
+                "{}: no such directory",
+                d.display()
+            )));
+        }
+    }
+    let levels = manifest_levels(dirs, rules, rule)?;
+    if levels.is_empty() {
+        return Err(CliError::Input(format!(
+            "no manifest of {} tables for --loop {} in {}; they hold {}",
+            rules.command_line(),
+            rule.name(),
+            list(dirs),
+            other_manifests(dirs, rules, rule)?
+        )));
+    }
+    let out_dir = &a.dir.dir;
+    std::fs::create_dir_all(out_dir).map_err(CliError::file(out_dir))?;
+    format::remove_stale_temps(out_dir)?;
+    for n in levels {
+        match merge_level(dirs, out_dir, rules, rule, n)? {
+            Merged::Written(p) => out::print(format_args!("merged {}\n", p.display()))?,
+            Merged::Kept(p) => out::print(format_args!(
+                "kept   {} (already there, opens and checks)\n",
+                p.display()
+            ))?,
+        }
+    }
+    Ok(())
+}
+
+/// The levels `split` takes: those asked for (each must have a level
+/// file), or every level file in `dir`.
+fn split_levels<G: Game>(a: &SplitArgs, dir: &Path) -> Result<Vec<u32>, CliError> {
+    let (rules, rule) = (G::RULES.tables(), a.rule.rule());
+    let has_file = |n: u32| format::level_path(dir, rules, rule, n).is_file();
+    let levels: Vec<u32> = match &a.levels {
+        Some(r) => {
+            let total = format::total_of(G::ID);
+            if *r.end() > total {
+                return Err(CliError::Input(format!(
+                    "--levels {}..{}: {} has {total} seeds, no level above",
+                    r.start(),
+                    r.end(),
+                    G::ID
+                )));
+            }
+            if let Some(n) = r.clone().find(|&n| !has_file(n)) {
+                return Err(CliError::Input(format!(
+                    "level {n} has no file {} to split",
+                    format::level_path(dir, rules, rule, n).display()
+                )));
+            }
+            r.clone().collect()
+        }
+        None => levels_present(dir, rules, rule)?
+            .levels
+            .into_iter()
+            .filter(|&n| has_file(n))
+            .collect(),
+    };
+    if levels.is_empty() {
+        return Err(CliError::Input(format!(
+            "no {} table files for --loop {} in {}",
+            rules.command_line(),
+            rule.name(),
+            dir.display()
+        )));
+    }
+    Ok(levels)
+}
+
+/// Splits the level files of `G` into shards.
+fn split_game<G: Game>(a: &SplitArgs) -> Result<(), CliError> {
+    let (rules, rule, dir) = (G::RULES.tables(), a.rule.rule(), &a.dir.dir);
+    if !dir.is_dir() {
+        return Err(CliError::Input(format!(
+            "{}: no such directory",
+            dir.display()
+        )));
+    }
+    let out_dir = a.out.as_deref().unwrap_or(dir);
+    let levels = split_levels::<G>(a, dir)?;
+    std::fs::create_dir_all(out_dir).map_err(CliError::file(out_dir))?;
+    format::remove_stale_temps(out_dir)?;
+    for n in levels {
+        split_level(dir, out_dir, rules, rule, n, a.shards)?;
+        out::print(format_args!(
+            "split  {} into {} shards in {}\n",
+            format::level_path(dir, rules, rule, n).display(),
+            a.shards,
+            out_dir.display()
+        ))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,369 @@
+//! `adji tables merge | split` (issue 27) and every command reading a
+//! sharded tables directory as it reads level files.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+fn adji() -> Command {
+    Command::cargo_bin("adji").unwrap()
+}
+
+/// Runs `adji ARGS`, which must succeed; returns standard output.
+fn ok(args: &[&str]) -> String {
+    let out = adji().args(args).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?} failed: {err}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Runs `adji ARGS`, which must fail with `needle` in its error.
+fn fails_with(args: &[&str], needle: &str) {
+    let out = adji().args(args).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{args:?} should fail");
+    assert!(err.contains(needle), "{args:?}: stderr was {err}");
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// `--game G --rules R --loop L`.
+fn set<'a>(game: &'a str, rules: &'a str, rule: &'a str) -> [&'a str; 6] {
+    ["--game", game, "--rules", rules, "--loop", rule]
+}
+
+/// The table files (level files, shards, manifests) in `dir`, by name.
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Moves the shard files of `dir` round-robin into `k` new directories
+/// `dir/rank-i`, a copy of every manifest in each; returns them.
+fn spread(dir: &Path, k: usize) -> Vec<PathBuf> {
+    let ranks: Vec<PathBuf> = (0..k).map(|i| dir.join(format!("rank-{i}"))).collect();
+    for r in &ranks {
+        std::fs::create_dir(r).unwrap();
+    }
+    for (i, name) in names(dir).iter().enumerate() {
+        let p = dir.join(name);
+        if name.ends_with(".adjs") {
+            std::fs::rename(&p, ranks[i % k].join(name)).unwrap();
+        } else if name.ends_with(".shards.json") {
+            for r in &ranks {
+                std::fs::copy(&p, r.join(name)).unwrap();
+            }
+            std::fs::remove_file(&p).unwrap();
+        }
+    }
+    ranks
+}
+
+/// Builds, splits into 3 shards spread over 2 rank directories, merges,
+/// and compares every merged file with the built one byte for byte.
+fn merge_reproduces_the_build(game: &str, rules: &str, rule: &str, max: &str) {
+    let t = tempfile::tempdir().unwrap();
+    let (built, shards, out) = (
+        t.path().join("built"),
+        t.path().join("sh"),
+        t.path().join("out"),
+    );
+    let set = set(game, rules, rule);
+    let mut b = vec!["tables", "build", "--max-seeds", max, "--dir", s(&built)];
+    b.extend(set);
+    ok(&b);
+    let mut sp = vec![
+        "tables",
+        "split",
+        "--dir",
+        s(&built),
+        "--shards",
+        "3",
+        "--out",
+        s(&shards),
+    ];
+    sp.extend(set);
+    ok(&sp);
+    let ranks = spread(&shards, 2);
+    let mut m = vec!["tables", "merge", "--dir", s(&out)];
+    m.extend(set);
+    m.extend(ranks.iter().map(|r| s(r)));
+    let said = ok(&m);
+    let files = names(&built);
+    assert_eq!(names(&out), files);
+    assert_eq!(
+        said.lines().filter(|l| l.starts_with("merged ")).count(),
+        files.len()
+    );
+    for f in &files {
+        let st = std::process::Command::new("cmp")
+            .arg(built.join(f))
+            .arg(out.join(f))
+            .status()
+            .unwrap();
+        assert!(st.success(), "{game} {rules} {rule}: {f} differs");
+    }
+    // Again: every level is there and good, so kept.
+    let again = ok(&m);
+    assert_eq!(
+        again.lines().filter(|l| l.starts_with("kept ")).count(),
+        files.len()
+    );
+}
+
+#[test]
+fn merge_is_byte_identical_to_a_one_process_build() {
+    merge_reproduces_the_build("adjito", "default", "start", "9");
+    merge_reproduces_the_build("adjito", "default", "even", "9");
+    merge_reproduces_the_build("adjito", "must-reach", "start", "9");
+    merge_reproduces_the_build("adjiboto", "default", "start", "9");
+    merge_reproduces_the_build("adjiboto", "default", "even", "9");
+}
+
+/// Builds Adjito levels 0..=9 in `t/single` and splits them into 4
+/// shards each in `t/sharded` (no level file there).
+fn single_and_sharded(t: &Path) -> (PathBuf, PathBuf) {
+    let (single, sharded) = (t.join("single"), t.join("sharded"));
+    ok(&[
+        "tables",
+        "build",
+        "--game",
+        "adjito",
+        "--max-seeds",
+        "9",
+        "--dir",
+        s(&single),
+    ]);
+    ok(&[
+        "tables",
+        "split",
+        "--dir",
+        s(&single),
+        "--shards",
+        "4",
+        "--out",
+        s(&sharded),
+    ]);
+    assert!(names(&sharded).iter().all(|n| !n.ends_with(".adjt")));
+    (single, sharded)
+}
+
+/// `tables verify` output with the directory and the seconds taken out.
+fn verify_text(dir: &Path) -> String {
+    let out = ok(&["tables", "verify", "--game", "adjito", "--dir", s(dir)]);
+    out.replace(s(dir), "DIR")
+        .replace(".shards.json", ".adjt")
+        .lines()
+        .map(|l| l.split("; ").next().unwrap_or(l).to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn probe_stats_verify_and_solve_read_sharded_levels_alike() {
+    let t = tempfile::tempdir().unwrap();
+    let (single, sharded) = single_and_sharded(t.path());
+    // Stats: the same report.
+    let stats = |d: &Path| ok(&["tables", "stats", "--dir", s(d)]);
+    assert_eq!(stats(&single), stats(&sharded));
+    // Verify: the same verdicts (the level's name and timing aside).
+    let v = verify_text(&sharded);
+    assert_eq!(verify_text(&single), v);
+    assert_eq!(
+        v.lines().filter(|l| l.starts_with("ok ")).count(),
+        10,
+        "{v}"
+    );
+    // Probe: the same answers for positions of every level.
+    let positions = t.path().join("positions.txt");
+    let mut lines = String::new();
+    for l in 0..=9u32 {
+        for k in 0..12u32 {
+            let mut pits = [0u32; 12];
+            for i in 0..l {
+                pits[((i * 7 + k * 5 + l) % 12) as usize] += 1;
+            }
+            let row = |r: &[u32]| {
+                r.iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            };
+            lines += &format!(
+                "{}/{} {}\n",
+                row(&pits[..6]),
+                row(&pits[6..]),
+                ["A", "B"][k as usize % 2]
+            );
+        }
+    }
+    std::fs::write(&positions, lines).unwrap();
+    let probe = |d: &Path| {
+        ok(&[
+            "tables",
+            "probe",
+            "--dir",
+            s(d),
+            "--positions-file",
+            s(&positions),
+            "--json",
+        ])
+    };
+    let p = probe(&single);
+    assert_eq!(p.lines().count(), 120);
+    assert_eq!(p, probe(&sharded));
+    // Solve: the same JSON (timing aside) for a position above the tables.
+    let solve = |d: &Path| {
+        let out = ok(&[
+            "solve",
+            "--position",
+            "2,0,1,3,0,1/1,2,0,1,0,1 A 20-16",
+            "--tables",
+            s(d),
+            "--threads",
+            "1",
+            "--json",
+        ]);
+        let mut v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let o = v.as_object_mut().unwrap();
+        o.remove("time_ms");
+        o.remove("nps");
+        v
+    };
+    let a = solve(&single);
+    assert_eq!(a["exact"], true, "{a}");
+    assert!(a["nodes"].as_u64().unwrap() > 0, "{a}");
+    assert_eq!(a, solve(&sharded));
+}
+
+#[test]
+fn build_and_verify_are_not_confused_by_shards_in_the_directory() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("t");
+    ok(&[
+        "tables",
+        "build",
+        "--game",
+        "adjito",
+        "--max-seeds",
+        "7",
+        "--dir",
+        s(&d),
+    ]);
+    // Shards and manifests beside the level files, and an orphan shard.
+    ok(&["tables", "split", "--dir", s(&d), "--shards", "2"]);
+    std::fs::write(
+        d.join("adjito-start-011.shard-00000-of-00002.adjs"),
+        b"junk",
+    )
+    .unwrap();
+    let v = ok(&["tables", "verify", "--game", "adjito", "--dir", s(&d)]);
+    assert_eq!(v.lines().filter(|l| l.starts_with("ok ")).count(), 8, "{v}");
+    ok(&[
+        "tables",
+        "build",
+        "--game",
+        "adjito",
+        "--max-seeds",
+        "8",
+        "--dir",
+        s(&d),
+    ]);
+    let v = ok(&["tables", "verify", "--game", "adjito", "--dir", s(&d)]);
+    assert_eq!(v.lines().filter(|l| l.starts_with("ok ")).count(), 9, "{v}");
+}
+
+#[test]
+fn merge_and_split_give_clear_errors() {
+    let t = tempfile::tempdir().unwrap();
+    let (single, sharded) = single_and_sharded(t.path());
+    let out = t.path().join("out");
+    let o = s(&out);
+    // Another rule set: nothing of it, and what is there instead.
+    fails_with(
+        &[
+            "tables",
+            "merge",
+            "--dir",
+            o,
+            "--rules",
+            "must-reach",
+            s(&sharded),
+        ],
+        "no manifest of adjito --rules must-reach tables for --loop start",
+    );
+    fails_with(
+        &[
+            "tables",
+            "merge",
+            "--dir",
+            o,
+            "--rules",
+            "must-reach",
+            s(&sharded),
+        ],
+        "they hold adjito tables for --loop start",
+    );
+    fails_with(
+        &["tables", "merge", "--dir", o, s(&out.join("nope"))],
+        "no such directory",
+    );
+    fails_with(&["tables", "merge", "--dir", o], "SHARD_DIR");
+    // A shard of another level in the place of one.
+    let shard =
+        |l: u32, i: u32| sharded.join(format!("adjito-start-{l:03}.shard-{i:05}-of-00004.adjs"));
+    std::fs::copy(shard(8, 2), shard(9, 2)).unwrap();
+    fails_with(
+        &["tables", "merge", "--dir", o, s(&sharded)],
+        "expected level 9",
+    );
+    // A missing shard, named.
+    std::fs::remove_file(shard(9, 2)).unwrap();
+    fails_with(
+        &["tables", "merge", "--dir", o, s(&sharded)],
+        "adjito-start-009.shard-00002-of-00004.adjs: sharded level: shard file missing",
+    );
+    // Levels merged before the failure are there and good; none is half-written.
+    assert!(names(&out).iter().all(|n| n.ends_with(".adjt")));
+    // Split: bad options and missing levels.
+    let d = s(&single);
+    fails_with(
+        &["tables", "split", "--dir", d, "--shards", "0"],
+        "--shards",
+    );
+    fails_with(
+        &[
+            "tables", "split", "--dir", d, "--shards", "2", "--levels", "5..3",
+        ],
+        "empty",
+    );
+    fails_with(
+        &[
+            "tables", "split", "--dir", d, "--shards", "2", "--levels", "8..12",
+        ],
+        "level 10 has no file",
+    );
+    fails_with(
+        &[
+            "tables", "split", "--dir", d, "--shards", "2", "--levels", "40..49",
+        ],
+        "no level above",
+    );
+    fails_with(
+        &[
+            "tables", "split", "--dir", d, "--shards", "2", "--game", "adjiboto",
+        ],
+        "no adjiboto table files",
+    );
+    let said = ok(&[
+        "tables", "split", "--dir", d, "--shards", "2", "--levels", "3", "--out", o,
+    ]);
+    assert_eq!(said.lines().count(), 1, "{said}");
+}
