@@ -49,10 +49,11 @@ pub struct BuildArgs {
     /// tests and measurements; by default only levels over --memory are).
     #[arg(long, value_name = "S", hide = true, value_parser = clap::value_parser!(u32).range(1..))]
     pub shards: Option<u32>,
-    /// Where out-of-core builds keep the cells of idle shards: `file`
-    /// (read and written whole) or `mmap` (mapped, pages dropped after
-    /// each turn).
-    #[arg(long, value_name = "HOW", hide = true, default_value = "file", value_parser = ["file", "mmap"])]
+    /// Where out-of-core builds keep the cells of idle shards: `mmap`
+    /// (mapped, pages dropped after each turn; 2.0× the in-memory CPU
+    /// time at Adji-Boto 26 in 2 shards, against 2.8× for `file`) or
+    /// `file` (read and written whole).
+    #[arg(long, value_name = "HOW", hide = true, default_value = "mmap", value_parser = ["file", "mmap"])]
     pub cells_on_disk: String,
 }
 
@@ -63,10 +64,10 @@ impl BuildArgs {
         OocConfig {
             shards: 1,
             inbox_bytes: inbox_bytes(budget) as usize,
-            store: if self.cells_on_disk == "mmap" {
-                CellStore::Mmap
-            } else {
+            store: if self.cells_on_disk == "file" {
                 CellStore::File
+            } else {
+                CellStore::Mmap
             },
         }
     }

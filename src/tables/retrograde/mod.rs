@@ -666,7 +666,7 @@ pub fn build_tables<G: Game>(
 
 /// Builds (or resumes) levels `0..=max` in `dir` within `memory` bytes:
 /// [`build_tables_planned`] on [`plan_within`]`(max, memory, None)`, with
-/// the cells of idle shards in files.
+/// the cells of idle shards in mapped files ([`outofcore::CellStore::Mmap`]).
 ///
 /// # Errors
 /// As [`plan_within`] (before anything is built) and
@@ -683,7 +683,7 @@ pub fn build_tables_within<G: Game>(
     let ooc = outofcore::OocConfig {
         shards: 1,
         inbox_bytes: inbox_bytes(memory) as usize,
-        store: outofcore::CellStore::File,
+        store: outofcore::CellStore::Mmap,
     };
     build_tables_planned::<G>(dir, rule, &plan, &ooc, bar, on_level)
 }
