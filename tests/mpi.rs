@@ -10,6 +10,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use adji::rules::RuleSet;
+use adji::tables::{level_path, shard};
+use adji::value::LoopRule;
+
 const ADJI: &str = env!("CARGO_BIN_EXE_adji");
 
 /// `adji args` in `cwd`, alone (no MPI launcher).
@@ -60,6 +64,40 @@ fn files(dir: &Path, ext: &str) -> Vec<(String, Vec<u8>)> {
     v
 }
 
+/// The level files of levels `0..=max` that `dirs` hold: a level's single
+/// file, or the merge of its shards (spread over `dirs`), by name.
+fn merged(dirs: &[PathBuf], rules: RuleSet, rule: LoopRule, max: u32) -> Vec<(String, Vec<u8>)> {
+    let out = tempfile::tempdir().unwrap();
+    for n in 0..=max {
+        let single = dirs
+            .iter()
+            .map(|d| level_path(d, rules, rule, n))
+            .find(|p| p.exists());
+        match single {
+            Some(p) => {
+                std::fs::copy(&p, out.path().join(p.file_name().unwrap())).unwrap();
+            }
+            None => {
+                shard::merge_level(dirs, out.path(), rules, rule, n).unwrap();
+            }
+        }
+    }
+    files(out.path(), ".adjt")
+}
+
+/// The rule set and loop rule of `game` (default rules) and `rule`.
+fn rules_of(game: &str, rule: &str) -> (RuleSet, LoopRule) {
+    let rules = match game {
+        "adjito" => RuleSet::AdjitoDefault,
+        _ => RuleSet::AdjiBotoDefault,
+    };
+    let rule = match rule {
+        "start" => LoopRule::Start,
+        _ => LoopRule::Even,
+    };
+    (rules, rule)
+}
+
 fn build_args<'a>(game: &'a str, max: &'a str, rule: &'a str) -> Vec<&'a str> {
     vec![
         "tables",
@@ -85,7 +123,9 @@ fn distributed_table_builds_are_byte_identical_for_1_2_and_3_processes() {
             let one = tempfile::tempdir().unwrap();
             alone(one.path(), &args);
             let want = files(&one.path().join("t"), ".adjt");
-            assert_eq!(want.len(), max.parse::<usize>().unwrap() + 1);
+            let top: u32 = max.parse().unwrap();
+            assert_eq!(want.len(), top as usize + 1);
+            let (rules, lr) = rules_of(game, rule);
             for p in 1..=3 {
                 let d = tempfile::tempdir().unwrap();
                 let o = distributed(p, d.path(), &args);
@@ -94,7 +134,7 @@ fn distributed_table_builds_are_byte_identical_for_1_2_and_3_processes() {
                     text.contains(&format!("Distributed build over {p} processes")),
                     "{text}"
                 );
-                let got = files(&d.path().join("t"), ".adjt");
+                let got = merged(&[d.path().join("t")], rules, lr, top);
                 assert!(got == want, "{game} --loop {rule}, P = {p}: files differ");
                 // Per level, one row per rank with its bytes sent.
                 let rows = text
@@ -193,10 +233,53 @@ impl Killable {
     }
 }
 
+/// `--dir r/rank-{rank}`: each rank writes its shard of the top level
+/// into its own directory (each holding a copy of the lower levels), and
+/// the shards of all directories merge into the one-process file.
+#[test]
+fn ranks_with_their_own_directories_write_shards_that_merge_to_one_process() {
+    let args = build_args("adjiboto", "10", "even");
+    let one = tempfile::tempdir().unwrap();
+    alone(one.path(), &args);
+    let (rules, rule) = rules_of("adjiboto", "even");
+    let d = tempfile::tempdir().unwrap();
+    let dirs: Vec<PathBuf> = (0..3)
+        .map(|r| d.path().join(format!("r/rank-{r}")))
+        .collect();
+    for dir in &dirs {
+        std::fs::create_dir_all(dir).unwrap();
+        for n in 0..10 {
+            let f = level_path(&one.path().join("t"), rules, rule, n);
+            std::fs::copy(&f, dir.join(f.file_name().unwrap())).unwrap();
+        }
+    }
+    let mut a = args.clone();
+    a[9] = "r/rank-{rank}";
+    let o = distributed(3, d.path(), &a);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(text.matches("kept (checksum OK)").count(), 10, "{text}");
+    for (r, dir) in dirs.iter().enumerate() {
+        assert!(shard::shard_path(dir, rules, rule, 10, r as u32, 3).exists());
+    }
+    assert!(!d.path().join("r/rank-{rank}").exists());
+    assert!(merged(&dirs, rules, rule, 10) == files(&one.path().join("t"), ".adjt"));
+    // Without the lower levels in its directory, a rank stops, naming the level.
+    let o = mpirun(2, d.path(), &{
+        let mut a = build_args("adjito", "3", "start");
+        a[9] = "s/rank-{rank}";
+        a
+    })
+    .output()
+    .unwrap();
+    assert!(!o.status.success());
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("level 0 is not complete"), "{stderr}");
+}
+
 #[test]
 fn a_table_build_with_a_killed_rank_resumes_to_identical_files() {
     let mut k = killable(2, &build_args("adjito", "13", "start"), 9);
-    let level = |n: u32| k.path.join(format!("adjito-start-{n:03}.adjt"));
+    let level = |n: u32| k.path.join(format!("adjito-start-{n:03}.shards.json"));
     kill_rank_when(&mut k.child, &k.needle, 1, || level(11).exists());
     assert!(
         !level(13).exists(),
@@ -205,7 +288,13 @@ fn a_table_build_with_a_killed_rank_resumes_to_identical_files() {
     let o = k.again(2, &[]);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("| 0 | | kept (checksum OK)"), "{text}");
-    assert!(files(&k.path, ".adjt") == files(&k.one.path().join("t"), ".adjt"));
+    let got = merged(
+        &[k.path.clone()],
+        RuleSet::AdjitoDefault,
+        LoopRule::Start,
+        13,
+    );
+    assert!(got == files(&k.one.path().join("t"), ".adjt"));
     assert!(
         files(&k.path, ".tmp").is_empty(),
         "stale temporary files left"
@@ -400,7 +489,8 @@ fn distributed_builds_and_openings_under_other_rule_sets_match_one_process() {
             let o = distributed(p, d.path(), &args);
             let text = String::from_utf8_lossy(&o.stdout);
             assert!(text.contains(&format!("adjito ({rules})")), "{text}");
-            let got = files(&d.path().join("t"), ".adjt");
+            let set = RuleSet::parse(adji::GameId::Adjito, rules).unwrap();
+            let got = merged(&[d.path().join("t")], set, LoopRule::Start, 8);
             assert!(got == want, "--rules {rules}, P = {p}: files differ");
         }
     }

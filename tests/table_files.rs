@@ -678,9 +678,14 @@ fn a_bad_exception_list_is_corrupt_not_a_panic() {
     }
 }
 
+/// Issue 27: a level over the memory budget is built out of core (the
+/// files then match the in-memory build's); a budget that not even the
+/// smallest shard fits is refused before anything is built.
 #[test]
 fn a_build_over_its_memory_budget_is_refused_before_anything_is_built() {
-    use adji::tables::retrograde::{build_tables_within, check_memory, plan, plan_peak};
+    use adji::tables::retrograde::{
+        build_tables_within, check_memory, plan, plan_peak, plan_within, OVERHEAD_BYTES,
+    };
     let dir = tempfile::tempdir().unwrap();
     let p = plan::<Adjito>(9).unwrap();
     let need = plan_peak(&p);
@@ -688,12 +693,12 @@ fn a_build_over_its_memory_budget_is_refused_before_anything_is_built() {
         dir.path(),
         LoopRule::Start,
         9,
-        need - 1,
+        OVERHEAD_BYTES,
         &NoProgress,
         |_| {},
     );
     assert!(
-        matches!(r, Err(TableError::OverBudget { level: 9, .. })),
+        matches!(r, Err(TableError::OverBudget { level: 1, .. })),
         "{:?}",
         r.err()
     );
@@ -703,6 +708,28 @@ fn a_build_over_its_memory_budget_is_refused_before_anything_is_built() {
         "nothing written"
     );
     assert!(check_memory(&p, need).is_ok());
+    let within = plan_within::<Adjito>(9, need - 1, None).unwrap();
+    assert!(within[9].shards > 1 && within[8].shards == 1, "{within:?}");
+    let mut out_of_core = Vec::new();
+    build_tables_within::<Adjito>(dir.path(), LoopRule::Start, 9, need - 1, &NoProgress, |e| {
+        out_of_core.extend(e.ooc.as_ref().map(|r| r.level))
+    })
+    .unwrap();
+    assert_eq!(out_of_core, [9]);
+    let one = tempfile::tempdir().unwrap();
+    build::<Adjito>(one.path(), LoopRule::Start, 9);
+    let merged = tempfile::tempdir().unwrap();
+    let rules = RuleSet::AdjitoDefault;
+    adji::tables::shard::merge_level(
+        &[dir.path().to_path_buf()],
+        merged.path(),
+        rules,
+        LoopRule::Start,
+        9,
+    )
+    .unwrap();
+    let read = |d: &Path| std::fs::read(level_path(d, rules, LoopRule::Start, 9)).unwrap();
+    assert!(read(merged.path()) == read(one.path()));
     // Issue 9: the largest levels asked for fit in 24 GiB.
     for peak in [
         plan_peak(&plan::<AdjiBoto>(40).unwrap()),

@@ -150,9 +150,11 @@ pub fn build_tables<G: Game>(a: &BuildArgs, comm: &MpiComm) -> Result<(), CliErr
     };
     let t0 = std::time::Instant::now();
     let mut printed = Ok(());
+    // `--dir /local/t/rank-{rank}`: each rank its own directory.
+    let dir = adji::distributed::rank_dir(&a.dir.dir, comm.rank());
     let r = build_tables_distributed::<G>(
         comm,
-        &a.dir.dir,
+        &dir,
         a.rule.rule(),
         a.max_seeds,
         progress,

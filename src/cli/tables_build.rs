@@ -8,10 +8,12 @@ use std::time::Instant;
 use clap::Args;
 
 use adji::game::Game;
+use adji::tables::retrograde::outofcore::{CellStore, OocConfig, OocReport};
 use adji::tables::retrograde::{
-    build_tables_within, floor_pass, max_build_level, plan, plan_peak, project, LevelPlan,
-    BUILD_PER_FLOOR, LIMIT_REASON,
+    build_tables_planned, floor_pass, inbox_bytes, max_sharded_level, plan_peak, plan_within,
+    project, LevelPlan, BUILD_PER_FLOOR,
 };
+use adji::tables::TableError;
 
 use crate::args::{GameArg, MemoryArg, RuleArg, TablesDirArg, ThreadsArg};
 use crate::error::CliError;
@@ -43,6 +45,49 @@ pub struct BuildArgs {
     /// After each level, also time a plain pass over all its moves and print the ratio.
     #[arg(long)]
     pub compare_floor: bool,
+    /// Build every level above 0 out of core in this many shards (for
+    /// tests and measurements; by default only levels over --memory are).
+    #[arg(long, value_name = "S", hide = true, value_parser = clap::value_parser!(u32).range(1..))]
+    pub shards: Option<u32>,
+    /// Where out-of-core builds keep the cells of idle shards: `mmap`
+    /// (mapped, pages dropped after each turn; 2.0× the in-memory CPU
+    /// time at Adji-Boto 26 in 2 shards, against 2.8× for `file`) or
+    /// `file` (read and written whole).
+    #[arg(long, value_name = "HOW", hide = true, default_value = "mmap", value_parser = ["file", "mmap"])]
+    pub cells_on_disk: String,
+}
+
+impl BuildArgs {
+    /// The out-of-core configuration of these options under `budget`
+    /// bytes (the plan gives each level's shards).
+    pub fn ooc(&self, budget: u64) -> OocConfig {
+        OocConfig {
+            shards: 1,
+            inbox_bytes: inbox_bytes(budget) as usize,
+            store: if self.cells_on_disk == "file" {
+                CellStore::File
+            } else {
+                CellStore::Mmap
+            },
+        }
+    }
+}
+
+/// The plan of a build within `--memory`: levels over it out of core. A
+/// level whose smallest shard does not fit is refused, naming it.
+pub fn plan_of<G: Game>(a: &BuildArgs) -> Result<Vec<LevelPlan>, CliError> {
+    let budget = MemoryBudget::of(a.memory);
+    match plan_within::<G>(a.max_seeds, budget.bytes, a.shards) {
+        Err(TableError::OverBudget { level, need, .. }) => {
+            budget.check(
+                need,
+                format!("the smallest out-of-core shard of level {level} with its buffers"),
+                "raise --memory",
+            )?;
+            unreachable!("a need over the budget is refused")
+        }
+        r => Ok(r?),
+    }
 }
 
 /// Prints the plan of a build and refuses it when over the memory budget.
@@ -54,26 +99,37 @@ pub fn print_plan<G: Game>(a: &BuildArgs, p: &[LevelPlan], per: f64) -> Result<(
         a.rule.rule().name(),
         a.dir.dir.display()
     );
-    t += "| level | positions | file | working memory | lower levels mapped | peak | projected |\n|---:|---:|---:|---:|---:|---:|---:|\n";
+    t += "| level | positions | file | shards | working memory | lower levels mapped | peak | scratch disk | projected |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     for l in p {
         t += &format!(
-            "| {} | {} | {} | {} | {} | {} | {:.1} s |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.1} s |\n",
             l.level,
             l.positions,
             fmt_bytes(l.file_bytes),
+            if l.shards > 1 {
+                format!("{} out of core", l.shards)
+            } else {
+                "in memory".into()
+            },
             fmt_bytes(l.work_bytes),
             fmt_bytes(l.lower_bytes),
             fmt_bytes(l.peak_bytes),
+            fmt_bytes(l.scratch_bytes),
             l.projected_secs.unwrap_or(0.0)
         );
     }
     let disk: u64 = p.iter().map(|l| l.file_bytes).sum();
+    let scratch = p.iter().map(|l| l.scratch_bytes).max().unwrap_or(0);
     let projected: f64 = p.iter().filter_map(|l| l.projected_secs).sum();
     t += &format!(
-        "Disk: {}. Peak memory: {} (cells and frontiers of the level being built, plus the lower \
-         levels mapped). Projected time if nothing is kept: {projected:.0} s (an estimate: the floor \
-         measured now, {:.1} ns/position, times the build/floor ratio {BUILD_PER_FLOOR}).\n",
+        "Disk: {} (and up to {} of cells out of core while a level is built, plus the update \
+         records beyond the inboxes' memory). Peak memory: {} (in memory: cells and frontiers of \
+         the level being built, plus the lower levels; out of core: one shard's cells and \
+         frontiers and the inboxes, the lower levels mapped). Projected time if nothing is kept: \
+         {projected:.0} s (an estimate: the floor measured now, {:.1} ns/position, times the \
+         build/floor ratio {BUILD_PER_FLOOR}; out-of-core levels take longer by their files' I/O).\n",
         fmt_bytes(disk),
+        fmt_bytes(scratch),
         fmt_bytes(plan_peak(p)),
         per * 1e9
     );
@@ -85,20 +141,22 @@ pub fn print_plan<G: Game>(a: &BuildArgs, p: &[LevelPlan], per: f64) -> Result<(
 pub fn check_plan(a: &BuildArgs, p: &[LevelPlan]) -> Result<(), CliError> {
     MemoryBudget::of(a.memory).check(
         plan_peak(p),
-        "the largest level with its frontiers and the lower levels mapped".into(),
+        "the largest level (or shard) with its frontiers and the lower levels mapped".into(),
         "lower --max-seeds or raise --memory",
     )
 }
 
 /// Refuses a `--max-seeds` above the largest level the builder takes
-/// (the library's [`max_build_level`], which says why).
+/// (the library's [`max_sharded_level`]: boards pack into 64 bits).
 pub fn check_max_seeds<G: Game>(a: &BuildArgs) -> Result<(), CliError> {
-    let max = max_build_level::<G>();
+    let max = max_sharded_level::<G>();
     if a.max_seeds > max {
         return Err(CliError::Input(format!(
-            "--max-seeds {} is beyond the builder, which takes {} levels up to level {max}: {LIMIT_REASON}",
+            "--max-seeds {} is beyond the builder, which takes {} levels up to level {max}: \
+             its boards are packed into 64 bits ({} bits a pit)",
             a.max_seeds,
-            G::ID
+            G::ID,
+            64 / G::PITS
         )));
     }
     Ok(())
@@ -107,7 +165,7 @@ pub fn check_max_seeds<G: Game>(a: &BuildArgs) -> Result<(), CliError> {
 /// `tables build`.
 pub fn build<G: Game>(a: &BuildArgs) -> Result<(), CliError> {
     check_max_seeds::<G>(a)?;
-    let mut p = plan::<G>(a.max_seeds)?;
+    let mut p = plan_of::<G>(a)?;
     let per = project::<G>(&mut p);
     print_plan::<G>(a, &p, per)?;
     let budget = MemoryBudget::of(a.memory).bytes;
@@ -116,26 +174,21 @@ pub fn build<G: Game>(a: &BuildArgs) -> Result<(), CliError> {
     let t0 = Instant::now();
     // The first failure to write a row; the build itself goes on.
     let mut printed = Ok(());
-    let res = build_tables_within::<G>(&a.dir.dir, a.rule.rule(), a.max_seeds, budget, &pb, |ev| {
+    let ooc = a.ooc(budget);
+    let res = build_tables_planned::<G>(&a.dir.dir, a.rule.rule(), &p, &ooc, &pb, |ev| {
         let n = ev.level;
-        let row = match &ev.report {
-            // Opening a kept file checks its header and payload checksum only.
-            None => format!(
-                "| {n} | {} | kept (checksum OK) | | | | | | | | |\n",
-                p[n as usize].positions
-            ),
-            Some(r) => {
-                let (floor, ratio) = if a.compare_floor {
-                    let t = Instant::now();
-                    std::hint::black_box(floor_pass::<G>(n));
-                    let f = t.elapsed().as_secs_f64();
-                    (
-                        format!("{f:.3}"),
-                        format!("{:.2}", r.total_secs / f.max(1e-9)),
-                    )
-                } else {
-                    (String::new(), String::new())
-                };
+        let floor = |total: f64| {
+            if !a.compare_floor {
+                return (String::new(), String::new());
+            }
+            let t = Instant::now();
+            std::hint::black_box(floor_pass::<G>(n));
+            let f = t.elapsed().as_secs_f64();
+            (format!("{f:.3}"), format!("{:.2}", total / f.max(1e-9)))
+        };
+        let row = match (&ev.report, &ev.ooc) {
+            (Some(r), _) => {
+                let (floor, ratio) = floor(r.total_secs);
                 format!(
                     "| {n} | {} | built | {:.3} | {:.3} ({:.0}%) | {:.3} | {:.3} | {floor} | {ratio} | {} | {} |\n",
                     r.positions,
@@ -148,6 +201,15 @@ pub fn build<G: Game>(a: &BuildArgs) -> Result<(), CliError> {
                     fmt_bytes(peak_rss())
                 )
             }
+            (None, Some(r)) => {
+                let (floor, ratio) = floor(r.total_secs);
+                ooc_row(r, &floor, &ratio)
+            }
+            // Opening a kept file checks its header and payload checksum only.
+            (None, None) => format!(
+                "| {n} | {} | kept (checksum OK) | | | | | | | | |\n",
+                p[n as usize].positions
+            ),
         };
         if printed.is_ok() {
             printed = pb.0.suspend(|| out::print(row));
@@ -160,4 +222,27 @@ pub fn build<G: Game>(a: &BuildArgs) -> Result<(), CliError> {
         "\nDone in {:.1}s.\n",
         t0.elapsed().as_secs_f64()
     ))
+}
+
+/// The row of a level built out of core.
+fn ooc_row(r: &OocReport, floor: &str, ratio: &str) -> String {
+    format!(
+        "| {} | {} | built out of core: {} shards, {} rounds, {} turns ({} skipped), {} of updates \
+         ({} spilled), {} of cells read and written, CPU {:.2} s | {:.3} | {:.3} | {:.3} | {:.3} | {floor} | {ratio} | | {} |\n",
+        r.level,
+        r.positions,
+        r.shards,
+        r.rounds,
+        r.turns,
+        r.turns_skipped,
+        fmt_bytes(r.update_bytes),
+        fmt_bytes(r.spilled_bytes),
+        fmt_bytes(r.cell_bytes),
+        r.cpu_secs,
+        r.forward_secs,
+        r.kahn_secs,
+        r.sweep_secs,
+        r.total_secs,
+        fmt_bytes(peak_rss())
+    )
 }

@@ -170,6 +170,16 @@ pub fn owner(i: u64, len: u64, p: usize) -> usize {
     r
 }
 
+/// The directory of rank `r`: `dir` with every `{rank}` replaced by `r`
+/// (`--dir /local/t/rank-{rank}`), so that each rank of a distributed
+/// build may have its own, node-local directory.
+pub fn rank_dir(dir: &std::path::Path, r: usize) -> std::path::PathBuf {
+    match dir.to_str() {
+        Some(s) if s.contains("{rank}") => s.replace("{rank}", &r.to_string()).into(),
+        _ => dir.to_path_buf(),
+    }
+}
+
 /// One message in a [`LocalComm`] mailbox: sender, tag, bytes.
 type Mail = (usize, u32, Vec<u8>);
 
@@ -297,6 +307,16 @@ mod tests {
                 assert_eq!(next, len);
             }
         }
+    }
+
+    #[test]
+    fn rank_dirs_replace_every_rank_placeholder() {
+        use std::path::Path;
+        assert_eq!(
+            rank_dir(Path::new("/l/t/rank-{rank}/x{rank}"), 3),
+            Path::new("/l/t/rank-3/x3")
+        );
+        assert_eq!(rank_dir(Path::new("/shared/t"), 2), Path::new("/shared/t"));
     }
 
     #[test]

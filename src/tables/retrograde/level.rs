@@ -105,14 +105,7 @@ impl LevelBounds {
     /// The bounds of the cells `words` after the sweep: positions never in
     /// W get `lo = −∞`, never in L `hi = +∞`.
     pub(super) fn finish(mut words: Words) -> LevelBounds {
-        words.par_chunks_mut(DIRTY_CHUNK).for_each(|words| {
-            for w in words {
-                let (a, b, c) = cell_fields(*w);
-                let lo = if b & IN_W != 0 { a } else { NEG_INF_BYTE };
-                let hi = if b & IN_L != 0 { c } else { POS_INF_BYTE };
-                *w = cell_word(lo, 0, hi);
-            }
-        });
+        finish_words(&mut words);
         LevelBounds { words }
     }
 
@@ -124,14 +117,33 @@ impl LevelBounds {
     /// The lo and hi bound bytes of position `i`.
     #[inline]
     pub(super) fn bounds(&self, i: usize) -> (u8, u8) {
-        let (lo, _, hi) = cell_fields(self.words[i]);
-        (lo as u8, hi as u8)
+        bound_bytes(self.words[i])
     }
 
     /// The lo and hi planes.
     pub(super) fn into_planes(self) -> (Vec<u8>, Vec<u8>) {
         (0..self.len()).map(|i| self.bounds(i)).unzip()
     }
+}
+
+/// Finishes the cells `words` after the sweep in place (see
+/// [`LevelBounds::finish`]); [`bound_bytes`] then reads each word.
+pub(super) fn finish_words(words: &mut [u32]) {
+    words.par_chunks_mut(DIRTY_CHUNK).for_each(|words| {
+        for w in words {
+            let (a, b, c) = cell_fields(*w);
+            let lo = if b & IN_W != 0 { a } else { NEG_INF_BYTE };
+            let hi = if b & IN_L != 0 { c } else { POS_INF_BYTE };
+            *w = cell_word(lo, 0, hi);
+        }
+    });
+}
+
+/// The lo and hi bound bytes of a word finished by [`finish_words`].
+#[inline]
+pub(super) fn bound_bytes(w: u32) -> (u8, u8) {
+    let (lo, _, hi) = cell_fields(w);
+    (lo as u8, hi as u8)
 }
 
 /// One level under construction.

@@ -68,13 +68,24 @@
 //! the forward pass's random lookups, and their files' cached pages are
 //! dropped, so that the cells of the next level find the free memory to be
 //! on huge pages too.
+//!
+//! # Beyond one process's memory
+//!
+//! The plan ([`plan_within`]) sends a level that does not fit `--memory`
+//! (or has 2^32 positions or more) **out of core** ([`outofcore`]): split
+//! into shards processed one after another, the lower levels mapped. The
+//! distributed builder ([`dist`]) splits a level over ranks. Both run the
+//! same steps on one part of a level ([`part`]) and write the level as
+//! shards and a manifest ([`crate::tables::shard`]).
 
 mod cell;
 pub mod dist;
 mod events;
 mod frontier;
 mod level;
+pub mod outofcore;
 mod packed;
+mod part;
 mod preds;
 mod quiet;
 mod seeds;
@@ -87,7 +98,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::lock::BuildLock;
-use super::{format, level_positions, Table, TableError, TableSet};
+use super::{format, level_positions, shard, Table, TableError, TableSet};
 use crate::game::Game;
 use crate::index::level_size;
 use crate::progress::Progress;
@@ -117,6 +128,13 @@ pub struct LevelPlan {
     /// Projected build time in seconds, an estimate (see [`project`]);
     /// `None` until projected.
     pub projected_secs: Option<f64>,
+    /// Shards the level is built in: 1 in memory, more out of core
+    /// ([`outofcore`]), one after another.
+    pub shards: u32,
+    /// Disk the build of the level uses besides its file: the cells of
+    /// the shards out of core (update records beyond [`inbox_bytes`]
+    /// spill to disk too, and are not counted).
+    pub scratch_bytes: u64,
 }
 
 /// Bytes per position of a level's cells.
@@ -133,10 +151,18 @@ pub const OVERHEAD_BYTES: u64 = 96 << 20;
 /// [`TableError::TooLarge`] for the first level the builder cannot take,
 /// before anything is allocated.
 pub fn plan<G: Game>(max: u32) -> Result<Vec<LevelPlan>, TableError> {
+    plan_sized(max, check_size::<G>)
+}
+
+/// [`plan`] with the sizes (or refusals) of `size`.
+fn plan_sized(
+    max: u32,
+    size: impl Fn(u32) -> Result<u64, TableError>,
+) -> Result<Vec<LevelPlan>, TableError> {
     let mut lower = 0;
     (0..=max)
         .map(|n| {
-            let positions = check_size::<G>(n)?;
+            let positions = size(n)?;
             let file_bytes = format::HEADER_LEN as u64 + positions;
             let work_bytes = ((CELL_BYTES + FRONTIER_BYTES) * positions as f64) as u64;
             let p = LevelPlan {
@@ -147,11 +173,105 @@ pub fn plan<G: Game>(max: u32) -> Result<Vec<LevelPlan>, TableError> {
                 lower_bytes: lower,
                 peak_bytes: work_bytes + lower + OVERHEAD_BYTES,
                 projected_secs: None,
+                shards: 1,
+                scratch_bytes: 0,
             };
             lower += file_bytes;
             Ok(p)
         })
         .collect()
+}
+
+/// Fewest positions of a shard out of core: a smaller one would spend
+/// its time on the files.
+pub const MIN_SHARD: u64 = 1 << 16;
+
+/// Bytes of update records the out-of-core builder holds in memory under
+/// a budget of `memory` bytes before spilling them to files: an eighth of
+/// what [`OVERHEAD_BYTES`] leaves, from 64 KiB to 1 GiB.
+pub fn inbox_bytes(memory: u64) -> u64 {
+    (memory.saturating_sub(OVERHEAD_BYTES) / 8).clamp(1 << 16, 1 << 30)
+}
+
+/// The plan for levels `0..=max` within `memory` bytes: each level is
+/// built in memory when its peak ([`plan`]) fits and its ranks fit 32 bits
+/// (a level of the one-process builder, [`max_build_level`]), else out of
+/// core in as few shards as fit (`shards`, when given, forces that many
+/// for every level above 0). Out of core, the lower levels are mapped, not
+/// copied, and the peak is one shard's cells and frontiers, the inboxes'
+/// [`inbox_bytes`] and [`OVERHEAD_BYTES`].
+///
+/// # Errors
+/// [`TableError::TooLarge`] for a level beyond even the sharded builder;
+/// [`TableError::OverBudget`] for the first level whose smallest shard
+/// ([`MIN_SHARD`] positions, or the whole level if smaller) does not fit.
+pub fn plan_within<G: Game>(
+    max: u32,
+    memory: u64,
+    shards: Option<u32>,
+) -> Result<Vec<LevelPlan>, TableError> {
+    let mut lower = 0;
+    (0..=max)
+        .map(|n| {
+            let positions = check_size_sharded::<G>(n)?;
+            let mut l = LevelPlan {
+                level: n,
+                positions,
+                file_bytes: format::HEADER_LEN as u64 + positions,
+                work_bytes: ((CELL_BYTES + FRONTIER_BYTES) * positions as f64) as u64,
+                lower_bytes: lower,
+                peak_bytes: 0,
+                projected_secs: None,
+                shards: 1,
+                scratch_bytes: 0,
+            };
+            l.peak_bytes = l.work_bytes + lower + OVERHEAD_BYTES;
+            lower += l.file_bytes;
+            let fits = n <= max_build_level::<G>() && l.peak_bytes <= memory;
+            if (fits && shards.is_none()) || n == 0 {
+                return Ok(l);
+            }
+            out_of_core(l, memory, shards)
+        })
+        .collect()
+}
+
+/// Turns the in-memory plan `l` into an out-of-core one (see [`plan_within`]).
+fn out_of_core(
+    mut l: LevelPlan,
+    memory: u64,
+    shards: Option<u32>,
+) -> Result<LevelPlan, TableError> {
+    let per = CELL_BYTES + FRONTIER_BYTES;
+    let fixed = OVERHEAD_BYTES + inbox_bytes(memory);
+    let least = l.positions.min(MIN_SHARD);
+    let need = fixed + (per * least as f64) as u64;
+    if need > memory {
+        return Err(TableError::OverBudget {
+            level: l.level,
+            need,
+            budget: memory,
+        });
+    }
+    let most = (((memory - fixed) as f64 / per) as u64).clamp(least, MAX_POSITIONS - 1);
+    let s = match shards {
+        Some(s) => (s as u64).clamp(1, l.positions),
+        None => l.positions.div_ceil(most).max(2).min(l.positions),
+    };
+    let shard = l.positions.div_ceil(s);
+    l.shards = s as u32;
+    l.work_bytes = (per * shard as f64) as u64 + inbox_bytes(memory);
+    l.peak_bytes = l.work_bytes + OVERHEAD_BYTES;
+    l.scratch_bytes = 4 * l.positions;
+    Ok(l)
+}
+
+/// [`plan`] for the sharded builders: levels up to [`max_sharded_level`].
+///
+/// # Errors
+/// [`TableError::TooLarge`] for a level beyond them.
+pub fn plan_sharded<G: Game>(max: u32) -> Result<Vec<LevelPlan>, TableError> {
+    plan_sized(max, check_size_sharded::<G>)
 }
 
 /// The largest peak of a plan.
@@ -385,6 +505,34 @@ pub fn check_size<G: Game>(n: u32) -> Result<u64, TableError> {
     Ok(positions)
 }
 
+/// The largest level the sharded builders (distributed, out of core) can
+/// take for `G`: every board packs into 64 bits (31 for Adjito, 63 for
+/// Adji-Boto). Their ranks and counts are 64-bit.
+pub fn max_sharded_level<G: Game>() -> u32 {
+    (0..=G::TOTAL)
+        .take_while(|&n| packed::packs::<G>(n))
+        .last()
+        .unwrap_or(0)
+}
+
+/// The positions of level `n`, or a refusal when even the sharded
+/// builders cannot take it (above [`max_sharded_level`]).
+///
+/// # Errors
+/// [`TableError::TooLarge`].
+pub fn check_size_sharded<G: Game>(n: u32) -> Result<u64, TableError> {
+    let max = max_sharded_level::<G>();
+    let positions = crate::index::try_level_size(n as usize, G::PITS).unwrap_or(u64::MAX);
+    if n > max {
+        return Err(TableError::TooLarge {
+            level: n,
+            positions,
+            max,
+        });
+    }
+    Ok(positions)
+}
+
 /// The quiet predecessors the builder generates (on packed boards, and
 /// ranked) for `boards`: their number and the sum of their ranks. For the
 /// benchmark of the sweep's inner loop (`benches/preds.rs`). The boards
@@ -496,8 +644,10 @@ pub struct BuildEvent {
     pub skipped: bool,
     /// Why an existing file was replaced (corrupt, truncated, old format…).
     pub replaced: Option<String>,
-    /// Measurements when built.
+    /// Measurements when built in memory.
     pub report: Option<LevelReport>,
+    /// Measurements when built out of core.
+    pub ooc: Option<outofcore::OocReport>,
 }
 
 /// Builds (or resumes) levels `0..=max` in `dir`, with no memory budget;
@@ -515,65 +665,186 @@ pub fn build_tables<G: Game>(
     build_tables_within::<G>(dir, rule, max, u64::MAX, bar, on_level)
 }
 
-/// Builds (or resumes) levels `0..=max` in `dir` within `memory` bytes
-/// (the plan is checked before anything is built). First takes the
-/// directory's build locks, held to the end, and removes the temporary
-/// files a killed build left there ([`super::lock`]). Levels whose file opens and
-/// checks (header, game, rule, size, checksum) are kept; missing, truncated
-/// or corrupt ones are built and written atomically. `on_level` is told
-/// after each level.
+/// Builds (or resumes) levels `0..=max` in `dir` within `memory` bytes:
+/// [`build_tables_planned`] on [`plan_within`]`(max, memory, None)`, with
+/// the cells of idle shards in mapped files ([`outofcore::CellStore::Mmap`]).
 ///
 /// # Errors
-/// [`TableError::TooLarge`] or [`TableError::OverBudget`] before anything
-/// is built when a level is beyond the builder or the budget;
-/// [`TableError::Locked`] when another build of the same files runs in
-/// `dir`; I/O errors; a lower level built under another loop
-/// rule or for the other game; something other than a regular file (a
-/// FIFO, a directory) in place of a level file.
+/// As [`plan_within`] (before anything is built) and
+/// [`build_tables_planned`].
 pub fn build_tables_within<G: Game>(
     dir: &Path,
     rule: LoopRule,
     max: u32,
     memory: u64,
     bar: &dyn Progress,
+    on_level: impl FnMut(&BuildEvent),
+) -> Result<TableSet, TableError> {
+    let plan = plan_within::<G>(max, memory, None)?;
+    let ooc = outofcore::OocConfig {
+        shards: 1,
+        inbox_bytes: inbox_bytes(memory) as usize,
+        store: outofcore::CellStore::Mmap,
+    };
+    build_tables_planned::<G>(dir, rule, &plan, &ooc, bar, on_level)
+}
+
+/// Builds (or resumes) the levels of `plan` in `dir`, each in memory or
+/// out of core as planned (`ooc` for the latter; its shard count is the
+/// plan's). First takes the directory's build locks, held to the end, and
+/// removes the temporary files a killed build left there ([`super::lock`]).
+/// Levels whose file opens and checks (header, game, rule, size, checksum)
+/// are kept; missing, truncated or corrupt ones are built and written
+/// atomically. When some level is out of core, the lower levels are
+/// mapped, not copied into memory. `on_level` is told after each level.
+///
+/// # Errors
+/// [`TableError::Locked`] when another build of the same files runs in
+/// `dir`; I/O errors; a lower level built under another loop rule or for the
+/// other game; something other than a regular file (a FIFO, a directory)
+/// in place of a level file.
+pub fn build_tables_planned<G: Game>(
+    dir: &Path,
+    rule: LoopRule,
+    plan: &[LevelPlan],
+    ooc: &outofcore::OocConfig,
+    bar: &dyn Progress,
     mut on_level: impl FnMut(&BuildEvent),
 ) -> Result<TableSet, TableError> {
-    check_memory(&plan::<G>(max)?, memory)?;
     let _lock = BuildLock::acquire(dir, G::RULES, rule)?;
+    let copy = plan.iter().all(|l| l.shards == 1);
+    let keep = |t: Table, path: &Path| if copy { in_memory(t, path) } else { Ok(t) };
     let mut set = TableSet::empty(G::RULES.tables(), rule);
-    for n in 0..=max {
+    for l in plan {
+        let n = l.level;
         let path = format::level_path(dir, G::RULES.tables(), rule, n);
-        let replaced = match existing::<G>(&path, rule, n)? {
-            Existing::Kept(t) => {
-                set.push(in_memory(t, &path)?);
-                on_level(&BuildEvent {
-                    level: n,
-                    skipped: true,
-                    replaced: None,
-                    report: None,
-                });
-                continue;
-            }
-            Existing::Build(replaced) => replaced,
-        };
-        let config = BuildConfig::for_size(check_size::<G>(n)? as usize);
-        let (bounds, report) = build_level_bounds::<G>(n, &set, bar, &config)?;
-        format::write_level_with(dir, G::RULES.tables(), rule, n, bounds.len(), &|i| {
-            bounds.bounds(i)
-        })?;
-        drop(bounds);
-        set.push(in_memory(
-            Table::open(&path, G::RULES.tables(), rule, n, G::PITS)?,
-            &path,
-        )?);
-        on_level(&BuildEvent {
+        let mut ev = BuildEvent {
             level: n,
             skipped: false,
-            replaced,
-            report: Some(report),
-        });
+            replaced: None,
+            report: None,
+            ooc: None,
+        };
+        match existing::<G>(&path, rule, n)? {
+            Existing::Kept(t) => {
+                set.push(keep(t, &path)?);
+                ev.skipped = true;
+                on_level(&ev);
+                continue;
+            }
+            Existing::Build(replaced) => ev.replaced = replaced,
+        }
+        if l.shards <= 1 {
+            let config = BuildConfig::for_size(check_size::<G>(n)? as usize);
+            let (bounds, report) = build_level_bounds::<G>(n, &set, bar, &config)?;
+            format::write_level_with(dir, G::RULES.tables(), rule, n, bounds.len(), &|i| {
+                bounds.bounds(i)
+            })?;
+            ev.report = Some(report);
+        } else {
+            if ev.replaced.is_some() && std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file())
+            {
+                // A bad single file would hide the shards about to be written.
+                std::fs::remove_file(&path).map_err(|e| TableError::Io {
+                    path: path.clone(),
+                    source: e,
+                })?;
+            }
+            let config = outofcore::OocConfig {
+                shards: l.shards as usize,
+                ..ooc.clone()
+            };
+            ev.ooc = Some(outofcore::build_level_out_of_core::<G>(
+                dir, rule, n, &set, bar, &config,
+            )?);
+        }
+        let t = Table::open(&path, G::RULES.tables(), rule, n, G::PITS)?;
+        set.push(keep(t, &path)?);
+        on_level(&ev);
     }
     Ok(set)
+}
+
+/// What a resumed sharded build (distributed or out of core) finds for
+/// one shard of a level.
+pub(super) enum ShardState {
+    /// The level's single file opens and checks: the level is kept.
+    SingleFile,
+    /// The shard checks ([`shard::check_shard`]): kept.
+    Shard(shard::ShardInfo),
+    /// To build; why what was there is replaced (`None`: nothing was).
+    Bad(Option<String>),
+}
+
+impl ShardState {
+    pub(super) fn is_bad(&self) -> bool {
+        matches!(self, ShardState::Bad(_))
+    }
+
+    /// The info of a good shard.
+    pub(super) fn kept(&self) -> Option<shard::ShardInfo> {
+        match self {
+            ShardState::Shard(i) => Some(i.clone()),
+            _ => None,
+        }
+    }
+
+    /// Why what was there is replaced.
+    pub(super) fn replaced(&self) -> Option<String> {
+        match self {
+            ShardState::Bad(r) => r.clone(),
+            _ => None,
+        }
+    }
+}
+
+/// The state of shard `index` of `of` (ranks `range`) of level `n` in
+/// `dir`: the level's single file when there is one, else the shard.
+///
+/// # Errors
+/// As [`existing`] for a single file.
+pub(super) fn shard_state<G: Game>(
+    dir: &Path,
+    rule: LoopRule,
+    n: u32,
+    index: u32,
+    of: u32,
+    range: std::ops::Range<u64>,
+) -> Result<ShardState, TableError> {
+    let rules = G::RULES.tables();
+    let path = format::level_path(dir, rules, rule, n);
+    if std::fs::symlink_metadata(&path).is_ok() {
+        return Ok(match existing::<G>(&path, rule, n)? {
+            Existing::Kept(_) => ShardState::SingleFile,
+            Existing::Build(r) => ShardState::Bad(r),
+        });
+    }
+    let count = range.end - range.start;
+    Ok(
+        match shard::check_shard(dir, rules, rule, n, index, of, range.start, count) {
+            Ok(info) => ShardState::Shard(info),
+            Err(TableError::Missing { .. }) => ShardState::Bad(None),
+            Err(e) => ShardState::Bad(Some(e.to_string())),
+        },
+    )
+}
+
+/// Removes level `n`'s single file in `dir` when `state` says it is bad
+/// (it would hide the shards about to be written).
+///
+/// # Errors
+/// An I/O error removing it.
+pub(super) fn remove_single_file<G: Game>(
+    dir: &Path,
+    rule: LoopRule,
+    n: u32,
+    state: &ShardState,
+) -> Result<(), TableError> {
+    let path = format::level_path(dir, G::RULES.tables(), rule, n);
+    if state.is_bad() && std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
+        std::fs::remove_file(&path).map_err(|e| TableError::Io { path, source: e })?;
+    }
+    Ok(())
 }
 
 /// What a resumed build finds for a level.

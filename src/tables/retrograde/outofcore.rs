@@ -1,0 +1,719 @@
+//! The out-of-core builder: one level in one process, split into `S`
+//! shards ([`super::part`]'s parts) of which one at a time is in memory,
+//! running the same steps as the ranks of the distributed builder
+//! ([`super::dist`]).
+//!
+//! Each shard takes **turns**. A turn loads the shard's cells, does its
+//! local work (the forward pass and the acyclic pass's seeds on its first
+//! turn, a threshold's scan on the threshold's first pass), applies the
+//! update records other shards sent it, drains every event that leads to,
+//! and puts the records for other shards in their inboxes; then the cells
+//! go back to disk. A **round** is a pass over the shards, in order;
+//! records a shard sends to a later one are applied in the same round, to
+//! an earlier one in the next. A turn with no local work and an empty
+//! inbox is skipped. The acyclic pass, and each threshold of the sweep,
+//! ends when a round leaves every inbox empty. The result does not depend
+//! on the order of events (the module comment of [`super`]), so the level
+//! is byte-identical to a one-process build.
+//!
+//! The cells of the shards not being processed live in files
+//! ([`CellStore`]); inboxes hold records in memory up to a budget and
+//! spill to files beyond it. These temporary files are in the tables
+//! directory, named `.adji-ooc-…​.tmp` so that a later build's stale-temp
+//! cleanup removes what a killed run left, and are removed at the end of
+//! the level.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use memmap2::{MmapMut, MmapOptions};
+
+use super::cell::cells;
+use super::check_size_sharded;
+use super::events::Mode;
+use super::frontier::DIRTY_CHUNK;
+use super::level::{bound_bytes, finish_words, forward_cells, value_masks, ValueMask};
+use super::part::{needs_scan, or_masks, Layout, Part};
+use crate::distributed::process_cpu_secs;
+use crate::fsutil::{TMP_PREFIX, TMP_SUFFIX};
+use crate::game::Game;
+use crate::progress::Progress;
+use crate::tables::{shard, TableError, TableSet};
+use crate::value::LoopRule;
+
+/// How the cells of the shards not being processed are kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum CellStore {
+    /// A file per shard, read into anonymous memory for a turn and written
+    /// back after it.
+    File,
+    /// A file per shard mapped for a turn; after it the map is synced and
+    /// its pages dropped (`msync`, `madvise(DONTNEED)`), so that only the
+    /// pages a turn touches come back.
+    Mmap,
+}
+
+/// How a level is built out of core.
+#[derive(Clone, Debug)]
+pub struct OocConfig {
+    /// Shards the level is split into (at least 1).
+    pub shards: usize,
+    /// Bytes of update records the inboxes hold in memory before they
+    /// spill to files.
+    pub inbox_bytes: usize,
+    /// Where the cells of idle shards are kept.
+    pub store: CellStore,
+}
+
+/// Measurements of one level built out of core.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct OocReport {
+    /// Level.
+    pub level: u32,
+    /// Positions.
+    pub positions: u64,
+    /// Shards.
+    pub shards: usize,
+    /// Seconds in the forward pass (cells written included).
+    pub forward_secs: f64,
+    /// Seconds in the acyclic pass.
+    pub kahn_secs: f64,
+    /// Seconds in the sweep.
+    pub sweep_secs: f64,
+    /// Seconds finishing and writing the level.
+    pub write_secs: f64,
+    /// Seconds in all.
+    pub total_secs: f64,
+    /// CPU seconds of the process over the level (all threads).
+    pub cpu_secs: f64,
+    /// Positions settled by the forward and acyclic passes.
+    pub kahn_settled: u64,
+    /// Thresholds that needed a scan.
+    pub scans: u32,
+    /// Rounds (passes over the shards) after the first turns.
+    pub rounds: u32,
+    /// Shard turns taken.
+    pub turns: u64,
+    /// Shard turns skipped (no local work, empty inbox).
+    pub turns_skipped: u64,
+    /// Bytes of update records sent between shards.
+    pub update_bytes: u64,
+    /// Bytes of update records that spilled to files.
+    pub spilled_bytes: u64,
+    /// Bytes of cells loaded and saved: the shard's size per load and per
+    /// save (with [`CellStore::Mmap`] an upper bound: only the pages a
+    /// turn touches are read, only those it changed written).
+    pub cell_bytes: u64,
+    /// Shards that already checked and were kept (a resumed build).
+    pub shards_kept: u32,
+}
+
+/// Builds level `n` out of core from the lower levels `lower` and writes
+/// its file into `dir` (tables `G::RULES`, loop rule `rule`).
+///
+/// # Errors
+/// A level beyond the sharded builders ([`check_size_sharded`]), missing
+/// lower levels, or an I/O error (the temporary files are then removed).
+pub fn build_level_out_of_core<G: Game>(
+    dir: &Path,
+    rule: LoopRule,
+    n: u32,
+    lower: &TableSet,
+    bar: &dyn Progress,
+    config: &OocConfig,
+) -> Result<OocReport, TableError> {
+    let size = check_size_sharded::<G>(n)?;
+    if lower.covered() < n {
+        return Err(TableError::Missing {
+            level: lower.covered(),
+            path: PathBuf::from("(lower levels)"),
+        });
+    }
+    std::fs::create_dir_all(dir).map_err(|e| io_at(dir, e))?;
+    let layout = Layout::even(size, config.shards.clamp(1, size.max(1) as usize));
+    let mut ooc = Ooc::<G>::new(dir, n, &layout, config);
+    let r = ooc.run(lower, bar, rule);
+    ooc.remove_temps();
+    r?;
+    Ok(ooc.report)
+}
+
+/// An I/O error at `path`.
+fn io_at(path: &Path, e: std::io::Error) -> TableError {
+    TableError::Io {
+        path: path.to_path_buf(),
+        source: e,
+    }
+}
+
+/// The temporary file `what` of shard `s` of level `n` in `dir`.
+fn temp_path(dir: &Path, n: u32, what: &str, s: usize) -> PathBuf {
+    dir.join(format!("{TMP_PREFIX}ooc-{n:03}-{what}-{s}{TMP_SUFFIX}"))
+}
+
+/// The cells of one shard: in memory for a turn, on disk between turns.
+struct Loaded {
+    map: MmapMut,
+    len: usize,
+}
+
+impl std::ops::Deref for Loaded {
+    type Target = [u32];
+    fn deref(&self) -> &[u32] {
+        // SAFETY: the map is page-aligned and 4·len bytes long (or 4 bytes
+        // for an empty shard), and only read and written as u32 words.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr() as *const u32, self.len) }
+    }
+}
+
+impl std::ops::DerefMut for Loaded {
+    fn deref_mut(&mut self) -> &mut [u32] {
+        // SAFETY: as in `deref`, with the map borrowed exclusively.
+        unsafe { std::slice::from_raw_parts_mut(self.map.as_mut_ptr() as *mut u32, self.len) }
+    }
+}
+
+/// Where a shard's cells are between turns.
+struct Stored {
+    path: PathBuf,
+    len: usize,
+    store: CellStore,
+}
+
+impl Stored {
+    fn bytes(&self) -> u64 {
+        (4 * self.len).max(4) as u64
+    }
+
+    /// Zeroed cells for the shard's first turn.
+    fn create(&self) -> std::io::Result<Loaded> {
+        let map = match self.store {
+            CellStore::File => {
+                let map = MmapMut::map_anon(self.bytes() as usize)?;
+                #[cfg(target_os = "linux")]
+                let _ = map.advise(memmap2::Advice::HugePage);
+                map
+            }
+            CellStore::Mmap => {
+                let f = OpenOptions::new()
+                    .read(true)
+                    .write(true)
+                    .create(true)
+                    .truncate(true)
+                    .open(&self.path)?;
+                f.set_len(self.bytes())?;
+                self.map_file(&f)?
+            }
+        };
+        Ok(Loaded { map, len: self.len })
+    }
+
+    fn map_file(&self, f: &File) -> std::io::Result<MmapMut> {
+        // SAFETY: the file is this build's own temporary file, which
+        // nothing else changes while it is mapped.
+        unsafe { MmapOptions::new().len(self.bytes() as usize).map_mut(f) }
+    }
+
+    /// The cells as the last turn left them.
+    fn load(&self) -> std::io::Result<Loaded> {
+        match self.store {
+            CellStore::File => {
+                let mut cells = self.create()?;
+                let f = File::open(&self.path)?;
+                f.read_exact_at(&mut cells.map[..], 0)?;
+                Ok(cells)
+            }
+            CellStore::Mmap => {
+                let f = OpenOptions::new().read(true).write(true).open(&self.path)?;
+                Ok(Loaded {
+                    map: self.map_file(&f)?,
+                    len: self.len,
+                })
+            }
+        }
+    }
+
+    /// Puts the cells back on disk and frees their memory.
+    fn save(&self, cells: Loaded) -> std::io::Result<()> {
+        match self.store {
+            CellStore::File => {
+                // Overwritten in place, not truncated: the file keeps its
+                // blocks from turn to turn.
+                let f = OpenOptions::new()
+                    .write(true)
+                    .create(true)
+                    .truncate(false)
+                    .open(&self.path)?;
+                f.write_all_at(&cells.map[..], 0)
+            }
+            CellStore::Mmap => {
+                cells.map.flush()?;
+                // SAFETY: the map is file-backed and synced: dropping its
+                // pages loses nothing (they are read back from the file).
+                #[cfg(target_os = "linux")]
+                unsafe {
+                    let _ = cells
+                        .map
+                        .unchecked_advise(memmap2::UncheckedAdvice::DontNeed);
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The update records waiting for each shard: in memory up to a budget,
+/// then appended to the shard's inbox file.
+struct Inboxes {
+    mem: Vec<Vec<u8>>,
+    files: Vec<Option<(File, u64)>>,
+    paths: Vec<PathBuf>,
+    budget: usize,
+    held: usize,
+    sent: u64,
+    spilled: u64,
+    err: Option<(PathBuf, std::io::Error)>,
+}
+
+impl Inboxes {
+    fn new(dir: &Path, n: u32, shards: usize, budget: usize) -> Self {
+        Inboxes {
+            mem: vec![Vec::new(); shards],
+            files: (0..shards).map(|_| None).collect(),
+            paths: (0..shards).map(|s| temp_path(dir, n, "in", s)).collect(),
+            budget,
+            held: 0,
+            sent: 0,
+            spilled: 0,
+            err: None,
+        }
+    }
+
+    /// Whether shard `s` has records waiting.
+    fn has(&self, s: usize) -> bool {
+        !self.mem[s].is_empty() || self.files[s].as_ref().is_some_and(|f| f.1 > 0)
+    }
+
+    fn any(&self) -> bool {
+        (0..self.mem.len()).any(|s| self.has(s))
+    }
+
+    /// Takes a part's outgoing records (emptying `out`); spills every
+    /// inbox to its file when the memory held exceeds the budget.
+    fn push(&mut self, out: &mut [Vec<u8>]) {
+        for (d, b) in out.iter_mut().enumerate() {
+            self.held += b.len();
+            self.sent += b.len() as u64;
+            self.mem[d].append(b);
+        }
+        if self.held > self.budget {
+            for d in 0..self.mem.len() {
+                if let Err(e) = self.spill(d) {
+                    self.err.get_or_insert((self.paths[d].clone(), e));
+                }
+            }
+        }
+    }
+
+    /// Appends inbox `d`'s records in memory to its file.
+    fn spill(&mut self, d: usize) -> std::io::Result<()> {
+        if self.mem[d].is_empty() {
+            return Ok(());
+        }
+        if self.files[d].is_none() {
+            let f = OpenOptions::new()
+                .read(true)
+                .append(true)
+                .create(true)
+                .open(&self.paths[d])?;
+            f.set_len(0)?;
+            self.files[d] = Some((f, 0));
+        }
+        let (f, len) = self.files[d].as_mut().expect("opened above");
+        f.write_all(&self.mem[d])?;
+        *len += self.mem[d].len() as u64;
+        self.spilled += self.mem[d].len() as u64;
+        self.held -= self.mem[d].len();
+        self.mem[d] = Vec::new();
+        Ok(())
+    }
+
+    /// The error of a spill, if one failed.
+    fn check(&mut self) -> Result<(), TableError> {
+        match self.err.take() {
+            Some((p, e)) => Err(io_at(&p, e)),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The out-of-core build of one level.
+struct Ooc<'a, G: Game> {
+    dir: &'a Path,
+    n: u32,
+    layout: &'a Layout,
+    stored: Vec<Stored>,
+    masks: Vec<(Vec<ValueMask>, Vec<ValueMask>)>,
+    inbox: Inboxes,
+    report: OocReport,
+    game: std::marker::PhantomData<G>,
+}
+
+impl<'a, G: Game> Ooc<'a, G> {
+    fn new(dir: &'a Path, n: u32, layout: &'a Layout, config: &OocConfig) -> Self {
+        let s = layout.parts();
+        let rb = layout.record_bytes();
+        Ooc {
+            dir,
+            n,
+            layout,
+            stored: (0..s)
+                .map(|d| Stored {
+                    path: temp_path(dir, n, "cells", d),
+                    len: (layout.range(d).end - layout.range(d).start) as usize,
+                    store: config.store,
+                })
+                .collect(),
+            masks: vec![(Vec::new(), Vec::new()); s],
+            inbox: Inboxes::new(dir, n, s, config.inbox_bytes.max(rb)),
+            report: OocReport {
+                level: n,
+                positions: layout.size(),
+                shards: s,
+                ..Default::default()
+            },
+            game: std::marker::PhantomData,
+        }
+    }
+
+    /// The whole level: passes, then the file.
+    fn run(
+        &mut self,
+        lower: &TableSet,
+        bar: &dyn Progress,
+        rule: LoopRule,
+    ) -> Result<(), TableError> {
+        let (t0, c0) = (Instant::now(), process_cpu_secs());
+        let n = self.n;
+        bar.start(&format!("level {n}"), self.layout.size());
+        bar.message(&format!(
+            "level {n}: forward pass, {} shards",
+            self.layout.parts()
+        ));
+        for s in 0..self.layout.parts() {
+            self.first_turn(s, lower, bar)?;
+        }
+        self.report.forward_secs = t0.elapsed().as_secs_f64();
+        let t1 = Instant::now();
+        bar.message(&format!("level {n}: acyclic pass"));
+        self.rounds(Mode::Kahn, false)?;
+        self.report.kahn_secs = t1.elapsed().as_secs_f64();
+        let t2 = Instant::now();
+        let (glo, ghi) = (
+            or_masks(
+                &self
+                    .masks
+                    .iter()
+                    .map(|m| or_masks(&m.0))
+                    .collect::<Vec<_>>(),
+            ),
+            or_masks(
+                &self
+                    .masks
+                    .iter()
+                    .map(|m| or_masks(&m.1))
+                    .collect::<Vec<_>>(),
+            ),
+        );
+        let ni = n as i32;
+        for t in (-ni..=ni).rev() {
+            if needs_scan(&glo, &ghi, t, n) {
+                bar.message(&format!("level {n}: threshold {t:+}"));
+                self.report.scans += 1;
+                self.rounds(Mode::Threshold(t), true)?;
+            }
+        }
+        self.report.sweep_secs = t2.elapsed().as_secs_f64();
+        let t3 = Instant::now();
+        self.write(rule)?;
+        self.report.write_secs = t3.elapsed().as_secs_f64();
+        self.report.total_secs = t0.elapsed().as_secs_f64();
+        self.report.cpu_secs = process_cpu_secs() - c0;
+        self.report.update_bytes = self.inbox.sent;
+        self.report.spilled_bytes = self.inbox.spilled;
+        Ok(())
+    }
+
+    fn io(&self, s: usize) -> impl Fn(std::io::Error) -> TableError + '_ {
+        move |e| io_at(&self.stored[s].path, e)
+    }
+
+    /// Shard `s`'s first turn: the forward pass over its cells, then the
+    /// acyclic pass from what it settled.
+    fn first_turn(
+        &mut self,
+        s: usize,
+        lower: &TableSet,
+        bar: &dyn Progress,
+    ) -> Result<(), TableError> {
+        let mut words = self.stored[s].create().map_err(self.io(s))?;
+        let mut part = Part::<G>::new(self.n, self.layout, s);
+        part.flush_at = self.inbox.budget / 4;
+        let dirty: Vec<_> = (0..words.len().div_ceil(DIRTY_CHUNK))
+            .map(|_| AtomicBool::new(false))
+            .collect();
+        forward_cells::<G>(&mut words, part.start(), self.n, lower, true, &dirty, bar);
+        let inbox = &mut self.inbox;
+        part.kahn_local(cells(&mut words), &mut |out| inbox.push(out));
+        inbox.push(&mut part.out);
+        self.report.turns += 1;
+        self.end_turn(s, words, true)
+    }
+
+    /// Records the masks of a shard's cells (`with_masks`) and puts them back.
+    fn end_turn(&mut self, s: usize, words: Loaded, with_masks: bool) -> Result<(), TableError> {
+        if with_masks {
+            let (lo, hi, _) = value_masks(&words, self.n);
+            self.masks[s] = (lo, hi);
+        }
+        self.report.cell_bytes += self.stored[s].bytes();
+        self.stored[s].save(words).map_err(self.io(s))?;
+        self.inbox.check()
+    }
+
+    /// Rounds under `mode` until every inbox is empty; with `scan`, the
+    /// first round also scans each shard whose masks hold the threshold.
+    fn rounds(&mut self, mode: Mode, scan: bool) -> Result<(), TableError> {
+        let mut first = true;
+        loop {
+            let mut worked = false;
+            for s in 0..self.layout.parts() {
+                let local = first && scan && self.has_seeds(s, mode);
+                if !local && !self.inbox.has(s) {
+                    self.report.turns_skipped += 1;
+                    continue;
+                }
+                worked = true;
+                self.turn(s, mode, local)?;
+            }
+            first = false;
+            if worked {
+                self.report.rounds += 1;
+            }
+            if !self.inbox.any() {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Whether shard `s`'s masks hold the threshold of `mode`.
+    fn has_seeds(&self, s: usize, mode: Mode) -> bool {
+        let Mode::Threshold(t) = mode else {
+            return false;
+        };
+        let (lo, hi) = &self.masks[s];
+        needs_scan(&or_masks(lo), &or_masks(hi), t, self.n)
+    }
+
+    /// One turn of shard `s`: its scan (with `local`), then its inbox.
+    fn turn(&mut self, s: usize, mode: Mode, local: bool) -> Result<(), TableError> {
+        self.report.turns += 1;
+        let mut words = self.stored[s].load().map_err(self.io(s))?;
+        self.report.cell_bytes += self.stored[s].bytes();
+        let mut part = Part::<G>::new(self.n, self.layout, s);
+        part.flush_at = self.inbox.budget / 4;
+        let cells = cells(&mut words);
+        let (inbox, masks) = (&mut self.inbox, &self.masks[s]);
+        if let (true, Mode::Threshold(t)) = (local, mode) {
+            part.scan_local(cells, (&masks.0, &masks.1), t, &mut |out| inbox.push(out));
+        }
+        // The records in memory, then those spilled (nothing adds to this
+        // shard's inbox during its own turn).
+        let mem = std::mem::take(&mut inbox.mem[s]);
+        inbox.held -= mem.len();
+        part.receive(cells, &mem, mode, &mut |out| inbox.push(out));
+        drop(mem);
+        if let Some((f, len)) = inbox.files[s].take() {
+            let rb = self.layout.record_bytes();
+            let step = (inbox.budget / 2 / rb).max(1) * rb;
+            let mut buf = Vec::new();
+            for at in (0..len).step_by(step) {
+                buf.resize(step.min((len - at) as usize), 0);
+                f.read_exact_at(&mut buf, at)
+                    .map_err(|e| io_at(&inbox.paths[s], e))?;
+                part.receive(cells, &buf, mode, &mut |out| inbox.push(out));
+            }
+            f.set_len(0).map_err(|e| io_at(&inbox.paths[s], e))?;
+            inbox.files[s] = Some((f, 0));
+        }
+        inbox.push(&mut part.out);
+        self.end_turn(s, words, matches!(mode, Mode::Kahn))
+    }
+
+    /// Finishes every shard's cells and writes it as a shard of the level
+    /// (one that already checks is kept: a resumed build), then the
+    /// manifest.
+    fn write(&mut self, rule: LoopRule) -> Result<(), TableError> {
+        let rules = G::RULES.tables();
+        let of = self.layout.parts() as u32;
+        let mut infos = Vec::new();
+        for s in 0..self.layout.parts() {
+            let r = self.layout.range(s);
+            let (i, count) = (s as u32, r.end - r.start);
+            if let Ok(info) =
+                shard::check_shard(self.dir, rules, rule, self.n, i, of, r.start, count)
+            {
+                self.report.shards_kept += 1;
+                infos.push(info);
+                continue;
+            }
+            let mut words = self.stored[s].load().map_err(self.io(s))?;
+            self.report.cell_bytes += self.stored[s].bytes();
+            finish_words(&mut words);
+            infos.push(shard::write_shard_with(
+                self.dir,
+                rules,
+                rule,
+                self.n,
+                i,
+                of,
+                r.start,
+                count,
+                &|k| bound_bytes(words[k]),
+            )?);
+        }
+        shard::write_manifest(self.dir, rules, rule, self.n, &infos)?;
+        Ok(())
+    }
+
+    /// Removes the level's temporary files.
+    fn remove_temps(&mut self) {
+        self.inbox.files.iter_mut().for_each(|f| drop(f.take()));
+        for s in 0..self.layout.parts() {
+            let _ = std::fs::remove_file(&self.stored[s].path);
+            let _ = std::fs::remove_file(&self.inbox.paths[s]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::NoProgress;
+    use crate::tables::{format, Table};
+    use crate::{AdjiBoto, Adjito};
+
+    /// The single-file level `n` that the shards in `dir` merge into.
+    fn merged<G: Game>(dir: &Path, rule: LoopRule, n: u32) -> Vec<u8> {
+        let out = tempfile::tempdir().unwrap();
+        shard::merge_level(&[dir.to_path_buf()], out.path(), G::RULES.tables(), rule, n).unwrap();
+        std::fs::read(format::level_path(out.path(), G::RULES.tables(), rule, n)).unwrap()
+    }
+
+    fn config(shards: usize, store: CellStore) -> OocConfig {
+        OocConfig {
+            shards,
+            inbox_bytes: 60,
+            store,
+        }
+    }
+
+    /// Builds levels `0..=max` in memory in one directory, and each level
+    /// out of core from the same lower levels in another: the merged
+    /// shards are the in-memory files byte for byte.
+    fn same_as_in_memory<G: Game>(max: u32, rule: LoopRule, shards: usize, store: CellStore) {
+        let one = tempfile::tempdir().unwrap();
+        super::super::build_tables::<G>(one.path(), rule, max, &NoProgress, |_| {}).unwrap();
+        let d = tempfile::tempdir().unwrap();
+        let mut lower = TableSet::empty(G::RULES.tables(), rule);
+        for n in 0..=max {
+            let c = config(shards, store);
+            let r =
+                build_level_out_of_core::<G>(d.path(), rule, n, &lower, &NoProgress, &c).unwrap();
+            let want = std::fs::read(format::level_path(one.path(), G::RULES.tables(), rule, n));
+            assert!(
+                merged::<G>(d.path(), rule, n) == want.unwrap(),
+                "{} level {n} {rule:?} S={shards} {store:?}",
+                G::ID
+            );
+            if n >= 6 && shards > 1 {
+                assert!(r.update_bytes > 0 && r.spilled_bytes > 0, "{r:?}");
+            }
+            let path = format::level_path(d.path(), G::RULES.tables(), rule, n);
+            lower.push(Table::open(&path, G::RULES.tables(), rule, n, G::PITS).unwrap());
+        }
+        let left: Vec<_> = std::fs::read_dir(d.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|f| f.starts_with(TMP_PREFIX))
+            .collect();
+        assert!(left.is_empty(), "temporary files left: {left:?}");
+    }
+
+    #[test]
+    fn out_of_core_levels_are_byte_identical_to_in_memory() {
+        for rule in [LoopRule::Start, LoopRule::Even] {
+            same_as_in_memory::<Adjito>(9, rule, 3, CellStore::File);
+            same_as_in_memory::<AdjiBoto>(11, rule, 5, CellStore::Mmap);
+        }
+        same_as_in_memory::<Adjito>(8, LoopRule::Start, 1, CellStore::Mmap);
+        same_as_in_memory::<AdjiBoto>(9, LoopRule::Even, 2, CellStore::File);
+        same_as_in_memory::<crate::adjito::AdjitoMustReach>(9, LoopRule::Start, 4, CellStore::File);
+        same_as_in_memory::<crate::adjito::AdjitoMustReach>(8, LoopRule::Even, 3, CellStore::Mmap);
+    }
+
+    /// A planned build out of core (S = 3) resumed after one shard of a
+    /// level was corrupted rebuilds that level only and rewrites only that
+    /// shard.
+    #[test]
+    fn a_resumed_out_of_core_build_rewrites_only_the_bad_shard() {
+        use std::os::unix::fs::MetadataExt;
+        let (d, rule) = (tempfile::tempdir().unwrap(), LoopRule::Start);
+        let rules = Adjito::RULES.tables();
+        let plan = super::super::plan_within::<Adjito>(9, u64::MAX, Some(3)).unwrap();
+        let c = config(3, CellStore::File);
+        let build = || {
+            let mut evs = Vec::new();
+            super::super::build_tables_planned::<Adjito>(
+                d.path(),
+                rule,
+                &plan,
+                &c,
+                &NoProgress,
+                |e| evs.push(e.clone()),
+            )
+            .unwrap();
+            evs
+        };
+        build();
+        let bad = shard::shard_path(d.path(), rules, rule, 8, 1, 3);
+        let good = shard::shard_path(d.path(), rules, rule, 8, 2, 3);
+        let ino = std::fs::metadata(&good).unwrap().ino();
+        let mut bytes = std::fs::read(&bad).unwrap();
+        let k = bytes.len() / 2;
+        bytes[k] ^= 0x11;
+        std::fs::write(&bad, bytes).unwrap();
+        let evs = build();
+        for e in &evs {
+            assert_eq!(e.skipped, e.level != 8, "level {}", e.level);
+        }
+        let rebuilt = evs[8].ooc.as_ref().expect("level 8 built out of core");
+        assert!(evs[8].replaced.is_some());
+        assert_eq!(rebuilt.shards_kept, 2);
+        assert_eq!(std::fs::metadata(&good).unwrap().ino(), ino);
+        let one = tempfile::tempdir().unwrap();
+        super::super::build_tables::<Adjito>(one.path(), rule, 9, &NoProgress, |_| {}).unwrap();
+        for n in 0..=9 {
+            let want = std::fs::read(format::level_path(one.path(), rules, rule, n)).unwrap();
+            let got = match n {
+                0 => std::fs::read(format::level_path(d.path(), rules, rule, n)).unwrap(),
+                _ => merged::<Adjito>(d.path(), rule, n),
+            };
+            assert!(got == want, "level {n}");
+        }
+    }
+}

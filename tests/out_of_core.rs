@@ -1,0 +1,78 @@
+//! Issue 27: `tables build --memory` smaller than a level builds it out of
+//! core (in shards, one after another) instead of refusing it, and the
+//! shards merge into the in-memory build's files byte for byte.
+
+use adji::progress::NoProgress;
+use adji::rules::RuleSet;
+use adji::tables::retrograde::build_tables;
+use adji::tables::{level_path, shard};
+use adji::value::LoopRule;
+use adji::Adjito;
+use assert_cmd::Command;
+
+fn adji() -> Command {
+    Command::cargo_bin("adji").unwrap()
+}
+
+#[test]
+fn a_build_over_its_memory_is_built_out_of_core_and_merges_to_the_in_memory_files() {
+    let (rules, rule, max) = (RuleSet::AdjitoDefault, LoopRule::Start, 12);
+    let one = tempfile::tempdir().unwrap();
+    build_tables::<Adjito>(one.path(), rule, max, &NoProgress, |_| {}).unwrap();
+    let d = tempfile::tempdir().unwrap();
+    // 100 MiB: level 12 (1.35e6 positions) needs 108 MB in memory, so it
+    // is split in 2 shards; level 11 still fits.
+    let out = adji()
+        .args(["tables", "build", "--game", "adjito", "--max-seeds", "12"])
+        .args(["--memory", "100M", "--threads", "1", "--dir"])
+        .arg(d.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let row = |n: &str| {
+        let l = stdout.lines().find(|l| l.starts_with(&format!("| {n} | ")));
+        l.unwrap_or_default().to_string()
+    };
+    assert!(row("12").contains("| 2 out of core |"), "{stdout}");
+    assert!(row("11").contains("| in memory |"), "{stdout}");
+    assert!(stdout.contains("built out of core: 2 shards"), "{stdout}");
+    let merged = tempfile::tempdir().unwrap();
+    shard::merge_level(&[d.path().to_path_buf()], merged.path(), rules, rule, max).unwrap();
+    for n in 0..=max {
+        let want = std::fs::read(level_path(one.path(), rules, rule, n)).unwrap();
+        let dir = if n == max { merged.path() } else { d.path() };
+        let got = std::fs::read(level_path(dir, rules, rule, n)).unwrap();
+        assert!(got == want, "level {n}");
+    }
+    // A rerun keeps every level, the sharded one too.
+    let out = adji()
+        .args(["tables", "build", "--game", "adjito", "--max-seeds", "12"])
+        .args(["--memory", "100M", "--dir"])
+        .arg(d.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert_eq!(stdout.matches("kept (checksum OK)").count(), 13, "{stdout}");
+}
+
+#[test]
+fn a_budget_below_one_shard_is_refused_naming_the_level() {
+    let d = tempfile::tempdir().unwrap();
+    let out = adji()
+        .args(["tables", "build", "--game", "adjito", "--max-seeds", "12"])
+        .args(["--memory", "90M", "--dir"])
+        .arg(d.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("--memory allows"), "{stderr}");
+    assert!(stderr.contains("shard of level 1"), "{stderr}");
+    assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
+}
