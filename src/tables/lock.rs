@@ -196,8 +196,14 @@ mod tests {
         assert!(!is_own_temp(".adji-adjito-start-x.adjt.A.tmp", set));
         let shard = ".adji-adjito-start-023.shard-00001-of-00004.adjs.AbC123.tmp";
         assert!(is_own_temp(shard, set));
-        assert!(is_own_temp(".adji-adjito-start-023.shards.json.AbC123.tmp", set));
-        assert!(!is_own_temp(&shard.replace("adjito-start", "adjito-even"), set));
+        assert!(is_own_temp(
+            ".adji-adjito-start-023.shards.json.AbC123.tmp",
+            set
+        ));
+        assert!(!is_own_temp(
+            &shard.replace("adjito-start", "adjito-even"),
+            set
+        ));
         assert!(is_any_temp(".adji-AbC123.tmp"));
         assert!(is_any_temp(".adjt-AbC123.tmp"));
         assert!(!is_any_temp(DIR_LOCK));

@@ -182,7 +182,11 @@ pub fn build_tables_distributed<G: Game>(
     let mut d0 = dir.as_os_str().as_encoded_bytes().to_vec();
     comm.broadcast(&mut d0);
     let _lock = if comm.rank() == 0 || d0 != dir.as_os_str().as_encoded_bytes() {
-        Some(crate::tables::lock::BuildLock::acquire(dir, G::RULES, rule)?)
+        Some(crate::tables::lock::BuildLock::acquire(
+            dir,
+            G::RULES,
+            rule,
+        )?)
     } else {
         None
     };
