@@ -40,6 +40,8 @@ fn names(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        // The build locks merge and split hold (`.adji-build*.lock`).
+        .filter(|n| !(n.starts_with(".adji-build") && n.ends_with(".lock")))
         .collect();
     v.sort();
     v
