@@ -512,3 +512,64 @@ fn distributed_builds_and_openings_under_other_rule_sets_match_one_process() {
         );
     }
 }
+
+/// `mpirun -x ADJI_MPI_CHUNK_BYTES=chunk -np p adji args` in `cwd`.
+fn chunked(p: usize, chunk: &str, cwd: &Path, args: &[&str]) -> Output {
+    let mut c = Command::new("mpirun");
+    c.args([
+        "--oversubscribe",
+        "--allow-run-as-root",
+        "-x",
+        "ADJI_MPI_CHUNK_BYTES",
+        "-np",
+        &p.to_string(),
+        ADJI,
+    ])
+    .args(args)
+    .current_dir(cwd)
+    .env("ADJI_MPI_CHUNK_BYTES", chunk);
+    c.output().unwrap()
+}
+
+/// Messages cut into pieces of a few bytes (`ADJI_MPI_CHUNK_BYTES`, 7: not
+/// a multiple of a 6-byte record, nor of 8-byte lengths) give the files of
+/// one process, over 4 ranks, for table builds and openings.
+#[test]
+fn tiny_message_chunks_give_the_files_of_one_process() {
+    for (game, max) in [("adjito", "7"), ("adjiboto", "9")] {
+        let args = build_args(game, max, "start");
+        let one = tempfile::tempdir().unwrap();
+        alone(one.path(), &args);
+        let want = files(&one.path().join("t"), ".adjt");
+        let d = tempfile::tempdir().unwrap();
+        let o = chunked(4, "7", d.path(), &args);
+        assert!(o.status.success(), "{o:?}");
+        assert!(
+            files(&d.path().join("t"), ".adjt") == want,
+            "{game}: files differ"
+        );
+    }
+    let args = openings_args(&["--depth", "3"]);
+    let one = tempfile::tempdir().unwrap();
+    alone(one.path(), &args);
+    let d = tempfile::tempdir().unwrap();
+    let o = chunked(3, "5", d.path(), &args);
+    assert!(o.status.success(), "{o:?}");
+    assert!(outputs(d.path()) == outputs(one.path()), "openings differ");
+}
+
+/// A chunk size that is not a whole number of bytes from 1 up is one error,
+/// written once, naming the variable, and no rank builds anything.
+#[test]
+fn a_bad_chunk_size_is_one_error_naming_the_variable() {
+    for bad in ["0", "lots", "4294967296"] {
+        let d = tempfile::tempdir().unwrap();
+        let o = chunked(2, bad, d.path(), &build_args("adjito", "3", "start"));
+        assert!(!o.status.success(), "{bad}: {o:?}");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        let errors: Vec<&str> = stderr.lines().filter(|l| l.contains("error")).collect();
+        assert_eq!(errors.len(), 1, "{bad}: {stderr}");
+        assert!(errors[0].contains("ADJI_MPI_CHUNK_BYTES"), "{stderr}");
+        assert!(!d.path().join("t").exists(), "{bad}: something was built");
+    }
+}

@@ -3,7 +3,9 @@
 //! README's "Running on a cluster" says how. Without a launcher nothing
 //! changes: MPI is not even initialised.
 
-use adji::distributed::mpi::{launched_by_mpirun, MpiComm};
+use adji::distributed::mpi::{
+    chunk_bytes_from_env, launched_by_mpirun, MpiComm, DEFAULT_CHUNK_BYTES,
+};
 use adji::distributed::Comm;
 use adji::game::Game;
 use adji::progress::{NoProgress, Progress};
@@ -16,12 +18,27 @@ use crate::out;
 use crate::tables_build::BuildArgs;
 use crate::util::{bar, Bar};
 
-/// MPI's world when this process was started by an MPI launcher.
-pub fn world() -> Option<MpiComm> {
-    if launched_by_mpirun() {
-        MpiComm::init()
-    } else {
-        None
+/// MPI's world when this process was started by an MPI launcher, its
+/// largest message set by `ADJI_MPI_CHUNK_BYTES`.
+///
+/// # Errors
+/// A bad `ADJI_MPI_CHUNK_BYTES`, named with its value: every rank meets it,
+/// rank 0 writes it once.
+pub fn world() -> Result<Option<MpiComm>, CliError> {
+    if !launched_by_mpirun() {
+        return Ok(None);
+    }
+    let chunk = chunk_bytes_from_env();
+    let Some(comm) = MpiComm::init_with_chunk(*chunk.as_ref().unwrap_or(&DEFAULT_CHUNK_BYTES))
+    else {
+        return Ok(None);
+    };
+    match chunk {
+        Ok(_) => Ok(Some(comm)),
+        Err(e) => on_every_rank(&comm, |_| {
+            Err(CliError::OnEveryRank(Box::new(CliError::Input(e))))
+        })
+        .map(|()| None),
     }
 }
 

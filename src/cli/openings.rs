@@ -122,7 +122,7 @@ pub struct OpeningsArgs {
 pub fn openings(a: &OpeningsArgs) -> Result<(), CliError> {
     let threads = set_threads(a.compute.threads)?;
     #[cfg(feature = "mpi")]
-    if let Some(comm) = crate::cluster::world() {
+    if let Some(comm) = crate::cluster::world()? {
         return crate::cluster::on_every_rank(&comm, |c| {
             dispatch!(a.game, a.rules, run_openings(a, threads, Some(c)))
         });

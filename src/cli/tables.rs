@@ -134,7 +134,7 @@ pub fn tables(t: &TablesCommand) -> Result<(), CliError> {
         TablesCommand::Build(a) => {
             set_threads(a.threads)?;
             #[cfg(feature = "mpi")]
-            if let Some(comm) = crate::cluster::world() {
+            if let Some(comm) = crate::cluster::world()? {
                 use crate::cluster::build_tables as build_distributed;
                 return crate::cluster::on_every_rank(&comm, |c| {
                     dispatch!(a.game, a.rules, build_distributed(a, c))
