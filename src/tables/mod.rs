@@ -233,6 +233,18 @@ impl Table {
         Ok(scan.marked)
     }
 
+    /// Whether entry `idx` is in this table's files: every entry of a
+    /// level file or a complete sharded level; those of its one shard for a
+    /// table opened by [`shard::open_own_shard`].
+    pub fn holds(&self, idx: u64) -> bool {
+        match &self.storage {
+            Storage::Single(_) => idx < self.count as u64,
+            Storage::Sharded(parts) => parts
+                .iter()
+                .any(|p| (p.first as u64..(p.first + p.count()) as u64).contains(&idx)),
+        }
+    }
+
     /// The mapped bytes of the level: one file, or a slot per shard.
     pub fn mapped_bytes(&self) -> u64 {
         match &self.storage {

@@ -833,6 +833,11 @@ pub(super) struct Part {
 }
 
 impl Part {
+    /// Entries.
+    pub(super) fn count(&self) -> usize {
+        self.count
+    }
+
     /// The value byte of entry `idx` (of the level; within this shard).
     #[inline(always)]
     pub(super) fn byte(&self, idx: usize) -> u8 {
@@ -901,6 +906,42 @@ pub(super) fn open_sharded(
         header: m.level_header(rules, rule),
     };
     t.check_segments(manifest, check)?;
+    Ok(t)
+}
+
+/// Opens shard `index` of `of` of a level in `dir`, alone, as listed in
+/// the level's manifest there: the table of a distributed build's rank that
+/// holds only its own slice of a lower level (the other ranks' entries are
+/// asked of them, [`crate::tables::retrograde`]'s remote lookups). Only
+/// the entries of `range` may be read from it; its other entries are not
+/// there ([`Table::holds`]).
+///
+/// # Errors
+/// No manifest, a manifest of another split, a missing or bad shard: one
+/// [`TableError`] naming the file.
+pub fn open_own_shard(
+    dir: &Path,
+    rules: RuleSet,
+    rule: LoopRule,
+    level: u32,
+    (index, of): (u32, u32),
+) -> Result<Table, TableError> {
+    let manifest = manifest_path(dir, rules, rule, level);
+    let m = read_manifest(&manifest, rules, rule, level)?;
+    let Some(s) = m.shards.iter().find(|s| s.index == index && s.of == of) else {
+        return Err(shards_error(
+            &manifest,
+            format!("the manifest lists no shard {index} of {of}"),
+        ));
+    };
+    let part = open_part(&dir.join(&s.file), &manifest, rules, rule, level, s)?;
+    let t = Table {
+        storage: Storage::Sharded(vec![part]),
+        count: m.count as usize,
+        width: m.record_len as usize,
+        header: m.level_header(rules, rule),
+    };
+    t.check_segments(&manifest, OpenCheck::Full)?;
     Ok(t)
 }
 

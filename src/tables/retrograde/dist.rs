@@ -48,6 +48,7 @@ use super::events::Mode;
 use super::frontier::DIRTY_CHUNK;
 use super::level::{forward_cells, value_masks, LevelBounds, ValueMask, Words};
 use super::part::{needs_scan, or_masks, Layout, Part};
+use super::remote::{forward_remote, Lower, BLOCK};
 use super::{
     check_size_sharded as level_positions, plan_sharded, remove_single_file, shard_state,
     BuildEvent, LevelPlan, ShardState, CELL_BYTES, FRONTIER_BYTES, OVERHEAD_BYTES,
@@ -85,6 +86,14 @@ pub struct RankReport {
     pub compute_cpu_secs: f64,
     /// Bytes sent to other ranks in exchanges (update records only).
     pub bytes_sent: u64,
+    /// Lower-level entries asked of other ranks in the forward pass (0
+    /// when every rank holds every lower level whole).
+    pub lookup_requests: u64,
+    /// Bytes sent to other ranks for lower-level lookups: requests and
+    /// answers.
+    pub lookup_bytes: u64,
+    /// All-to-alls of the lookups (two a block of the forward pass).
+    pub lookup_rounds: u32,
     /// Update records sent to other ranks.
     pub records_sent: u64,
     /// Exchange rounds (all-to-alls) of the level.
@@ -156,16 +165,16 @@ pub fn worst_rank_plan<G: Game>(max: u32, p: usize) -> Result<Vec<LevelPlan>, Ta
 /// rank 0 only, after each level, with the event and, for a built level,
 /// its measurements.
 ///
-/// The lower levels are read from the rank's own directory, mapped: until
-/// lower-level lookups go to the rank that holds them, every rank must
-/// have every lower level complete there (a shared directory, or a copy
-/// of the levels in each), else the build stops naming the level missing.
-/// The set returned holds the levels below `max` opened so far.
+/// The lower levels are read from the rank's own directory, mapped: each
+/// whole when it is there (a shared directory), else this rank's own shard
+/// of it, the other ranks' entries asked of them over `comm`
+/// ([`super::remote`]): with node-local directories no rank holds more
+/// than its share of any level.
 ///
 /// # Errors
-/// As [`super::build_tables`], and a lower level incomplete in `dir`. An
-/// error leaves the other ranks waiting: stop the run with
-/// [`Comm::abort`].
+/// As [`super::build_tables`], and a lower level of which `dir` holds
+/// neither the whole nor this rank's shard. An error leaves the other
+/// ranks waiting: stop the run with [`Comm::abort`].
 pub fn build_tables_distributed<G: Game>(
     comm: &dyn Comm,
     dir: &Path,
@@ -173,7 +182,7 @@ pub fn build_tables_distributed<G: Game>(
     max: u32,
     bar: &dyn Progress,
     mut on_level: impl FnMut(&BuildEvent, Option<&DistLevelReport>),
-) -> Result<TableSet, TableError> {
+) -> Result<(), TableError> {
     for n in 0..=max {
         level_positions::<G>(n)?;
     }
@@ -191,7 +200,7 @@ pub fn build_tables_distributed<G: Game>(
         None
     };
     let rules = G::RULES.tables();
-    let mut set = TableSet::empty(rules, rule);
+    let mut lower = Lower::new(TableSet::empty(rules, rule), comm.rank());
     for n in 0..=max {
         let layout = Layout::even(level_positions::<G>(n)?, comm.size());
         let r = layout.range(comm.rank());
@@ -206,14 +215,14 @@ pub fn build_tables_distributed<G: Game>(
             }
             None
         } else {
-            open_lower::<G>(dir, rule, n, &mut set)?;
+            open_lower::<G>(dir, rule, (n, comm.size()), &mut lower)?;
             remove_single_file::<G>(dir, rule, n, &state)?;
             Some(build_level_distributed::<G>(
                 comm,
                 dir,
                 rule,
                 (n, &layout),
-                &set,
+                &lower,
                 bar,
                 state.kept(),
             )?)
@@ -229,33 +238,43 @@ pub fn build_tables_distributed<G: Game>(
             on_level(&ev, report.as_ref());
         }
     }
-    Ok(set)
+    Ok(())
 }
 
-/// Opens the levels below `n` not yet in `set` from `dir`, mapped (the
-/// ranks of a node share one page cache).
+/// Opens the levels below `n` not yet in `lower` from `dir`, mapped (the
+/// ranks of a node share one page cache): each whole when it is complete
+/// there, else this rank's shard of the level split over `p` ranks.
 ///
 /// # Errors
-/// A level that is not complete in `dir`, named, with what to do.
+/// A level of which `dir` holds neither, named, with what to do.
 fn open_lower<G: Game>(
     dir: &Path,
     rule: LoopRule,
-    n: u32,
-    set: &mut TableSet,
+    (n, p): (u32, usize),
+    lower: &mut Lower,
 ) -> Result<(), TableError> {
     let rules = G::RULES.tables();
-    for k in set.covered()..n {
+    let me = lower.me();
+    for k in lower.covered()..n {
         let path = format::level_path(dir, rules, rule, k);
-        match Table::open(&path, rules, rule, k, G::PITS) {
-            Ok(t) => set.push(t),
+        let whole = match Table::open(&path, rules, rule, k, G::PITS) {
+            Ok(t) => {
+                lower.push_whole(t);
+                continue;
+            }
+            Err(e) => e,
+        };
+        let own = (me as u32, p as u32);
+        match shard::open_own_shard(dir, rules, rule, k, own) {
+            Ok(t) => lower.push_own(t, Layout::even(level_positions::<G>(k)?, p)),
             Err(e) => {
                 return Err(TableError::Shards {
                     path: shard::level_source(dir, rules, rule, k),
                     what: format!(
-                        "level {k} is not complete in this rank's directory ({e}); building \
-                         level {n} needs every lower level readable by every rank: use one \
-                         shared directory, or copy every shard of level {k} (or its merged \
-                         file) into each rank's directory"
+                        "level {k} is in this rank's directory neither whole ({whole}) nor as \
+                         its own shard {me} of {p} ({e}); building level {n} needs every lower \
+                         level there, whole or as the rank's shard: rerun the build from level \
+                         {k} with the same number of ranks, or copy the level's merged file in"
                     ),
                 })
             }
@@ -297,7 +316,7 @@ fn build_level_distributed<G: Game>(
     dir: &Path,
     rule: LoopRule,
     (n, layout): (u32, &Layout),
-    lower: &TableSet,
+    lower: &Lower,
     bar: &dyn Progress,
     kept: Option<ShardInfo>,
 ) -> Result<DistLevelReport, TableError> {
@@ -309,7 +328,9 @@ fn build_level_distributed<G: Game>(
         source: e,
     })?;
     bar.start(&format!("level {n}"), words.len() as u64);
-    rank.forward(&mut words, lower, bar);
+    let most = (0..layout.parts()).map(|d| layout.range(d).end - layout.range(d).start);
+    let blocks = (most.max().unwrap_or(0) as usize).div_ceil(BLOCK);
+    rank.forward(&mut words, (lower, rule), blocks, bar)?;
     rank.kahn(cells(&mut words));
     rank.sweep(&mut words);
     let bounds = LevelBounds::finish(words);
@@ -375,22 +396,46 @@ impl<'c, 'l, G: Game> Rank<'c, 'l, G> {
         }
     }
 
-    /// The forward pass over the slice.
-    fn forward(&mut self, words: &mut Words, lower: &TableSet, bar: &dyn Progress) {
+    /// The forward pass over the slice: the one-process pass when every
+    /// rank holds every lower level whole, else with lookups over the
+    /// ranks ([`forward_remote`], `blocks` of them).
+    ///
+    /// # Errors
+    /// As [`forward_remote`].
+    fn forward(
+        &mut self,
+        words: &mut Words,
+        (lower, rule): (&Lower, LoopRule),
+        blocks: usize,
+        bar: &dyn Progress,
+    ) -> Result<(), TableError> {
         let t = Instant::now();
         let dirty: Vec<_> = (0..words.len().div_ceil(DIRTY_CHUNK))
             .map(|_| AtomicBool::new(false))
             .collect();
-        forward_cells::<G>(
-            words,
-            self.part.start(),
-            self.part.n(),
-            lower,
-            true,
-            &dirty,
-            bar,
-        );
+        let (start, n) = (self.part.start(), self.part.n());
+        let mut partial = [lower.partial() as u64];
+        let (tc, c) = (Instant::now(), process_cpu_secs());
+        self.comm.all_sum(&mut partial);
+        self.collective_took(tc, c);
+        if partial[0] == 0 {
+            forward_cells::<G>(words, start, n, &lower.set, true, &dirty, bar);
+        } else {
+            let s = forward_remote::<G>(
+                self.comm,
+                (words, start, n),
+                (lower, rule),
+                (blocks, &dirty),
+                bar,
+            )?;
+            self.report.lookup_requests = s.requests;
+            self.report.lookup_bytes = s.bytes;
+            self.report.lookup_rounds = s.rounds;
+            self.report.comm_secs += s.comm.0;
+            self.cpu.1 += s.comm.1;
+        }
         self.report.forward_secs = t.elapsed().as_secs_f64();
+        Ok(())
     }
 
     /// One exchange round: `None` when no rank had anything to send, else
@@ -543,8 +588,8 @@ mod tests {
     }
 
     /// With `P` = 1..4 ranks, in one shared directory and in one directory
-    /// per rank (each holding a copy of the lower levels), the merged
-    /// shards are the one-process files byte for byte.
+    /// per rank (each holding its own shards only, lookups asked of the
+    /// others), the merged shards are the one-process files byte for byte.
     fn same_as_one_process<G: Game>(max: u32, rule: LoopRule) {
         let one = tempfile::tempdir().unwrap();
         super::super::build_tables::<G>(one.path(), rule, max, &NoProgress, |_| {}).unwrap();
@@ -563,26 +608,43 @@ mod tests {
             assert_eq!(top.ranks.len(), p);
             let sent: u64 = top.ranks.iter().map(|r| r.bytes_sent).sum();
             assert_eq!(sent > 0, p > 1, "updates cross slices only with P > 1");
-            // One directory per rank, each with the lower levels.
+            if p != 3 {
+                continue;
+            }
+            // One directory per rank, empty at the start; at levels 9 and
+            // 11 a rank's slice spans several lookup blocks.
             let own: Vec<_> = (0..p).map(|_| tempfile::tempdir().unwrap()).collect();
             let dirs: Vec<PathBuf> = own.iter().map(|t| t.path().to_path_buf()).collect();
-            for d in &dirs {
-                for n in 0..max {
-                    let f = format::level_path(one.path(), G::RULES.tables(), rule, n);
-                    std::fs::copy(&f, d.join(f.file_name().unwrap())).unwrap();
+            let reports = build_over::<G>(&dirs, rule, max);
+            only_own_shards::<G>(&dirs, rule, max);
+            for n in 0..=max {
+                assert!(
+                    merged::<G>(&dirs, rule, n) == file::<G>(one.path(), rule, n),
+                    "{} P={p} per-rank dirs level {n}",
+                    G::ID
+                );
+            }
+            let asked: u64 = reports
+                .iter()
+                .flat_map(|l| &l.ranks)
+                .map(|r| r.lookup_requests)
+                .sum();
+            assert_eq!(asked > 0, p > 1, "lookups cross slices only with P > 1");
+        }
+    }
+
+    /// Each directory of `dirs` holds, of every level, rank `r`'s shard and
+    /// the manifest only.
+    fn only_own_shards<G: Game>(dirs: &[PathBuf], rule: LoopRule, max: u32) {
+        let (rules, p) = (G::RULES.tables(), dirs.len() as u32);
+        for (r, d) in dirs.iter().enumerate() {
+            for n in 0..=max {
+                for i in 0..p {
+                    let s = shard::shard_path(d, rules, rule, n, i, p);
+                    assert_eq!(s.exists(), i == r as u32, "{}", s.display());
                 }
+                assert!(!format::level_path(d, rules, rule, n).exists());
             }
-            build_over::<G>(&dirs, rule, max);
-            for (r, d) in dirs.iter().enumerate() {
-                let mine = shard::shard_path(d, G::RULES.tables(), rule, max, r as u32, p as u32);
-                assert!(mine.exists(), "rank {r} wrote its shard into its directory");
-            }
-            let got = merged::<G>(&dirs, rule, max);
-            assert!(
-                got == file::<G>(one.path(), rule, max),
-                "{} P={p} per-rank dirs",
-                G::ID
-            );
         }
     }
 
@@ -595,29 +657,33 @@ mod tests {
         same_as_one_process::<crate::adjito::AdjitoMustReach>(9, LoopRule::Start);
     }
 
+    /// A rank whose directory holds a lower level neither whole nor as its
+    /// own shard (its shard of another split) stops, naming the level.
     #[test]
-    fn a_rank_without_a_lower_level_stops_naming_it() {
-        let own: Vec<_> = (0..2).map(|_| tempfile::tempdir().unwrap()).collect();
+    fn a_rank_without_its_share_of_a_lower_level_stops_naming_it() {
+        let own: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
         let dirs: Vec<PathBuf> = own.iter().map(|t| t.path().to_path_buf()).collect();
-        let errs = LocalComm::run(2, |c| {
-            build_tables_distributed::<Adjito>(
-                c,
-                &dirs[c.rank()],
-                LoopRule::Start,
-                3,
-                &NoProgress,
-                |_, _| {},
-            )
-            .map(|_| ())
-            .unwrap_err()
-            .to_string()
+        build_over::<Adjito>(&dirs[..2], LoopRule::Start, 4);
+        // Directories of a two-rank build, read by three ranks: ranks 0 and
+        // 1 hold shards of two, rank 2 nothing.
+        let errs = LocalComm::run(3, |c| {
+            let mut lower = Lower::new(
+                TableSet::empty(Adjito::RULES.tables(), LoopRule::Start),
+                c.rank(),
+            );
+            open_lower::<Adjito>(&dirs[c.rank()], LoopRule::Start, (5, 3), &mut lower)
+                .err()
+                .map(|e| e.to_string())
         });
-        for e in errs {
-            assert!(e.contains("level 0 is not complete"), "{e}");
+        for (r, e) in errs.iter().enumerate() {
+            let e = e
+                .as_ref()
+                .unwrap_or_else(|| panic!("rank {r} found its shards"));
             assert!(
-                e.contains("every lower level readable by every rank"),
+                e.contains("level 0 is in this rank's directory neither whole"),
                 "{e}"
             );
+            assert!(e.contains(&format!("own shard {r} of 3")), "{e}");
         }
     }
 

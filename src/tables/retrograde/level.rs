@@ -49,7 +49,7 @@ pub struct LevelReport {
 
 /// Positions per forward-pass batch: the capture lookups of a whole batch
 /// are located and prefetched before any is read.
-const FWD_BATCH: usize = 32;
+pub(super) const FWD_BATCH: usize = 32;
 /// Frontier entries a worker takes at a time in a round.
 const SLICE: usize = 1 << 10;
 
@@ -290,21 +290,34 @@ pub(super) fn forward_cells<G: Game>(
                     *slot = it.next().expect("chunk within the level").1;
                 }
                 exits_batch::<G>(n, &batch[..ws.len()], lower, &mut caps, &mut exits);
-                for (w, &(e, cnt)) in ws.iter_mut().zip(&exits) {
-                    let e = if e == i32::MIN { NONE } else { e as i8 };
-                    let b = if cnt == 0 && settle {
-                        IN_W | IN_L | PEND_W
-                    } else {
-                        cnt
-                    };
-                    *w = cell_word(e, b, e);
-                }
+                exit_words(ws, &exits, settle);
             }
-            if words.iter().any(|&w| cell_fields(w).1 & PEND_W != 0) {
-                dirty[ci].store(true, Relaxed);
-            }
-            bar.inc(words.len() as u64);
+            chunk_done(words, &dirty[ci], bar);
         });
+}
+
+/// The forward pass's cells from the boards' `(E, quiet-move count)`
+/// ([`exits_batch`]); with `settle`, a board without quiet moves is
+/// settled at once (and pending for the acyclic pass).
+pub(super) fn exit_words(words: &mut [u32], exits: &[(i32, u8)], settle: bool) {
+    for (w, &(e, cnt)) in words.iter_mut().zip(exits) {
+        let e = if e == i32::MIN { NONE } else { e as i8 };
+        let b = if cnt == 0 && settle {
+            IN_W | IN_L | PEND_W
+        } else {
+            cnt
+        };
+        *w = cell_word(e, b, e);
+    }
+}
+
+/// Marks a chunk of forward-pass cells dirty when one is pending, and
+/// counts it done.
+pub(super) fn chunk_done(words: &[u32], dirty: &AtomicBool, bar: &dyn Progress) {
+    if words.iter().any(|&w| cell_fields(w).1 & PEND_W != 0) {
+        dirty.store(true, Relaxed);
+    }
+    bar.inc(words.len() as u64);
 }
 
 /// The value masks of every chunk of `words` (cells of level `n`) and the
@@ -516,7 +529,7 @@ fn seed_events<G: Game>(n: u32, ranks: &[u32], codes: &[u8], evs: &mut Vec<Ev>) 
 /// A capture found in a forward-pass batch: the batch slot, seeds taken,
 /// the child's level and rank, and the child's packed board (for its `w`,
 /// if needed).
-type Capture = (usize, u8, u32, usize, u64);
+pub(super) type Capture = (usize, u8, u32, usize, u64);
 
 /// `(E, quiet-move count)` of each board of `batch` into `out`; `E` is
 /// `i32::MIN` when it has no exit (the cell then holds [`NONE`]), and the
@@ -533,16 +546,39 @@ fn exits_batch<G: Game>(
 ) {
     caps.clear();
     out.clear();
+    quiet_exits::<G>(n, batch, caps, out, |level, idx| {
+        if let Some(t) = lower.level(level) {
+            t.prefetch(idx);
+        }
+    });
+    fold_captures(caps, out, |&(_, _, level, idx, c)| {
+        let t = lower
+            .level(level)
+            .expect("lower level present (checked by build_level)");
+        t.value_with(idx, || lower.rule.w::<G>(&child::<G>(c)))
+    });
+}
+
+/// The first half of [`exits_batch`]: appends to `out` each board's
+/// `(E, quiet-move count)` without its captures (`E` as there, from the end
+/// of the game only), and to `caps` every capture child, `seen(level,
+/// rank)` told of each as it is found.
+pub(super) fn quiet_exits<G: Game>(
+    n: u32,
+    batch: &[[u8; MAX_PITS]],
+    caps: &mut Vec<Capture>,
+    out: &mut Vec<(i32, u8)>,
+    mut seen: impl FnMut(u32, usize),
+) {
+    let j0 = out.len();
     for (j, b) in batch.iter().enumerate() {
         let x = pack::<G>(b);
         // Only captures are sown: quiet moves are only counted.
         let quiet = exits::<G>(x, b, |captured, c| {
             let level = n - captured as u32;
             let idx = rank_packed::<G>(c) as usize;
-            if let Some(t) = lower.level(level) {
-                t.prefetch(idx);
-            }
-            caps.push((j, captured, level, idx, c));
+            seen(level, idx);
+            caps.push((j0 + j, captured, level, idx, c));
         });
         out.push(match quiet {
             Some(cnt) => (i32::MIN, cnt),
@@ -560,16 +596,28 @@ fn exits_batch<G: Game>(
             }
         });
     }
-    for &(j, captured, level, idx, c) in caps.iter() {
-        let t = lower
-            .level(level)
-            .expect("lower level present (checked by build_level)");
-        let child = || Position {
-            pits: unpack::<G>(c),
-            side: 0,
-            opening: 0,
-        };
-        let v = t.value_with(idx, || lower.rule.w::<G>(&child()));
-        out[j].0 = out[j].0.max(capture_value(captured, v));
+}
+
+/// The second half of [`exits_batch`]: folds into `out` the value of every
+/// capture of `caps`, its child's value from `value` (the mover's exit is
+/// the best capture, [`capture_value`]).
+pub(super) fn fold_captures(
+    caps: &[Capture],
+    out: &mut [(i32, u8)],
+    mut value: impl FnMut(&Capture) -> i32,
+) {
+    for cap in caps {
+        let v = value(cap);
+        let e = &mut out[cap.0].0;
+        *e = (*e).max(capture_value(cap.1, v));
+    }
+}
+
+/// The position of a packed child board, South to move, out of the opening.
+pub(super) fn child<G: Game>(c: u64) -> Position {
+    Position {
+        pits: unpack::<G>(c),
+        side: 0,
+        opening: 0,
     }
 }

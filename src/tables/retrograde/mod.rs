@@ -88,6 +88,7 @@ mod packed;
 mod part;
 mod preds;
 mod quiet;
+mod remote;
 mod seeds;
 
 pub use level::LevelReport;
