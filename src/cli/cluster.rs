@@ -133,7 +133,9 @@ pub fn build_tables<G: Game>(a: &BuildArgs, comm: &MpiComm) -> Result<(), CliErr
     // The largest peak of any rank decides. Rank 0 prints the plan and
     // checks it first; the others wait for its word, so that the plan is
     // printed before any rank refuses and stops the job, before allocating.
-    let mut p = worst_rank_plan::<G>(a.max_seeds, comm.size())?;
+    // `{rank}` in --dir: each rank maps only its share of the lower levels.
+    let own_dirs = a.dir.dir.to_string_lossy().contains("{rank}");
+    let mut p = worst_rank_plan::<G>(a.max_seeds, (comm.size(), own_dirs))?;
     let verdict = if root {
         let per = project::<G>(&mut p);
         crate::tables_build::print_plan::<G>(a, &p, per)

@@ -120,17 +120,26 @@ pub struct DistLevelReport {
 /// The plan of rank `r` of `p` in a distributed build up to `max`: per
 /// level, the cells and frontiers of its slice (it writes its own shard
 /// from them: no rank gathers another's bounds, so rank 0's plan is the
-/// others'), the lower levels mapped and the fixed overhead. An estimate
-/// like [`plan_sharded`]'s: the exchange buffers of a round are not counted.
+/// others'), the lower levels mapped (whole, or with `own_dirs`, each
+/// rank in its own directory, its `1/p` share of them: [`super::remote`])
+/// and the fixed overhead. An estimate like [`plan_sharded`]'s: the
+/// exchange buffers of a round are not counted.
 ///
 /// # Errors
 /// A level too large for the sharded builders ([`plan_sharded`]).
-pub fn rank_plan<G: Game>(max: u32, r: usize, p: usize) -> Result<Vec<LevelPlan>, TableError> {
+pub fn rank_plan<G: Game>(
+    max: u32,
+    r: usize,
+    (p, own_dirs): (usize, bool),
+) -> Result<Vec<LevelPlan>, TableError> {
     let mut levels = plan_sharded::<G>(max)?;
     for l in &mut levels {
         let slice = share(l.positions, r, p);
         let mine = slice.end - slice.start;
         l.work_bytes = ((CELL_BYTES + FRONTIER_BYTES) * mine as f64) as u64;
+        if own_dirs {
+            l.lower_bytes = l.lower_bytes.div_ceil(p.max(1) as u64);
+        }
         l.peak_bytes = l.work_bytes + l.lower_bytes + OVERHEAD_BYTES;
     }
     Ok(levels)
@@ -141,10 +150,13 @@ pub fn rank_plan<G: Game>(max: u32, r: usize, p: usize) -> Result<Vec<LevelPlan>
 ///
 /// # Errors
 /// As [`rank_plan`].
-pub fn worst_rank_plan<G: Game>(max: u32, p: usize) -> Result<Vec<LevelPlan>, TableError> {
-    let mut worst = rank_plan::<G>(max, 0, p)?;
+pub fn worst_rank_plan<G: Game>(
+    max: u32,
+    (p, own_dirs): (usize, bool),
+) -> Result<Vec<LevelPlan>, TableError> {
+    let mut worst = rank_plan::<G>(max, 0, (p, own_dirs))?;
     for r in 1..p {
-        for (w, l) in worst.iter_mut().zip(rank_plan::<G>(max, r, p)?) {
+        for (w, l) in worst.iter_mut().zip(rank_plan::<G>(max, r, (p, own_dirs))?) {
             if l.peak_bytes > w.peak_bytes {
                 *w = l;
             }
@@ -539,9 +551,9 @@ mod tests {
         let one = super::super::plan::<crate::Adjito>(16).unwrap();
         for p in 1..=3 {
             let plans: Vec<_> = (0..p)
-                .map(|r| rank_plan::<crate::Adjito>(16, r, p).unwrap())
+                .map(|r| rank_plan::<crate::Adjito>(16, r, (p, false)).unwrap())
                 .collect();
-            let worst = worst_rank_plan::<crate::Adjito>(16, p).unwrap();
+            let worst = worst_rank_plan::<crate::Adjito>(16, (p, false)).unwrap();
             for (n, l) in one.iter().enumerate() {
                 let cells = plans.iter().map(|pl| pl[n].work_bytes).sum::<u64>();
                 assert!(
@@ -551,6 +563,10 @@ mod tests {
                 let peak = plans.iter().map(|pl| pl[n].peak_bytes).max();
                 assert_eq!(Some(worst[n].peak_bytes), peak);
                 assert!(plans[0][n].peak_bytes <= plans[p - 1][n].peak_bytes + 5);
+                // Each rank in its own directory maps its share of the
+                // lower levels only.
+                let own = rank_plan::<crate::Adjito>(16, 0, (p, true)).unwrap();
+                assert_eq!(own[n].lower_bytes, l.lower_bytes.div_ceil(p as u64));
             }
         }
     }
