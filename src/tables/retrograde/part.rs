@@ -817,10 +817,8 @@ mod tests {
                 .iter()
                 .map(|c| value_masks(&c.iter().map(Cell::word).collect::<Vec<_>>(), n))
                 .collect();
-            let all = |f: fn(&(Vec<ValueMask>, Vec<ValueMask>, u64)) -> &Vec<ValueMask>| {
-                or_masks(&masks.iter().map(|m| or_masks(f(m))).collect::<Vec<_>>())
-            };
-            let (lo, hi) = (all(|m| &m.0), all(|m| &m.1));
+            let lo = or_masks(&masks.iter().map(|m| or_masks(&m.0)).collect::<Vec<_>>());
+            let hi = or_masks(&masks.iter().map(|m| or_masks(&m.1)).collect::<Vec<_>>());
             let ni = n as i32;
             for t in (-ni..=ni).rev().filter(|&t| needs_scan(&lo, &hi, t, n)) {
                 for (d, m) in masks.iter().enumerate() {
