@@ -87,7 +87,7 @@ pub fn certify(a: &CertifyArgs) -> Result<(), CliError> {
         Some(CertifyCommand::Check(c)) => check_file(c),
         None => {
             let threads = set_threads(a.make.compute.threads)?;
-            dispatch!(a.make.pos.game, a.make.pos.rules, make(&a.make, threads))
+            dispatch!(a.make.pos.game, make(&a.make, threads))
         }
     }
 }

@@ -15,7 +15,7 @@ use adji::tables::retrograde::{
 };
 use adji::tables::TableError;
 
-use crate::args::{GameArg, MemoryArg, RuleArg, TablesDirArg, ThreadsArg};
+use crate::args::{game_required, GameRulesArgs, MemoryArg, RuleArg, TablesDirArg, ThreadsArg};
 use crate::error::CliError;
 use crate::out;
 use crate::setup::MemoryBudget;
@@ -23,14 +23,10 @@ use crate::util::{bar, fmt_bytes, peak_rss, Bar};
 
 /// Options of `tables build`.
 #[derive(Args, Debug)]
+#[command(mut_args(game_required))]
 pub struct BuildArgs {
-    /// The game.
-    #[arg(long, value_enum)]
-    pub game: GameArg,
-    /// The rule set: which reading of the game's rules (`adji rules` lists
-    /// them; the README's rules section describes each).
-    #[arg(long, value_name = "NAME", default_value = "default")]
-    pub rules: String,
+    #[command(flatten)]
+    pub game: GameRulesArgs,
     /// Build every level from 0 to this many seeds on the board.
     #[arg(long)]
     pub max_seeds: u32,

@@ -13,20 +13,15 @@ use adji::tables::lock::BuildLock;
 use adji::tables::shard::{manifest_levels, merge_level, split_level, Merged};
 use adji::value::LoopRule;
 
-use crate::args::{GameArg, RuleArg, TablesDirArg};
+use crate::args::{GameRulesArgs, RuleArg, TablesDirArg};
 use crate::error::CliError;
 use crate::{dispatch, out};
 
 /// Options of `tables merge`.
 #[derive(Args, Debug)]
 pub struct MergeArgs {
-    /// The game.
-    #[arg(long, value_enum, default_value = "adjito")]
-    pub game: GameArg,
-    /// The rule set: which reading of the game's rules (`adji rules` lists
-    /// them; the README's rules section describes each).
-    #[arg(long, value_name = "NAME", default_value = "default")]
-    pub rules: String,
+    #[command(flatten)]
+    pub game: GameRulesArgs,
     /// Directory the level files are written to (made when missing).
     #[command(flatten)]
     pub dir: TablesDirArg,
@@ -42,13 +37,8 @@ pub struct MergeArgs {
 /// Options of `tables split`.
 #[derive(Args, Debug)]
 pub struct SplitArgs {
-    /// The game.
-    #[arg(long, value_enum, default_value = "adjito")]
-    pub game: GameArg,
-    /// The rule set: which reading of the game's rules (`adji rules` lists
-    /// them; the README's rules section describes each).
-    #[arg(long, value_name = "NAME", default_value = "default")]
-    pub rules: String,
+    #[command(flatten)]
+    pub game: GameRulesArgs,
     /// Directory of the level files to split.
     #[command(flatten)]
     pub dir: TablesDirArg,
@@ -87,12 +77,12 @@ fn parse_levels(s: &str) -> Result<RangeInclusive<u32>, String> {
 
 /// `tables merge`.
 pub fn merge(a: &MergeArgs) -> Result<(), CliError> {
-    dispatch!(a.game, a.rules, merge_game(a))
+    dispatch!(a.game, merge_game(a))
 }
 
 /// `tables split`.
 pub fn split(a: &SplitArgs) -> Result<(), CliError> {
-    dispatch!(a.game, a.rules, split_game(a))
+    dispatch!(a.game, split_game(a))
 }
 
 /// Paths for messages, comma-separated.
