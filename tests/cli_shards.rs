@@ -369,3 +369,62 @@ fn merge_and_split_give_clear_errors() {
     ]);
     assert_eq!(said.lines().count(), 1, "{said}");
 }
+
+/// Runs `adji ARGS` with standard output closed before it writes; returns
+/// the exit code and standard error.
+fn with_stdout_closed(args: &[&str]) -> (Option<i32>, String) {
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("adji"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+/// Asserts a quiet exit 0: no error, no panic, no broken-pipe message.
+fn quiet(args: &[&str], (code, err): (Option<i32>, String)) {
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert!(
+        !err.to_lowercase().contains("broken pipe"),
+        "{args:?}: {err}"
+    );
+    assert!(!err.contains("error"), "{args:?}: {err}");
+    assert_eq!(code, Some(0), "{args:?}: {err}");
+}
+
+/// `tables merge | head` and `tables split | head`: a closed standard
+/// output exits quietly with 0, and every level is still merged or split
+/// (they used to stop after the first level, exiting 0 on half the work).
+#[test]
+fn merge_and_split_with_their_output_closed_finish_quietly() {
+    let t = tempfile::tempdir().unwrap();
+    let (single, sharded) = single_and_sharded(t.path());
+    let (out, resplit) = (t.path().join("out"), t.path().join("resplit"));
+    let m = ["tables", "merge", "--dir", s(&out), s(&sharded)];
+    quiet(&m, with_stdout_closed(&m));
+    let files = names(&single);
+    assert_eq!(names(&out), files);
+    for f in &files {
+        let same = std::fs::read(single.join(f)).unwrap() == std::fs::read(out.join(f)).unwrap();
+        assert!(same, "merged {f} differs from the built one");
+    }
+    let sp = [
+        "tables",
+        "split",
+        "--dir",
+        s(&out),
+        "--shards",
+        "4",
+        "--out",
+        s(&resplit),
+    ];
+    quiet(&sp, with_stdout_closed(&sp));
+    assert_eq!(names(&resplit), names(&sharded));
+}

@@ -196,22 +196,13 @@ struct Tally {
     problems: u64,
     bad_files: usize,
     first: Option<String>,
-    closed: bool,
+    log: out::Log,
 }
 
 impl Tally {
     /// Prints `text` unless standard output was closed.
     fn print(&mut self, text: impl std::fmt::Display) -> Result<(), CliError> {
-        if self.closed {
-            return Ok(());
-        }
-        match out::print(text) {
-            Err(CliError::Closed) => {
-                self.closed = true;
-                Ok(())
-            }
-            r => r,
-        }
+        self.log.print(text)
     }
 
     /// Prints a level's check and counts its problems.

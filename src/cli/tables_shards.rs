@@ -137,10 +137,12 @@ fn merge_game<G: Game>(a: &MergeArgs) -> Result<(), CliError> {
     let out_dir = &a.dir.dir;
     std::fs::create_dir_all(out_dir).map_err(CliError::file(out_dir))?;
     let _lock = BuildLock::acquire(out_dir, rules, rule)?;
+    // A closed standard output does not stop the merge halfway.
+    let mut log = out::Log::default();
     for n in levels {
         match merge_level(dirs, out_dir, rules, rule, n)? {
-            Merged::Written(p) => out::print(format_args!("merged {}\n", p.display()))?,
-            Merged::Kept(p) => out::print(format_args!(
+            Merged::Written(p) => log.print(format_args!("merged {}\n", p.display()))?,
+            Merged::Kept(p) => log.print(format_args!(
                 "kept   {} (already there, opens and checks)\n",
                 p.display()
             ))?,
@@ -203,9 +205,11 @@ fn split_game<G: Game>(a: &SplitArgs) -> Result<(), CliError> {
     let levels = split_levels::<G>(a, dir)?;
     std::fs::create_dir_all(out_dir).map_err(CliError::file(out_dir))?;
     let _lock = BuildLock::acquire(out_dir, rules, rule)?;
+    // A closed standard output does not stop the split halfway.
+    let mut log = out::Log::default();
     for n in levels {
         split_level(dir, out_dir, rules, rule, n, a.shards)?;
-        out::print(format_args!(
+        log.print(format_args!(
             "split  {} into {} shards in {}\n",
             format::level_path(dir, rules, rule, n).display(),
             a.shards,
