@@ -43,7 +43,7 @@ pub struct BuildArgs {
     pub compare_floor: bool,
     /// Build every level above 0 out of core in this many shards (for
     /// tests and measurements; by default only levels over --memory are).
-    #[arg(long, value_name = "S", hide = true, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "S", hide = true, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..))]
     pub shards: Option<u32>,
     /// Where out-of-core builds keep the cells of idle shards: `mmap`
     /// (mapped, pages dropped after each turn; 2.0× the in-memory CPU
