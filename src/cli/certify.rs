@@ -192,8 +192,7 @@ fn check_file(a: &CheckArgs) -> Result<(), CliError> {
     let acc = check(&cert, &a.tables).map_err(|e| rejected(e.to_string()))?;
     let checked = t0.elapsed().as_secs_f64();
     let status = match adji::fsutil::read_regular_to_string(&a.checksums, 1 << 20) {
-        Ok(recorded) => tables_status(&cert, &a.tables, &acc.levels, &recorded)
-            .map_err(CliError::file(&a.tables))?,
+        Ok(recorded) => tables_status(&cert, &a.tables, &acc.levels, &recorded)?,
         Err(e) => TablesStatus::NotVerified(vec![format!("{}: {e}", a.checksums.display())]),
     };
     out::print(format_args!(
