@@ -3,11 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
-
-fn adji() -> Command {
-    Command::cargo_bin("adji").unwrap()
-}
+mod common;
+use common::{adji, assert_quiet, fails_with, with_closed_stdout};
 
 /// Runs `adji ARGS`, which must succeed; returns standard output.
 fn ok(args: &[&str]) -> String {
@@ -15,15 +12,6 @@ fn ok(args: &[&str]) -> String {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{args:?} failed: {err}");
     String::from_utf8(out.stdout).unwrap()
-}
-
-/// Runs `adji ARGS`, which must fail with `needle` in its error.
-fn fails_with(args: &[&str], needle: &str) {
-    let out = adji().args(args).output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{args:?} should fail");
-    assert!(err.contains(needle), "{args:?}: stderr was {err}");
-    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
 }
 
 fn s(p: &Path) -> &str {
@@ -370,35 +358,6 @@ fn merge_and_split_give_clear_errors() {
     assert_eq!(said.lines().count(), 1, "{said}");
 }
 
-/// Runs `adji ARGS` with standard output closed before it writes; returns
-/// the exit code and standard error.
-fn with_stdout_closed(args: &[&str]) -> (Option<i32>, String) {
-    use std::process::Stdio;
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("adji"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
-
-/// Asserts a quiet exit 0: no error, no panic, no broken-pipe message.
-fn quiet(args: &[&str], (code, err): (Option<i32>, String)) {
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
-    assert!(
-        !err.to_lowercase().contains("broken pipe"),
-        "{args:?}: {err}"
-    );
-    assert!(!err.contains("error"), "{args:?}: {err}");
-    assert_eq!(code, Some(0), "{args:?}: {err}");
-}
-
 /// `tables merge | head` and `tables split | head`: a closed standard
 /// output exits quietly with 0, and every level is still merged or split
 /// (they used to stop after the first level, exiting 0 on half the work).
@@ -408,7 +367,7 @@ fn merge_and_split_with_their_output_closed_finish_quietly() {
     let (single, sharded) = single_and_sharded(t.path());
     let (out, resplit) = (t.path().join("out"), t.path().join("resplit"));
     let m = ["tables", "merge", "--dir", s(&out), s(&sharded)];
-    quiet(&m, with_stdout_closed(&m));
+    assert_quiet(&m, with_closed_stdout(&m, false));
     let files = names(&single);
     assert_eq!(names(&out), files);
     for f in &files {
@@ -425,7 +384,7 @@ fn merge_and_split_with_their_output_closed_finish_quietly() {
         "--out",
         s(&resplit),
     ];
-    quiet(&sp, with_stdout_closed(&sp));
+    assert_quiet(&sp, with_closed_stdout(&sp, false));
     assert_eq!(names(&resplit), names(&sharded));
 }
 
