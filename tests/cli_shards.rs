@@ -388,6 +388,30 @@ fn merge_and_split_with_their_output_closed_finish_quietly() {
     assert_eq!(names(&resplit), names(&sharded));
 }
 
+/// `tables build | head`: a closed standard output (before the plan is
+/// even read) exits quietly with 0 and every level is still built (the
+/// build used to stop before building anything).
+#[test]
+fn a_build_with_its_output_closed_builds_every_level_quietly() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("b");
+    let a = [
+        "tables",
+        "build",
+        "--game",
+        "adjito",
+        "--max-seeds",
+        "6",
+        "--dir",
+        s(&d),
+    ];
+    assert_quiet(&a, with_closed_stdout(&a, false));
+    let want: Vec<String> = (0..=6)
+        .map(|n| format!("adjito-start-{n:03}.adjt"))
+        .collect();
+    assert_eq!(names(&d), want);
+}
+
 /// `tables build --game adjito --max-seeds MAX --threads 1 --dir DIR EXTRA…`.
 fn build_args(dir: &Path, max: usize, extra: &[&str]) -> Vec<String> {
     let max = max.to_string();

@@ -138,7 +138,7 @@ pub fn build_tables<G: Game>(a: &BuildArgs, comm: &MpiComm) -> Result<(), CliErr
     let mut p = worst_rank_plan::<G>(a.max_seeds, (comm.size(), own_dirs))?;
     let verdict = if root {
         let per = project::<G>(&mut p);
-        crate::tables_build::print_plan::<G>(a, &p, per)
+        crate::tables_build::print_plan::<G>(a, &p, per, &mut out::Log::default())
     } else {
         Ok(())
     };

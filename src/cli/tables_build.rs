@@ -87,7 +87,15 @@ pub fn plan_of<G: Game>(a: &BuildArgs) -> Result<Vec<LevelPlan>, CliError> {
 }
 
 /// Prints the plan of a build and refuses it when over the memory budget.
-pub fn print_plan<G: Game>(a: &BuildArgs, p: &[LevelPlan], per: f64) -> Result<(), CliError> {
+///
+/// A closed standard output does not stop the build: the plan is still
+/// checked against `--memory`, and `log` prints nothing more.
+pub fn print_plan<G: Game>(
+    a: &BuildArgs,
+    p: &[LevelPlan],
+    per: f64,
+    log: &mut out::Log,
+) -> Result<(), CliError> {
     let mut t = format!(
         "Plan: {} tables, levels 0..={}, loop rule `{}`, in {}\n",
         adji::report::tables_label(G::RULES),
@@ -129,7 +137,7 @@ pub fn print_plan<G: Game>(a: &BuildArgs, p: &[LevelPlan], per: f64) -> Result<(
         fmt_bytes(plan_peak(p)),
         per * 1e9
     );
-    out::print(t)?;
+    log.print(t)?;
     check_plan(a, p)
 }
 
@@ -163,12 +171,15 @@ pub fn build<G: Game>(a: &BuildArgs) -> Result<(), CliError> {
     check_max_seeds::<G>(a)?;
     let mut p = plan_of::<G>(a)?;
     let per = project::<G>(&mut p);
-    print_plan::<G>(a, &p, per)?;
+    // The tables are the work, not the text: `| head` never stops a build.
+    let mut log = out::Log::default();
+    print_plan::<G>(a, &p, per, &mut log)?;
     let budget = MemoryBudget::of(a.memory).bytes;
-    out::print("\n| level | positions | status | forward s | acyclic s (settled) | sweep s | total s | floor s | build/floor | max frontier | peak RSS |\n|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")?;
+    log.print("\n| level | positions | status | forward s | acyclic s (settled) | sweep s | total s | floor s | build/floor | max frontier | peak RSS |\n|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")?;
     let pb = Bar(bar(0, "positions"));
     let t0 = Instant::now();
-    // The first failure to write a row; the build itself goes on.
+    // The first failure to write a row (not a closed pipe); the build
+    // itself goes on.
     let mut printed = Ok(());
     let ooc = a.ooc(budget);
     let res = build_tables_planned::<G>(&a.dir.dir, a.rule.rule(), &p, &ooc, &pb, |ev| {
@@ -208,13 +219,13 @@ pub fn build<G: Game>(a: &BuildArgs) -> Result<(), CliError> {
             ),
         };
         if printed.is_ok() {
-            printed = pb.0.suspend(|| out::print(row));
+            printed = pb.0.suspend(|| log.print(row));
         }
     });
     pb.0.finish_and_clear();
     res?;
     printed?;
-    out::print(format_args!(
+    log.print(format_args!(
         "\nDone in {:.1}s.\n",
         t0.elapsed().as_secs_f64()
     ))
