@@ -25,6 +25,7 @@ use super::cell::{Cell, PEND_W};
 use super::events::{l_event, settle, w_event, Ev, Mode, L, W};
 use super::frontier::{Walker, DIRTY_CHUNK};
 use super::level::{mask_has, ValueMask};
+use super::packed::Word;
 use super::preds::for_each_pred;
 use super::seeds::scan_cell;
 use crate::game::Game;
@@ -100,7 +101,7 @@ pub(super) type Flush<'f> = &'f mut dyn FnMut(&mut [Vec<u8>]);
 
 /// One part of a level under construction: its range, its buffers to the
 /// other parts, its counts.
-pub(super) struct Part<'l, G: Game> {
+pub(super) struct Part<'l, G: Game, W: Word> {
     n: u32,
     layout: &'l Layout,
     start: u64,
@@ -114,10 +115,10 @@ pub(super) struct Part<'l, G: Game> {
     pub(super) records_sent: u64,
     /// Bytes of those records.
     pub(super) bytes_sent: u64,
-    game: std::marker::PhantomData<G>,
+    game: std::marker::PhantomData<(G, W)>,
 }
 
-impl<'l, G: Game> Part<'l, G> {
+impl<'l, G: Game, W: Word> Part<'l, G, W> {
     /// Part `index` of level `n` split by `layout`.
     pub(super) fn new(n: u32, layout: &'l Layout, index: usize) -> Self {
         let r = layout.range(index);
@@ -172,11 +173,11 @@ impl<'l, G: Game> Part<'l, G> {
 
     /// The events of `seeds` (global ranks, ascending; kind, lo, hi): their
     /// packed boards found by one walk.
-    fn events(&self, seeds: &[(u64, u8, i8, i8)]) -> Vec<Ev> {
+    fn events(&self, seeds: &[(u64, u8, i8, i8)]) -> Vec<Ev<W>> {
         let Some(first) = seeds.first() else {
             return Vec::new();
         };
-        let mut w = Walker::<G>::new(self.n, first.0);
+        let mut w = Walker::<G, W>::new(self.n, first.0);
         seeds
             .iter()
             .map(|&(r, kind, lo, hi)| Ev {
@@ -193,14 +194,20 @@ impl<'l, G: Game> Part<'l, G> {
     /// [`Self::flush_at`], `flush` takes them. Events are taken in batches
     /// whose local predecessors' cells are prefetched before any is
     /// updated, as in the one-process builder.
-    pub(super) fn drain(&mut self, cells: &[Cell], stack: &mut Vec<Ev>, mode: Mode, flush: Flush) {
+    pub(super) fn drain(
+        &mut self,
+        cells: &[Cell],
+        stack: &mut Vec<Ev<W>>,
+        mode: Mode,
+        flush: Flush,
+    ) {
         let (mut batch, mut ps) = (Vec::with_capacity(BATCH), Vec::new());
         while !stack.is_empty() {
             batch.clear();
             batch.extend(stack.drain(stack.len().saturating_sub(BATCH)..));
             ps.clear();
             for (k, e) in batch.iter().enumerate() {
-                for_each_pred::<G>(e.board, |r, b| {
+                for_each_pred::<G, W>(e.board, |r, b| {
                     if let Some(cell) = self.local(cells, r) {
                         prefetch(cell);
                     }
@@ -324,7 +331,7 @@ pub(super) fn needs_scan(lo: &ValueMask, hi: &ValueMask, t: i32, n: u32) -> bool
 
 /// The update of a local predecessor's cell by event `e` under `mode`.
 #[inline]
-fn apply(mode: Mode, cell: &Cell, e: &Ev) -> Option<(usize, i8, i8)> {
+fn apply<W: Word>(mode: Mode, cell: &Cell, e: &Ev<W>) -> Option<(usize, i8, i8)> {
     match mode {
         Mode::Kahn => settle(cell, *e),
         Mode::Threshold(t) => threshold_event(cell, e.kind, t),
@@ -334,7 +341,7 @@ fn apply(mode: Mode, cell: &Cell, e: &Ev) -> Option<(usize, i8, i8)> {
 /// The two bytes of a record for a remote predecessor of `e`: its bounds
 /// in the acyclic pass, its kind in the sweep.
 #[inline]
-fn remote(mode: Mode, e: &Ev) -> (i8, i8) {
+fn remote<W: Word>(mode: Mode, e: &Ev<W>) -> (i8, i8) {
     match mode {
         Mode::Kahn => (e.lo, e.hi),
         Mode::Threshold(_) => (e.kind as i8, 0),
@@ -348,7 +355,7 @@ fn recv(mode: Mode, cell: &Cell, x: i8, y: i8) -> Option<(usize, i8, i8)> {
         Mode::Kahn => settle(
             cell,
             Ev {
-                board: 0,
+                board: 0u64,
                 kind: W as u8,
                 lo: x,
                 hi: y,
