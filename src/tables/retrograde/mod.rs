@@ -43,7 +43,9 @@
 //! A position generates its predecessors (un-moves) once if the acyclic
 //! pass settles it and at most twice otherwise. Events are handled by the
 //! worker that creates them, depth-first from a local stack, in prefetched
-//! batches ([`events`]). Boards travel packed into 64 bits, so no event
+//! batches ([`events`]). Boards travel packed into one word (64 bits where
+//! every board of the level fits: Adjito to 31 seeds, Adji-Boto to 63;
+//! else 128, [`packed::Word`], chosen once per level), so no event
 //! unranks: predecessors are generated on the packed board and ranked from
 //! all their prefix sums at once ([`preds`]). Only scan seeds and spilled
 //! positions are unranked, each from the previous one's prefix sums

@@ -3,8 +3,9 @@
 //!
 //! The same un-moves as [`Game::for_each_quiet_predecessor`] (tests check
 //! both give the same predecessors on every position of small levels, and
-//! on samples of every level up to the builder's largest), but on the
-//! 64-bit [`pack`](super::packed::pack) form and without a branch per
+//! on samples of every level up to the builder's largest, in both words),
+//! but on the [`pack`](super::packed::pack) form (64 or 128 bits,
+//! [`Word`]) and without a branch per
 //! pit or seed: the un-moves allowed from an origin (and lap, for Adjito)
 //! are one bit mask (for Adji-Boto, one mask for every origin at once),
 //! each parent is the board minus the laps plus a constant from a table,
