@@ -3,11 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
-
-fn adji() -> Command {
-    Command::cargo_bin("adji").unwrap()
-}
+mod common;
+use common::{adji, assert_quiet, fails_with, with_closed_stdout};
 
 /// Runs `adji ARGS`, which must succeed; returns standard output.
 fn ok(args: &[&str]) -> String {
@@ -15,15 +12,6 @@ fn ok(args: &[&str]) -> String {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{args:?} failed: {err}");
     String::from_utf8(out.stdout).unwrap()
-}
-
-/// Runs `adji ARGS`, which must fail with `needle` in its error.
-fn fails_with(args: &[&str], needle: &str) {
-    let out = adji().args(args).output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{args:?} should fail");
-    assert!(err.contains(needle), "{args:?}: stderr was {err}");
-    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
 }
 
 fn s(p: &Path) -> &str {
@@ -368,4 +356,108 @@ fn merge_and_split_give_clear_errors() {
         "tables", "split", "--dir", d, "--shards", "2", "--levels", "3", "--out", o,
     ]);
     assert_eq!(said.lines().count(), 1, "{said}");
+}
+
+/// `tables merge | head` and `tables split | head`: a closed standard
+/// output exits quietly with 0, and every level is still merged or split
+/// (they used to stop after the first level, exiting 0 on half the work).
+#[test]
+fn merge_and_split_with_their_output_closed_finish_quietly() {
+    let t = tempfile::tempdir().unwrap();
+    let (single, sharded) = single_and_sharded(t.path());
+    let (out, resplit) = (t.path().join("out"), t.path().join("resplit"));
+    let m = ["tables", "merge", "--dir", s(&out), s(&sharded)];
+    assert_quiet(&m, with_closed_stdout(&m, false));
+    let files = names(&single);
+    assert_eq!(names(&out), files);
+    for f in &files {
+        let same = std::fs::read(single.join(f)).unwrap() == std::fs::read(out.join(f)).unwrap();
+        assert!(same, "merged {f} differs from the built one");
+    }
+    let sp = [
+        "tables",
+        "split",
+        "--dir",
+        s(&out),
+        "--shards",
+        "4",
+        "--out",
+        s(&resplit),
+    ];
+    assert_quiet(&sp, with_closed_stdout(&sp, false));
+    assert_eq!(names(&resplit), names(&sharded));
+}
+
+/// `tables build --game adjito --max-seeds MAX --threads 1 --dir DIR EXTRA…`.
+fn build_args(dir: &Path, max: usize, extra: &[&str]) -> Vec<String> {
+    let max = max.to_string();
+    let mut a = vec!["tables", "build", "--game", "adjito", "--max-seeds", &max];
+    a.extend(["--threads", "1", "--dir", s(dir)]);
+    a.extend(extra);
+    a.iter().map(|x| x.to_string()).collect()
+}
+
+/// The strings of `a`, borrowed.
+fn strs(a: &[String]) -> Vec<&str> {
+    a.iter().map(String::as_str).collect()
+}
+
+/// The hidden `tables build --shards S --cells-on-disk file|mmap`: bad
+/// values are one error naming the option; builds with them, merged, are
+/// byte-identical to a plain build, whatever the shard count (more shards
+/// than a level has positions too).
+#[test]
+fn hidden_build_shards_and_cells_on_disk_match_a_plain_build() {
+    let t = tempfile::tempdir().unwrap();
+    let bad = t.path().join("bad");
+    for (extra, opt) in [
+        (&["--shards", "0"][..], "--shards"),
+        (&["--shards", "two"], "--shards"),
+        (&["--shards", "-1"], "--shards"),
+        (&["--cells-on-disk", "disk"], "--cells-on-disk"),
+        (&["--cells-on-disk", ""], "--cells-on-disk"),
+    ] {
+        let a = build_args(&bad, 8, extra);
+        fails_with(&strs(&a), opt);
+        let err = String::from_utf8(adji().args(&a).output().unwrap().stderr).unwrap();
+        assert_eq!(err.matches("error:").count(), 1, "{a:?}: {err}");
+        assert!(!bad.exists(), "{a:?} wrote {}", bad.display());
+    }
+    let plain = t.path().join("plain");
+    ok(&strs(&build_args(&plain, 8, &[])));
+    let files = names(&plain);
+    assert_eq!(files.len(), 9);
+    // (Out of core in many shards costs much per shard: level 2, 78
+    // positions, in 20 shards; level 1, 12 positions, in 12.)
+    for (name, max, extra, shards) in [
+        (
+            "file3",
+            8,
+            &["--shards", "3", "--cells-on-disk", "file"][..],
+            3,
+        ),
+        ("mmap2", 8, &["--shards", "2", "--cells-on-disk", "mmap"], 2),
+        ("many", 2, &["--shards", "20"], 20),
+    ] {
+        let d = t.path().join(name);
+        let said = ok(&strs(&build_args(&d, max, extra)));
+        // The build's row of the top level (after the plan's).
+        let row = format!("| {max} | ");
+        let top = said
+            .lines()
+            .rfind(|l| l.starts_with(&row))
+            .unwrap_or_default();
+        assert!(
+            top.contains(&format!("built out of core: {shards} shards")),
+            "{name}: {said}"
+        );
+        let m = t.path().join(format!("{name}-merged"));
+        ok(&["tables", "merge", "--dir", s(&m), s(&d)]);
+        for f in &files[..=max] {
+            let got = [d.join(f), m.join(f)].into_iter().find(|p| p.is_file());
+            let got = std::fs::read(got.unwrap_or_else(|| panic!("{name}: no {f}"))).unwrap();
+            let want = std::fs::read(plain.join(f)).unwrap();
+            assert!(got == want, "{name}: {f} differs");
+        }
+    }
 }

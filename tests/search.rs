@@ -206,6 +206,50 @@ fn node_limit_gives_honest_bounds() {
     assert!(a.value.lower >= -48 && a.value.upper <= 48 && a.value.lower <= a.value.upper);
 }
 
+/// A path reaching `Options::max_ply` stops the search as a limit does:
+/// the bounds proved so far (containing the exact value), and the solve
+/// report says so, `"ply_cap": true` in JSON and a sentence naming the cap
+/// in text. Without the cap reached, neither appears. (The cap is 250,000
+/// plies by default, too deep to reach in a test: the option lowers it.)
+#[test]
+fn a_path_at_the_ply_cap_stops_the_search_and_the_report_says_so() {
+    use adji::report::SolveReport;
+    let st = adji::notation::parse_state::<Adjito>(
+        "2,0,1,3,0,1/1,2,0,1,0,1 A 20-16",
+        adji::notation::Stores::Required,
+    )
+    .unwrap();
+    let tt = AtomicTable::new(4);
+    let exact = Searcher::<Adjito, _>::new(None, &tt, opts(LoopRule::Start, false))
+        .unwrap()
+        .analyse(&st.pos);
+    assert!(exact.value.exact() && !exact.stats.ply_cap);
+    let r = SolveReport::new::<Adjito>(&st, &exact);
+    assert!(!serde_json::to_string(&r).unwrap().contains("ply_cap"));
+    assert!(!r.to_string().contains("plies"), "{r}");
+    for cap in [1, 6] {
+        let tt = AtomicTable::new(4);
+        let o = Options {
+            max_ply: cap,
+            ..opts(LoopRule::Start, false)
+        };
+        let a = Searcher::<Adjito, _>::new(None, &tt, o)
+            .unwrap()
+            .analyse(&st.pos);
+        assert!(a.stats.ply_cap, "cap {cap}");
+        assert!(!a.value.exact(), "cap {cap}");
+        let v = exact.value.lower;
+        assert!(a.value.lower <= v && v <= a.value.upper, "cap {cap}");
+        let r = SolveReport::new::<Adjito>(&st, &a);
+        let json: serde_json::Value = serde_json::to_value(&r).unwrap();
+        assert_eq!(json["ply_cap"], true, "{json}");
+        assert_eq!(json["exact"], false, "{json}");
+        let text = r.to_string();
+        let said = format!("a line reached {cap} plies, the longest path the search follows");
+        assert!(text.contains(&said), "{text}");
+    }
+}
+
 /// Depth-limited analysis gives bounds that always contain the exact value
 /// (of the position and of every move), and exact values where the horizon
 /// is never reached.

@@ -505,45 +505,54 @@ impl PyPosition {
 // ---------------------------------------------------------------------------
 // The game driver
 
-#[derive(Clone)]
-enum AnyDriver {
-    AdjitoDefault(Driver<Adjito>),
-    AdjitoMustReach(Driver<adji::adjito::AdjitoMustReach>),
-    AdjitoSlamForbidden(Driver<adji::adjito::AdjitoSlamForbidden>),
-    AdjiBotoDefault(Driver<AdjiBoto>),
-    AdjiBotoValdez(Driver<adji::adjiboto::AdjiBotoValdez>),
+/// A game driver of any rule set: what the Python class asks of a
+/// [`Driver`], implemented once for every game type, so that one boxed
+/// value holds the driver of the rule set chosen at run time (no match
+/// over the rule sets: a new one needs no change here).
+trait AnyDriver: Send + Sync {
+    /// The current state.
+    fn state(&self) -> &State;
+    /// How the game ended, if it has.
+    fn result(&self) -> Option<&adji::driver::GameResult>;
+    /// The result as `adji replay --json` reports it.
+    fn result_report(&self) -> Option<adji::report::ResultReport>;
+    /// Plays `m`; the seeds captured.
+    fn play(&mut self, m: Move) -> Result<u8, adji::game::IllegalMove>;
+    /// A copy.
+    fn boxed(&self) -> Box<dyn AnyDriver>;
 }
 
-macro_rules! with_driver {
-    ($d:expr, $G:ident, $x:ident => $body:expr) => {
-        match $d {
-            AnyDriver::AdjitoDefault($x) => {
-                #[allow(dead_code)]
-                type $G = Adjito;
-                $body
-            }
-            AnyDriver::AdjitoMustReach($x) => {
-                #[allow(dead_code)]
-                type $G = adji::adjito::AdjitoMustReach;
-                $body
-            }
-            AnyDriver::AdjitoSlamForbidden($x) => {
-                #[allow(dead_code)]
-                type $G = adji::adjito::AdjitoSlamForbidden;
-                $body
-            }
-            AnyDriver::AdjiBotoDefault($x) => {
-                #[allow(dead_code)]
-                type $G = AdjiBoto;
-                $body
-            }
-            AnyDriver::AdjiBotoValdez($x) => {
-                #[allow(dead_code)]
-                type $G = adji::adjiboto::AdjiBotoValdez;
-                $body
-            }
-        }
-    };
+impl<G: Game> AnyDriver for Driver<G> {
+    fn state(&self) -> &State {
+        Driver::state(self)
+    }
+
+    fn result(&self) -> Option<&adji::driver::GameResult> {
+        Driver::result(self)
+    }
+
+    fn result_report(&self) -> Option<adji::report::ResultReport> {
+        Driver::result(self).map(adji::report::ResultReport::new::<G>)
+    }
+
+    fn play(&mut self, m: Move) -> Result<u8, adji::game::IllegalMove> {
+        Driver::play(self, m).map(|(c, _)| c)
+    }
+
+    fn boxed(&self) -> Box<dyn AnyDriver> {
+        Box::new(self.clone())
+    }
+}
+
+impl Clone for Box<dyn AnyDriver> {
+    fn clone(&self) -> Self {
+        self.boxed()
+    }
+}
+
+/// A driver of `G` from `st`, boxed.
+fn new_driver<G: Game>(st: State) -> Box<dyn AnyDriver> {
+    Box::new(Driver::<G>::new(st))
 }
 
 /// A game in play from a position, with every end rule applied literally
@@ -556,7 +565,7 @@ macro_rules! with_driver {
 struct PyDriver {
     rules: RuleSet,
     start: State,
-    d: AnyDriver,
+    d: Box<dyn AnyDriver>,
     history: Vec<String>,
 }
 
@@ -570,13 +579,7 @@ impl PyDriver {
             Some(p) => position_arg(p, game, rules, Stores::Required)?,
             None => PyPosition::parse("start", parse_rules(game, rules)?, Stores::Required)?,
         };
-        let d = match p.rules {
-            RuleSet::AdjitoDefault => AnyDriver::AdjitoDefault(Driver::new(p.st)),
-            RuleSet::AdjitoMustReach => AnyDriver::AdjitoMustReach(Driver::new(p.st)),
-            RuleSet::AdjitoSlamForbidden => AnyDriver::AdjitoSlamForbidden(Driver::new(p.st)),
-            RuleSet::AdjiBotoDefault => AnyDriver::AdjiBotoDefault(Driver::new(p.st)),
-            RuleSet::AdjiBotoValdez => AnyDriver::AdjiBotoValdez(Driver::new(p.st)),
-        };
+        let d = adji::with_rules!(p.rules, new_driver(p.st));
         Ok(PyDriver {
             rules: p.rules,
             start: p.st,
@@ -588,7 +591,7 @@ impl PyDriver {
     /// The current position.
     #[getter]
     fn position(&self) -> PyPosition {
-        let st = with_driver!(&self.d, G, d => *d.state());
+        let st = *self.d.state();
         PyPosition {
             rules: self.rules,
             st,
@@ -613,29 +616,29 @@ impl PyDriver {
     /// Whether the game has ended.
     #[getter]
     fn is_over(&self) -> bool {
-        with_driver!(&self.d, G, d => d.result().is_some())
+        self.d.result().is_some()
     }
 
     /// How the game ended, as `adji replay --json` gives `result`
     /// (description, reason, score by name, winner), or None.
     fn result(&self, py: Python<'_>) -> PyResult<Option<PyObject>> {
-        with_driver!(&self.d, G, d => match d.result() {
-            Some(r) => Ok(Some(to_py(py, &adji::report::ResultReport::new::<G>(r))?)),
+        match self.d.result_report() {
+            Some(r) => Ok(Some(to_py(py, &r)?)),
             None => Ok(None),
-        })
+        }
     }
 
     /// The end rule that ended the game (`Loop`, `MoreThanHalf`,
     /// `MoverEmpty`, `CannotFeed`, `NoMoves`), or None.
     #[getter]
     fn end_reason(&self) -> Option<String> {
-        with_driver!(&self.d, G, d => d.result().map(|r| format!("{:?}", r.reason)))
+        self.d.result().map(|r| format!("{:?}", r.reason))
     }
 
     /// Final seeds by absolute side once the game is over, else None.
     #[getter]
     fn score(&self) -> Option<(u32, u32)> {
-        with_driver!(&self.d, G, d => d.result().map(|r| (r.score[0], r.score[1])))
+        self.d.result().map(|r| (r.score[0], r.score[1]))
     }
 
     /// The legal moves' names (none once the game is over).
@@ -666,7 +669,7 @@ impl PyDriver {
         let Some((m, canonical)) = parsed else {
             return Err(replay_message(self.rules, self.start, &self.history, &name));
         };
-        let r = with_driver!(&mut self.d, G, d => d.play(m).map(|(c, _)| c));
+        let r = self.d.play(m);
         match r {
             Ok(c) => {
                 self.history.push(canonical);

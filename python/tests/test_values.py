@@ -151,6 +151,38 @@ def test_probe_boards_batches_equal_single_probes(tables, game):
     assert (bv == np.repeat(v, 20)).all()
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_sharded_levels_probe_as_the_level_files(run, tables, tmp_path, game):
+    """Levels made by `adji tables build`, split into 3 shards by `adji
+    tables split` (no level file left): Python reads them as the single
+    files, probe for probe, and solves alike above them."""
+    top = TABLE_LEVELS[game]
+    single, sharded = tmp_path / "single", tmp_path / "sharded"
+    r = run.run("tables", "build", "--game", game, "--max-seeds", str(top),
+                "--dir", str(single))
+    assert r.returncode == 0, r.stderr
+    r = run.run("tables", "split", "--game", game, "--dir", str(single), "--shards", "3",
+                "--out", str(sharded))
+    assert r.returncode == 0, r.stderr
+    names = sorted(p.name for p in sharded.iterdir())
+    assert not [n for n in names if n.endswith(".adjt")], names
+    assert len([n for n in names if n.endswith(".shards.json")]) == top + 1, names
+    one, split = adji.Tables(str(single), game=game), adji.Tables(str(sharded), game=game)
+    assert split.covered == one.covered == top + 1
+    ps = positions_at(game, range(0, top + 1), 200, seed=9)
+    want = one.probe_many(ps)
+    assert split.probe_many(ps) == want
+    assert [split.probe(p) for p in ps] == want
+    boards = np.array([p.board for p in ps], dtype=np.int64)
+    for a, b in zip(adji.probe_boards(one, boards), adji.probe_boards(split, boards)):
+        assert (a == b).all()
+    assert [split.stats(n) for n in range(top + 1)] == [one.stats(n) for n in range(top + 1)]
+    above = positions_at(game, [top + 2], 1, seed=10)[0]
+    solve = [strip(adji.solve(above, tables=t, threads=1, nodes=200_000, game=game))
+             for t in (one, split)]
+    assert solve[0] == solve[1]
+
+
 def test_probe_errors_carry_the_command_lines_message(run, tables, tables_dir):
     deep = "4,4,4,4,4,4/4,4,4,4,4,4 B"
     want = run.error("tables", "probe", "--dir", str(tables_dir), "--position", deep)

@@ -33,9 +33,11 @@ use std::path::Path;
 
 use crate::game::{Game, GameId, Move, Packed, Position};
 use crate::notation::{format_board, format_move};
-use crate::tables::format::file_name;
-use crate::tables::TableSet;
-use crate::value::capture_value;
+use crate::rules::RuleSet;
+use crate::tables::format::{file_name, level_path};
+use crate::tables::shard::{level_source, stream_level};
+use crate::tables::{TableError, TableSet};
+use crate::value::{capture_value, LoopRule};
 
 use super::{children, Certificate, Claim, Node, Proof};
 
@@ -463,15 +465,18 @@ pub enum TablesStatus {
 
 /// Compares the SHA-256 of each level file of `levels` in `dir` with the
 /// lines `SHA256  FILE` of `recorded` (`results/tables-checksums.txt`).
+/// A sharded level (a manifest and shards, no level file) is hashed as
+/// the level file its shards merge into ([`level_sha256`]), so the same
+/// recorded line verifies it.
 ///
 /// # Errors
-/// An I/O error reading a level file.
+/// A [`TableError`] reading a level file or a sharded level's shards.
 pub fn tables_status(
     cert: &Certificate,
     dir: &Path,
     levels: &[u32],
     recorded: &str,
-) -> std::io::Result<TablesStatus> {
+) -> Result<TablesStatus, TableError> {
     if levels.is_empty() {
         return Ok(TablesStatus::Unused);
     }
@@ -485,7 +490,7 @@ pub fn tables_status(
     let mut off = Vec::new();
     for &level in levels {
         let name = file_name(cert.rules.tables(), cert.rule, level);
-        let sum = hex(&file_sha256(&dir.join(&name))?);
+        let sum = hex(&level_sha256(dir, cert.rules, cert.rule, level)?);
         match known.get(name.as_str()) {
             Some(&want) if want.eq_ignore_ascii_case(&sum) => {}
             Some(_) => off.push(format!("{name} (differs from the recorded SHA-256)")),
@@ -505,6 +510,30 @@ fn hex(b: &[u8]) -> String {
         let _ = write!(s, "{x:02x}");
     }
     s
+}
+
+/// SHA-256 of level `level`'s file in `dir`, or, when the level is
+/// sharded there (a manifest, no level file; as every reader takes it),
+/// of the level file its shards merge into, streamed from the shards
+/// (their checksums checked on the way) without writing it.
+///
+/// # Errors
+/// A [`TableError`] naming the file and what is wrong.
+pub fn level_sha256(
+    dir: &Path,
+    rules: RuleSet,
+    rule: LoopRule,
+    level: u32,
+) -> Result<[u8; 32], TableError> {
+    use sha2::Digest;
+    let rules = rules.tables();
+    let source = level_source(dir, rules, rule, level);
+    if source == level_path(dir, rules, rule, level) {
+        return file_sha256(&source).map_err(|e| TableError::from_open(&source, level, e));
+    }
+    let mut h = sha2::Sha256::new();
+    stream_level(&[dir.to_path_buf()], rules, rule, level, &mut h)?;
+    Ok(h.finalize().into())
 }
 
 /// SHA-256 of the file at `path`, read in pieces (a level file may be

@@ -17,11 +17,13 @@ use adji::search::Limits;
 use adji::selfplay::{play_match, MatchConfig};
 use adji::tables::TableSet;
 
-use crate::args::{self, MemoryArg, PosArgs, RuleArg, SearchTablesArgs, TablesDirArg, ThreadsArg};
+use crate::args::{
+    self, GameRulesArgs, MemoryArg, PosArgs, RuleArg, SearchTablesArgs, TablesDirArg, ThreadsArg,
+};
 use crate::error::CliError;
 use crate::setup::{no_tables_found, search_tables, set_threads, tables_text, MemoryBudget};
 use crate::util::fmt_bytes;
-use crate::{dispatch, out, GameArg};
+use crate::{dispatch, out};
 
 /// Help of `analyse --threads`: the estimate search runs on one thread.
 const ANALYSE_THREADS_HELP: &str = "Threads that read the endgame tables through when \
@@ -94,7 +96,7 @@ fn load_model<G: Game>(opt: &str, p: &std::path::Path) -> Result<Model, CliError
 /// `analyse`.
 pub fn analyse(a: &AnalyseArgs) -> Result<(), CliError> {
     let threads = set_threads(a.threads)?;
-    dispatch!(a.pos.game, a.pos.rules, run_analyse(a, threads))
+    dispatch!(a.pos.game, run_analyse(a, threads))
 }
 
 fn run_analyse<G: Game>(a: &AnalyseArgs, threads: usize) -> Result<(), CliError> {
@@ -122,13 +124,8 @@ fn run_analyse<G: Game>(a: &AnalyseArgs, threads: usize) -> Result<(), CliError>
 /// Options of `match`.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// The game.
-    #[arg(long, value_enum, default_value = "adjito")]
-    pub game: GameArg,
-    /// The rule set: which reading of the game's rules (`adji rules` lists
-    /// them; the README's rules section describes each).
-    #[arg(long, value_name = "NAME", default_value = "default")]
-    pub rules: String,
+    #[command(flatten)]
+    pub game: GameRulesArgs,
     #[command(flatten)]
     pub tables: SearchTablesArgs,
     #[command(flatten)]
@@ -176,7 +173,7 @@ fn budget(time: Option<f64>, nodes: Option<u64>) -> Limits {
 
 /// `match`.
 pub fn matches(a: &MatchArgs) -> Result<(), CliError> {
-    dispatch!(a.game, a.rules, run_match(a))
+    dispatch!(a.game, run_match(a))
 }
 
 fn run_match<G: Game>(a: &MatchArgs) -> Result<(), CliError> {
@@ -201,14 +198,10 @@ fn run_match<G: Game>(a: &MatchArgs) -> Result<(), CliError> {
 
 /// Options of `eval train`.
 #[derive(Args, Debug)]
+#[command(mut_args(args::game_required))]
 pub struct TrainArgs {
-    /// The game.
-    #[arg(long, value_enum)]
-    pub game: GameArg,
-    /// The rule set: which reading of the game's rules (`adji rules` lists
-    /// them; the README's rules section describes each).
-    #[arg(long, value_name = "NAME", default_value = "default")]
-    pub rules: String,
+    #[command(flatten)]
+    pub game: GameRulesArgs,
     /// Endgame tables whose exact values are fitted.
     #[command(flatten)]
     pub dir: TablesDirArg,
@@ -284,7 +277,7 @@ pub enum EvalCommand {
 /// `eval`.
 pub fn eval(c: &EvalCommand) -> Result<(), CliError> {
     match c {
-        EvalCommand::Train(a) => dispatch!(a.game, a.rules, train(a)),
+        EvalCommand::Train(a) => dispatch!(a.game, train(a)),
     }
 }
 

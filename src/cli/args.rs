@@ -52,9 +52,11 @@ pub enum LoopArg {
     Even,
 }
 
-/// `--game` and `--position`: what every position command takes.
+/// `--game` and `--rules`: which game, under which reading of its rules.
+/// Every command that plays one game flattens this; a command whose game
+/// has no default adds `#[command(mut_args(game_required))]`.
 #[derive(Args, Debug, Clone)]
-pub struct PosArgs {
+pub struct GameRulesArgs {
     /// The game.
     #[arg(long, value_enum, default_value = "adjito")]
     pub game: GameArg,
@@ -62,6 +64,34 @@ pub struct PosArgs {
     /// them; the README's rules section describes each).
     #[arg(long, value_name = "NAME", default_value = "default")]
     pub rules: String,
+}
+
+impl GameRulesArgs {
+    /// The rule set `--rules` names for `--game`.
+    ///
+    /// # Errors
+    /// [`CliError::Input`] naming the game's rule sets.
+    pub fn rule_set(&self) -> Result<RuleSet, CliError> {
+        rule_set(self.game, &self.rules)
+    }
+}
+
+/// Makes `--game` required (no default), for commands where guessing the
+/// game would be costly (a build, a fit); other arguments pass unchanged.
+/// (`mut_args`, unlike `mut_arg`, keeps `--game` first in the usage line.)
+pub fn game_required(a: clap::Arg) -> clap::Arg {
+    if a.get_id() == "game" {
+        a.default_value(None::<&str>).required(true)
+    } else {
+        a
+    }
+}
+
+/// `--game`, `--rules` and `--position`: what every position command takes.
+#[derive(Args, Debug, Clone)]
+pub struct PosArgs {
+    #[command(flatten)]
+    pub game: GameRulesArgs,
     /// The position, in the notation `TOP/BOTTOM MOVER TOPSTORE-BOTTOMSTORE [PHASE]`, or `start`.
     #[arg(long, default_value = "start")]
     pub position: String,

@@ -75,7 +75,7 @@ pub fn show(a: &ShowArgs) -> Result<(), CliError> {
         out::print(adji::display::diagram::<G>(&st))?;
         out::print(format_args!("  {}\n", format_state::<G>(&st)))
     }
-    dispatch!(a.pos.game, a.pos.rules, run(a))
+    dispatch!(a.pos.game, run(a))
 }
 
 /// `moves`.
@@ -84,7 +84,7 @@ pub fn moves(a: &MovesArgs) -> Result<(), CliError> {
         let st = parse_pos::<G>(&a.pos)?;
         out::report(&MovesReport::new::<G>(&st), a.json)
     }
-    dispatch!(a.pos.game, a.pos.rules, run(a))
+    dispatch!(a.pos.game, run(a))
 }
 
 /// `perft`.
@@ -102,7 +102,7 @@ pub fn perft(a: &PerftArgs) -> Result<(), CliError> {
         }
         Ok(())
     }
-    dispatch!(a.pos.game, a.pos.rules, run(a))
+    dispatch!(a.pos.game, run(a))
 }
 
 /// `replay`.
@@ -119,7 +119,7 @@ pub fn replay_moves(a: &ReplayArgs) -> Result<(), CliError> {
             }
         }
     }
-    dispatch!(a.pos.game, a.pos.rules, run(a))
+    dispatch!(a.pos.game, run(a))
 }
 
 /// Options of `rules`.

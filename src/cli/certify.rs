@@ -87,7 +87,7 @@ pub fn certify(a: &CertifyArgs) -> Result<(), CliError> {
         Some(CertifyCommand::Check(c)) => check_file(c),
         None => {
             let threads = set_threads(a.make.compute.threads)?;
-            dispatch!(a.make.pos.game, a.make.pos.rules, make(&a.make, threads))
+            dispatch!(a.make.pos.game, make(&a.make, threads))
         }
     }
 }
@@ -192,8 +192,7 @@ fn check_file(a: &CheckArgs) -> Result<(), CliError> {
     let acc = check(&cert, &a.tables).map_err(|e| rejected(e.to_string()))?;
     let checked = t0.elapsed().as_secs_f64();
     let status = match adji::fsutil::read_regular_to_string(&a.checksums, 1 << 20) {
-        Ok(recorded) => tables_status(&cert, &a.tables, &acc.levels, &recorded)
-            .map_err(CliError::file(&a.tables))?,
+        Ok(recorded) => tables_status(&cert, &a.tables, &acc.levels, &recorded)?,
         Err(e) => TablesStatus::NotVerified(vec![format!("{}: {e}", a.checksums.display())]),
     };
     out::print(format_args!(

@@ -7,7 +7,7 @@ use clap::Args;
 use adji::game::Game;
 use adji::literal::{loop_gap as gap, LoopGapReport};
 
-use crate::args::GameArg;
+use crate::args::{game_required, GameArg, GameRulesArgs};
 use crate::dispatch;
 use crate::error::CliError;
 use crate::out;
@@ -25,14 +25,10 @@ fn max_level(game: GameArg) -> u32 {
 
 /// Options of `loop-gap`.
 #[derive(Args, Debug)]
+#[command(mut_args(game_required))]
 pub struct LoopGapArgs {
-    /// The game.
-    #[arg(long, value_enum)]
-    pub game: GameArg,
-    /// The rule set: which reading of the game's rules (`adji rules` lists
-    /// them; the README's rules section describes each).
-    #[arg(long, value_name = "NAME", default_value = "default")]
-    pub rules: String,
+    #[command(flatten)]
+    pub game: GameRulesArgs,
     /// Compare every level from 0 to this many seeds.
     /// At most 12 for Adjito, 18 for Adji-Boto.
     #[arg(long)]
@@ -50,14 +46,14 @@ pub struct LoopGapArgs {
 
 /// Runs `loop-gap`.
 pub fn loop_gap(a: &LoopGapArgs) -> Result<(), CliError> {
-    let most = max_level(a.game);
+    let most = max_level(a.game.game);
     if a.max_seeds > most {
         return Err(CliError::Input(format!(
             "--max-seeds {}: at most {most} for this game (the reference solver holds every board in memory)",
             a.max_seeds
         )));
     }
-    dispatch!(a.game, a.rules, run(a))
+    dispatch!(a.game, run(a))
 }
 
 fn run<G: Game>(a: &LoopGapArgs) -> Result<(), CliError> {

@@ -88,12 +88,12 @@ enum Command {
 }
 
 /// Runs a generic function for the game and rule set chosen on the
-/// command line (`--game`, `--rules`); an unknown rule set is an input
-/// error naming the game's rule sets.
+/// command line (`--game`, `--rules`: an [`args::GameRulesArgs`]); an
+/// unknown rule set is an input error naming the game's rule sets.
 #[macro_export]
 macro_rules! dispatch {
-    ($game:expr, $rules:expr, $f:ident ( $($arg:expr),* )) => {{
-        let rules = $crate::args::rule_set($game, &$rules)?;
+    ($game:expr, $f:ident ( $($arg:expr),* )) => {{
+        let rules = $game.rule_set()?;
         adji::with_rules!(rules, $f($($arg),*))
     }};
 }

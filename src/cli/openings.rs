@@ -18,11 +18,12 @@ use adji::search::{Limits, Options, Searcher};
 use adji::tables::TableSet;
 use adji::tt::AtomicTable;
 
+use crate::args::GameRulesArgs;
 use crate::args::{self, ComputeArgs, RuleArg, SearchTablesArgs};
 use crate::error::CliError;
 use crate::setup::{search_tables, set_threads, SearchPlan};
 use crate::util::{bar, Bar};
-use crate::{dispatch, out, GameArg};
+use crate::{dispatch, out};
 
 /// The most plies `openings` enumerates.
 const MAX_PLIES: i64 = 100;
@@ -76,13 +77,8 @@ impl BudgetArgs {
 /// Options of `openings`.
 #[derive(Args, Debug)]
 pub struct OpeningsArgs {
-    /// The game.
-    #[arg(long, value_enum, default_value = "adjito")]
-    pub game: GameArg,
-    /// The rule set: which reading of the game's rules (`adji rules` lists
-    /// them; the README's rules section describes each).
-    #[arg(long, value_name = "NAME", default_value = "default")]
-    pub rules: String,
+    #[command(flatten)]
+    pub game: GameRulesArgs,
     /// Plies to enumerate.
     #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(0..=MAX_PLIES))]
     pub plies: u32,
@@ -124,10 +120,10 @@ pub fn openings(a: &OpeningsArgs) -> Result<(), CliError> {
     #[cfg(feature = "mpi")]
     if let Some(comm) = crate::cluster::world()? {
         return crate::cluster::on_every_rank(&comm, |c| {
-            dispatch!(a.game, a.rules, run_openings(a, threads, Some(c)))
+            dispatch!(a.game, run_openings(a, threads, Some(c)))
         });
     }
-    dispatch!(a.game, a.rules, run_openings(a, threads, None))
+    dispatch!(a.game, run_openings(a, threads, None))
 }
 
 /// The command line, for the summary (arguments with spaces quoted).

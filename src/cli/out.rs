@@ -17,6 +17,33 @@ pub fn print(text: impl Display) -> Result<(), CliError> {
         .map_err(CliError::stdout)
 }
 
+/// Standard output of a command whose work is not its output (it writes
+/// files, or its exit status is the answer): once the reader is gone (as
+/// by `| head`), the work goes on without printing.
+#[derive(Default)]
+pub struct Log {
+    closed: bool,
+}
+
+impl Log {
+    /// Prints `text` unless standard output was closed.
+    ///
+    /// # Errors
+    /// A failed write other than a closed pipe.
+    pub fn print(&mut self, text: impl Display) -> Result<(), CliError> {
+        if self.closed {
+            return Ok(());
+        }
+        match print(text) {
+            Err(CliError::Closed) => {
+                self.closed = true;
+                Ok(())
+            }
+            r => r,
+        }
+    }
+}
+
 /// Writes a report: one JSON line with `json`, else its text.
 pub fn report<R: Serialize + Display>(r: &R, json: bool) -> Result<(), CliError> {
     if json {

@@ -11,23 +11,36 @@ use adji::server::{App, Config, ConnLimits, Tables};
 
 use adji::tt::{AtomicTable, SLOT_BYTES};
 
-use crate::args::{GameArg, MemoryArg, RuleArg, SearchTablesArgs};
+use crate::args::{GameRulesArgs, MemoryArg, RuleArg, SearchTablesArgs};
 use crate::error::CliError;
 use crate::setup::MemoryBudget;
 use crate::util::fmt_bytes;
 
+/// Help of `serve --game`: the page plays both games.
+const SERVE_GAME_HELP: &str =
+    "The game the page shows first (both can be played, under any of their rule sets)";
+
+/// Help of `serve --rules`: the page plays every rule set.
+const SERVE_RULES_HELP: &str = "The rule set the page shows first: which reading of the game's \
+rules (`adji rules` lists them; the README's rules section describes each). The page and the API \
+serve every rule set";
+
+/// The help of `--game` and `--rules` in `serve`; other arguments pass
+/// unchanged.
+fn serve_help(a: clap::Arg) -> clap::Arg {
+    match a.get_id().as_str() {
+        "game" => a.help(SERVE_GAME_HELP),
+        "rules" => a.help(SERVE_RULES_HELP),
+        _ => a,
+    }
+}
+
 /// Options of `serve`.
 #[derive(clap::Args, Debug)]
+#[command(mut_args(serve_help))]
 pub struct ServeArgs {
-    /// The game the page shows first (both can be played, under any of
-    /// their rule sets).
-    #[arg(long, value_enum, default_value = "adjito")]
-    pub game: GameArg,
-    /// The rule set the page shows first: which reading of the game's rules
-    /// (`adji rules` lists them; the README's rules section describes
-    /// each). The page and the API serve every rule set.
-    #[arg(long, value_name = "NAME", default_value = "default")]
-    pub rules: String,
+    #[command(flatten)]
+    pub game: GameRulesArgs,
     #[command(flatten)]
     pub tables: SearchTablesArgs,
     #[command(flatten)]
@@ -92,7 +105,7 @@ pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         usize::from,
     );
-    let rules = crate::args::rule_set(a.game, &a.rules)?;
+    let rules = a.game.rule_set()?;
     let config = Config {
         rules,
         tables: tables_dir(&a.tables),

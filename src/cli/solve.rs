@@ -12,22 +12,19 @@ use adji::search::{Limits, Options, Searcher};
 use adji::tables::TableSet;
 use adji::tt::{AtomicTable, TransTable};
 
-use crate::args::{self, ComputeArgs, MemoryArg, RuleArg, SearchTablesArgs, POSITIONS_FILE_HELP};
+use crate::args::{
+    self, ComputeArgs, GameRulesArgs, MemoryArg, RuleArg, SearchTablesArgs, POSITIONS_FILE_HELP,
+};
 use crate::error::CliError;
 use crate::setup::{search_tables, set_threads, tables_text, SearchPlan};
 use crate::util::{bar, fmt_bytes};
-use crate::{batch, dispatch, out, GameArg};
+use crate::{batch, dispatch, out};
 
 /// Options of `solve`.
 #[derive(Args, Debug)]
 pub struct SolveArgs {
-    /// The game.
-    #[arg(long, value_enum, default_value = "adjito")]
-    pub game: GameArg,
-    /// The rule set: which reading of the game's rules (`adji rules` lists
-    /// them; the README's rules section describes each).
-    #[arg(long, value_name = "NAME", default_value = "default")]
-    pub rules: String,
+    #[command(flatten)]
+    pub game: GameRulesArgs,
     /// The position [default: start].
     #[arg(long, conflicts_with = "positions_file")]
     pub position: Option<String>,
@@ -53,7 +50,7 @@ pub struct SolveArgs {
 /// `solve`.
 pub fn solve(a: &SolveArgs) -> Result<(), CliError> {
     let threads = set_threads(a.compute.threads)?;
-    dispatch!(a.game, a.rules, run(a, threads))
+    dispatch!(a.game, run(a, threads))
 }
 
 /// What every position of a `solve` shares.

@@ -17,7 +17,9 @@ use indicatif::ProgressBar;
 
 use adji::rules::RuleSet;
 
-use crate::args::{GameArg, MemoryArg, RuleArg, TablesDirArg, ThreadsArg, POSITIONS_FILE_HELP};
+use crate::args::{
+    GameArg, GameRulesArgs, MemoryArg, RuleArg, TablesDirArg, ThreadsArg, POSITIONS_FILE_HELP,
+};
 use crate::error::CliError;
 use crate::setup::{no_tables_found, set_threads, MemoryBudget};
 use crate::tables_build::{build, BuildArgs};
@@ -53,13 +55,8 @@ pub enum TablesCommand {
 /// `--game`, `--dir` and `--loop`: the tables a probe or stats reads.
 #[derive(Args, Debug)]
 pub struct TableSetArgs {
-    /// The game.
-    #[arg(long, value_enum, default_value = "adjito")]
-    pub game: GameArg,
-    /// The rule set: which reading of the game's rules (`adji rules` lists
-    /// them; the README's rules section describes each).
-    #[arg(long, value_name = "NAME", default_value = "default")]
-    pub rules: String,
+    #[command(flatten)]
+    pub game: GameRulesArgs,
     #[command(flatten)]
     pub dir: TablesDirArg,
     #[command(flatten)]
@@ -137,14 +134,14 @@ pub fn tables(t: &TablesCommand) -> Result<(), CliError> {
             if let Some(comm) = crate::cluster::world()? {
                 use crate::cluster::build_tables as build_distributed;
                 return crate::cluster::on_every_rank(&comm, |c| {
-                    dispatch!(a.game, a.rules, build_distributed(a, c))
+                    dispatch!(a.game, build_distributed(a, c))
                 });
             }
-            dispatch!(a.game, a.rules, build(a))
+            dispatch!(a.game, build(a))
         }
-        TablesCommand::Probe(a) => dispatch!(a.set.game, a.set.rules, probe(a)),
+        TablesCommand::Probe(a) => dispatch!(a.set.game, probe(a)),
         TablesCommand::Verify(a) => verify(a),
-        TablesCommand::Stats(a) => dispatch!(a.set.game, a.set.rules, stats(a)),
+        TablesCommand::Stats(a) => dispatch!(a.set.game, stats(a)),
         TablesCommand::Merge(a) => merge(a),
         TablesCommand::Split(a) => split(a),
     }
@@ -199,22 +196,13 @@ struct Tally {
     problems: u64,
     bad_files: usize,
     first: Option<String>,
-    closed: bool,
+    log: out::Log,
 }
 
 impl Tally {
     /// Prints `text` unless standard output was closed.
     fn print(&mut self, text: impl std::fmt::Display) -> Result<(), CliError> {
-        if self.closed {
-            return Ok(());
-        }
-        match out::print(text) {
-            Err(CliError::Closed) => {
-                self.closed = true;
-                Ok(())
-            }
-            r => r,
-        }
+        self.log.print(text)
     }
 
     /// Prints a level's check and counts its problems.

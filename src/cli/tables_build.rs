@@ -15,7 +15,7 @@ use adji::tables::retrograde::{
 };
 use adji::tables::TableError;
 
-use crate::args::{GameArg, MemoryArg, RuleArg, TablesDirArg, ThreadsArg};
+use crate::args::{game_required, GameRulesArgs, MemoryArg, RuleArg, TablesDirArg, ThreadsArg};
 use crate::error::CliError;
 use crate::out;
 use crate::setup::MemoryBudget;
@@ -23,14 +23,10 @@ use crate::util::{bar, fmt_bytes, peak_rss, Bar};
 
 /// Options of `tables build`.
 #[derive(Args, Debug)]
+#[command(mut_args(game_required))]
 pub struct BuildArgs {
-    /// The game.
-    #[arg(long, value_enum)]
-    pub game: GameArg,
-    /// The rule set: which reading of the game's rules (`adji rules` lists
-    /// them; the README's rules section describes each).
-    #[arg(long, value_name = "NAME", default_value = "default")]
-    pub rules: String,
+    #[command(flatten)]
+    pub game: GameRulesArgs,
     /// Build every level from 0 to this many seeds on the board.
     #[arg(long)]
     pub max_seeds: u32,
@@ -47,7 +43,7 @@ pub struct BuildArgs {
     pub compare_floor: bool,
     /// Build every level above 0 out of core in this many shards (for
     /// tests and measurements; by default only levels over --memory are).
-    #[arg(long, value_name = "S", hide = true, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "S", hide = true, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..))]
     pub shards: Option<u32>,
     /// Where out-of-core builds keep the cells of idle shards: `mmap`
     /// (mapped, pages dropped after each turn; 2.0× the in-memory CPU

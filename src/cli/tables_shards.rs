@@ -13,20 +13,15 @@ use adji::tables::lock::BuildLock;
 use adji::tables::shard::{manifest_levels, merge_level, split_level, Merged};
 use adji::value::LoopRule;
 
-use crate::args::{GameArg, RuleArg, TablesDirArg};
+use crate::args::{GameRulesArgs, RuleArg, TablesDirArg};
 use crate::error::CliError;
 use crate::{dispatch, out};
 
 /// Options of `tables merge`.
 #[derive(Args, Debug)]
 pub struct MergeArgs {
-    /// The game.
-    #[arg(long, value_enum, default_value = "adjito")]
-    pub game: GameArg,
-    /// The rule set: which reading of the game's rules (`adji rules` lists
-    /// them; the README's rules section describes each).
-    #[arg(long, value_name = "NAME", default_value = "default")]
-    pub rules: String,
+    #[command(flatten)]
+    pub game: GameRulesArgs,
     /// Directory the level files are written to (made when missing).
     #[command(flatten)]
     pub dir: TablesDirArg,
@@ -42,13 +37,8 @@ pub struct MergeArgs {
 /// Options of `tables split`.
 #[derive(Args, Debug)]
 pub struct SplitArgs {
-    /// The game.
-    #[arg(long, value_enum, default_value = "adjito")]
-    pub game: GameArg,
-    /// The rule set: which reading of the game's rules (`adji rules` lists
-    /// them; the README's rules section describes each).
-    #[arg(long, value_name = "NAME", default_value = "default")]
-    pub rules: String,
+    #[command(flatten)]
+    pub game: GameRulesArgs,
     /// Directory of the level files to split.
     #[command(flatten)]
     pub dir: TablesDirArg,
@@ -87,12 +77,12 @@ fn parse_levels(s: &str) -> Result<RangeInclusive<u32>, String> {
 
 /// `tables merge`.
 pub fn merge(a: &MergeArgs) -> Result<(), CliError> {
-    dispatch!(a.game, a.rules, merge_game(a))
+    dispatch!(a.game, merge_game(a))
 }
 
 /// `tables split`.
 pub fn split(a: &SplitArgs) -> Result<(), CliError> {
-    dispatch!(a.game, a.rules, split_game(a))
+    dispatch!(a.game, split_game(a))
 }
 
 /// Paths for messages, comma-separated.
@@ -147,10 +137,12 @@ fn merge_game<G: Game>(a: &MergeArgs) -> Result<(), CliError> {
     let out_dir = &a.dir.dir;
     std::fs::create_dir_all(out_dir).map_err(CliError::file(out_dir))?;
     let _lock = BuildLock::acquire(out_dir, rules, rule)?;
+    // A closed standard output does not stop the merge halfway.
+    let mut log = out::Log::default();
     for n in levels {
         match merge_level(dirs, out_dir, rules, rule, n)? {
-            Merged::Written(p) => out::print(format_args!("merged {}\n", p.display()))?,
-            Merged::Kept(p) => out::print(format_args!(
+            Merged::Written(p) => log.print(format_args!("merged {}\n", p.display()))?,
+            Merged::Kept(p) => log.print(format_args!(
                 "kept   {} (already there, opens and checks)\n",
                 p.display()
             ))?,
@@ -213,9 +205,11 @@ fn split_game<G: Game>(a: &SplitArgs) -> Result<(), CliError> {
     let levels = split_levels::<G>(a, dir)?;
     std::fs::create_dir_all(out_dir).map_err(CliError::file(out_dir))?;
     let _lock = BuildLock::acquire(out_dir, rules, rule)?;
+    // A closed standard output does not stop the split halfway.
+    let mut log = out::Log::default();
     for n in levels {
         split_level(dir, out_dir, rules, rule, n, a.shards)?;
-        out::print(format_args!(
+        log.print(format_args!(
             "split  {} into {} shards in {}\n",
             format::level_path(dir, rules, rule, n).display(),
             a.shards,

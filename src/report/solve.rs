@@ -81,6 +81,9 @@ pub struct SolveReport {
     /// the JSON when false.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub ply_cap: bool,
+    /// The longest path the search follows, in plies (for the text).
+    #[serde(skip)]
+    pub max_ply: usize,
     /// Whether the value depends on how endless play is scored (none: unresolved).
     pub loop_sensitive: Option<bool>,
     /// Lower bound of the value.
@@ -167,6 +170,7 @@ impl SolveReport {
             game_over: G::end_reason(pos).map(|r| r.describe_under(G::RULES)),
             loop_sensitive: a.loop_sensitive(),
             ply_cap: stats.ply_cap,
+            max_ply: stats.max_ply,
             lower: a.value.lower,
             moves: a.moves.iter().map(|m| solve_move::<G>(pos, m)).collect(),
             nodes: stats.nodes,
@@ -233,7 +237,7 @@ impl fmt::Display for SolveReport {
                 let why = if self.ply_cap {
                     format!(
                         "a line reached {} plies, the longest path the search follows, and stopped it",
-                        crate::search::MAX_PLY
+                        self.max_ply
                     )
                 } else {
                     "a limit stopped the search".to_string()

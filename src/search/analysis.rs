@@ -119,7 +119,9 @@ pub struct Stats {
     /// Wall time in milliseconds.
     pub time_ms: u64,
     /// Whether a path reached the longest the search follows
-    /// ([`super::MAX_PLY`] plies) and stopped the search there, as a limit
-    /// does.
+    /// (`max_ply` plies) and stopped the search there, as a limit does.
     pub ply_cap: bool,
+    /// The longest path the search follows ([`super::Options::max_ply`]).
+    #[serde(skip)]
+    pub max_ply: usize,
 }

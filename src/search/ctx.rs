@@ -163,6 +163,8 @@ pub(super) struct Shared {
     stop: AtomicBool,
     /// Set when a path reached the ply cap (and stopped the search).
     ply_cap: AtomicBool,
+    /// The ply cap ([`super::Options::max_ply`]).
+    max_ply: usize,
     nodes: AtomicU64,
     probes: AtomicU64,
     hits: AtomicU64,
@@ -177,10 +179,11 @@ pub(super) struct Shared {
 }
 
 impl Shared {
-    pub fn new(limits: Limits) -> Self {
+    pub fn new(limits: Limits, max_ply: usize) -> Self {
         Shared {
             stop: AtomicBool::new(false),
             ply_cap: AtomicBool::new(false),
+            max_ply,
             nodes: AtomicU64::new(0),
             probes: AtomicU64::new(0),
             hits: AtomicU64::new(0),
@@ -288,6 +291,7 @@ impl Shared {
             table_hits: self.table_hits.load(Relaxed),
             time_ms: t0.elapsed().as_millis() as u64,
             ply_cap: self.ply_cap.load(Relaxed),
+            max_ply: self.max_ply,
         }
     }
 }
@@ -307,7 +311,7 @@ mod tests {
         // Paths well past SHALLOW, with stretch starts at every depth and
         // keys that repeat across stretches (few distinct keys), entered
         // and left at random: the indexed test answers as the scan does.
-        let shared = Shared::new(Limits::default());
+        let shared = Shared::new(Limits::default(), super::super::MAX_PLY);
         let mut ctx = Ctx::new(&shared);
         let mut model: Vec<(u64, bool)> = Vec::new();
         let mut saved = Vec::new();

@@ -111,6 +111,12 @@ pub struct Options {
     pub abdada: bool,
     /// Longest principal variation to extract.
     pub pv_max: usize,
+    /// Longest path the search follows, in plies: a path reaching it stops
+    /// the search as a limit does, and the stats say so. At most
+    /// [`MAX_PLY`] (the search stack holds no more; a larger value is taken
+    /// as `MAX_PLY`), which is the default; smaller values exist to test
+    /// the cap.
+    pub max_ply: usize,
 }
 
 impl Default for Options {
@@ -126,6 +132,7 @@ impl Default for Options {
             parallel: true,
             abdada: true,
             pv_max: 24,
+            max_ply: MAX_PLY,
         }
     }
 }
@@ -205,11 +212,15 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
                 });
             }
         }
+        let opts = Options {
+            max_ply: opts.max_ply.min(MAX_PLY),
+            ..opts
+        };
         Ok(Searcher {
             tables: if opts.use_tables { tables } else { None },
             tt,
             opts,
-            shared: Shared::new(opts.limits),
+            shared: Shared::new(opts.limits, opts.max_ply),
             busy: std::sync::OnceLock::new(),
             _g: Default::default(),
         })

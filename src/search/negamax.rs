@@ -18,7 +18,7 @@ use crate::value::{capture_value, Range, NEG_INF, POS_INF};
 
 use super::ctx::Ctx;
 use super::ordering::{Child, MoveSorter, Order};
-use super::parallel::{Busy, DEFER_PLY, MAX_PLY};
+use super::parallel::{Busy, DEFER_PLY};
 use super::{Abort, Searcher};
 
 /// A position to search, with its place in the stretch.
@@ -103,7 +103,7 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
         beta: i32,
     ) -> Result<(i32, bool), Abort> {
         self.shared.count(ctx)?;
-        if ctx.ply() >= MAX_PLY {
+        if ctx.ply() >= self.opts.max_ply {
             // Deeper would risk the stack: stop as a limit does.
             self.shared.stop_at_ply_cap();
             return Err(Abort);

@@ -1092,6 +1092,23 @@ fn find_shard(dirs: &[PathBuf], s: &ShardInfo, manifest: &Path) -> Result<PathBu
         })
 }
 
+/// The shards of `m` (the manifest at `manifest`) found in `dirs`,
+/// opened: each mapped, its header and size checked against the listing.
+fn open_parts(
+    dirs: &[PathBuf],
+    (m, manifest): (&Manifest, &Path),
+    rules: RuleSet,
+    rule: LoopRule,
+    level: u32,
+) -> Result<Vec<Part>, TableError> {
+    let mut parts = Vec::with_capacity(m.shards.len());
+    for s in &m.shards {
+        let path = find_shard(dirs, s, manifest)?;
+        parts.push(open_part(&path, manifest, rules, rule, level, s)?);
+    }
+    Ok(parts)
+}
+
 /// Merges the shards of `level` found in `dirs` (shards may be spread
 /// over them; each may hold a copy of the manifest, and the copies must
 /// agree) into the level file in `out`, byte for byte the file a
@@ -1118,58 +1135,82 @@ pub fn merge_level(
     {
         return Ok(Merged::Kept(target));
     }
-    let mut parts = Vec::with_capacity(m.shards.len());
-    for s in &m.shards {
-        let path = find_shard(dirs, s, &manifest)?;
-        let part = open_part(&path, &manifest, rules, rule, level, s)?;
-        parts.push(part);
+    let parts = open_parts(dirs, (&m, &manifest), rules, rule, level)?;
+    let header = m.level_header(rules, rule);
+    let mut failed = None;
+    let res = write_atomic_with(&target, |w| copy_merged(w, &header, &parts, &mut failed));
+    match (res, failed) {
+        (_, Some(e)) => return Err(e),
+        (Err(e), None) => return Err(io_error(&target)(e)),
+        (Ok(()), None) => {}
     }
-    write_merged(&target, &m.level_header(rules, rule), &parts)?;
     // Sizes and records of the result, as any reader checks them.
     Table::open_checked(&target, rules, rule, level, pits, OpenCheck::Header)?;
     Ok(Merged::Written(target))
 }
 
-/// Writes the level file `target`: `header`, then every part's value
-/// bytes, then every part's records, each part's checksums and the
-/// payload's checked on the way (a mismatch leaves `target` untouched).
-fn write_merged(target: &Path, header: &Header, parts: &[Part]) -> Result<(), TableError> {
-    let mut failed: Option<TableError> = None;
-    let res = write_atomic_with(target, |w| {
-        w.write_all(&header.encode())?;
-        let mut crc = crc32fast::Hasher::new();
-        let mut copy = |bytes: &[u8], want: u32, path: &Path, what: &str| {
-            let got = super::scan_payload(bytes, 0, 0, 1 << 24).crc;
-            if got != want {
-                failed = Some(shards_error(path, format!("{what} checksum mismatch")));
-                return Err(std::io::Error::other("shard checksum mismatch"));
-            }
-            crc.combine(&crc32fast::Hasher::new_with_initial_len(
-                got,
-                bytes.len() as u64,
-            ));
-            w.write_all(bytes)
-        };
-        for p in parts {
-            let seg = p.segment();
-            copy(seg.values, p.crcs.0, &p.path, "value bytes")?;
-        }
-        for p in parts {
-            copy(p.records(), p.crcs.1, &p.path, "exception records")?;
-        }
-        if crc.finalize() != header.payload_crc {
-            return Err(std::io::Error::other("merged payload checksum mismatch"));
-        }
-        Ok(())
-    });
+/// Writes the bytes of the level file that the shards of `level` in
+/// `dirs` merge into (what [`merge_level`] writes) to `w`, without
+/// writing a file: e.g. to hash a sharded level as its level file. Every
+/// shard's checksums and the payload's are checked on the way.
+///
+/// # Errors
+/// As [`merge_level`]'s; a failed write of `w` is [`TableError::Io`]
+/// naming the manifest.
+pub fn stream_level(
+    dirs: &[PathBuf],
+    rules: RuleSet,
+    rule: LoopRule,
+    level: u32,
+    w: &mut impl Write,
+) -> Result<(), TableError> {
+    let rules = rules.tables();
+    let (m, manifest) = find_manifest(dirs, rules, rule, level)?;
+    let parts = open_parts(dirs, (&m, &manifest), rules, rule, level)?;
+    let mut failed = None;
+    let res = copy_merged(w, &m.level_header(rules, rule), &parts, &mut failed);
     match (res, failed) {
         (_, Some(e)) => Err(e),
-        (Err(e), None) => Err(TableError::Io {
-            path: target.to_path_buf(),
-            source: e,
-        }),
+        (Err(e), None) => Err(io_error(&manifest)(e)),
         (Ok(()), None) => Ok(()),
     }
+}
+
+/// Writes a level file's bytes to `w`: `header`, then every part's value
+/// bytes, then every part's records, each part's checksums and the
+/// payload's checked on the way. A part's mismatch stops it and is left
+/// in `failed`.
+fn copy_merged(
+    w: &mut impl Write,
+    header: &Header,
+    parts: &[Part],
+    failed: &mut Option<TableError>,
+) -> std::io::Result<()> {
+    w.write_all(&header.encode())?;
+    let mut crc = crc32fast::Hasher::new();
+    let mut copy = |bytes: &[u8], want: u32, path: &Path, what: &str| {
+        let got = super::scan_payload(bytes, 0, 0, 1 << 24).crc;
+        if got != want {
+            *failed = Some(shards_error(path, format!("{what} checksum mismatch")));
+            return Err(std::io::Error::other("shard checksum mismatch"));
+        }
+        crc.combine(&crc32fast::Hasher::new_with_initial_len(
+            got,
+            bytes.len() as u64,
+        ));
+        w.write_all(bytes)
+    };
+    for p in parts {
+        let seg = p.segment();
+        copy(seg.values, p.crcs.0, &p.path, "value bytes")?;
+    }
+    for p in parts {
+        copy(p.records(), p.crcs.1, &p.path, "exception records")?;
+    }
+    if crc.finalize() != header.payload_crc {
+        return Err(std::io::Error::other("merged payload checksum mismatch"));
+    }
+    Ok(())
 }
 
 /// Splits the level file of `level` in `dir` (opened and checked in

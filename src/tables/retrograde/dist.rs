@@ -34,9 +34,9 @@
 //! first level with a bad or missing shard, and keeps the good shards of
 //! that level.
 //!
-//! Within a rank the acyclic pass and the sweep run on one thread (launch
-//! one rank per core); the forward pass uses the rank's thread pool. An
-//! error on any rank leaves the others waiting in a collective: the caller
+//! Within a rank every pass runs on the rank's thread pool (`--threads`):
+//! the forward pass as in one process, the acyclic pass, the sweep and the
+//! received records in jobs of [`super::part`]'s workers. An error on any rank leaves the others waiting in a collective: the caller
 //! stops the whole run ([`Comm::abort`]).
 
 use std::path::Path;
@@ -740,6 +740,53 @@ mod tests {
             same_as_one_process::<AdjiBoto>(11, rule);
         }
         same_as_one_process::<crate::adjito::AdjitoMustReach>(9, LoopRule::Start);
+    }
+
+    /// Ranks running every pass on pools of 1 and of 3 threads (a pool a
+    /// rank, as under MPI; on 3, each rank in its own directory) write
+    /// shards that merge into the one-process files, for P = 2 and 3.
+    fn same_on_threads<G: Game>(max: u32, rule: LoopRule) {
+        let one = tempfile::tempdir().unwrap();
+        super::super::build_tables::<G>(one.path(), rule, max, &NoProgress, |_| {}).unwrap();
+        for (threads, p) in [(1, 2), (1, 3), (3, 2), (3, 3)] {
+            // On 3 threads, a directory a rank (lookups over the ranks).
+            let own: Vec<_> = (0..p).map(|_| tempfile::tempdir().unwrap()).collect();
+            let dirs: Vec<PathBuf> = match threads {
+                3 => own.iter().map(|t| t.path().to_path_buf()).collect(),
+                _ => vec![own[0].path().to_path_buf(); p],
+            };
+            LocalComm::run(p, |c| {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads);
+                pool.build().unwrap().install(|| {
+                    build_tables_distributed::<G>(
+                        c,
+                        &dirs[c.rank()],
+                        rule,
+                        max,
+                        &NoProgress,
+                        |_, _| {},
+                    )
+                    .unwrap()
+                })
+            });
+            for n in 0..=max {
+                let got = merged::<G>(&dirs, rule, n);
+                let want = file::<G>(one.path(), rule, n);
+                assert!(
+                    got == want,
+                    "{} {rule:?} P={p} T={threads} level {n}",
+                    G::ID
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn ranks_on_several_threads_are_byte_identical_to_one_process() {
+        for rule in [LoopRule::Start, LoopRule::Even] {
+            same_on_threads::<Adjito>(8, rule);
+            same_on_threads::<AdjiBoto>(10, rule);
+        }
     }
 
     /// A rank whose directory holds a lower level neither whole nor as its

@@ -8,7 +8,8 @@
 //! turn, a threshold's scan on the threshold's first pass), applies the
 //! update records other shards sent it, drains every event that leads to,
 //! and puts the records for other shards in their inboxes; then the cells
-//! go back to disk. A **round** is a pass over the shards, in order;
+//! go back to disk. Every step of a turn runs on the process's thread pool
+//! (`--threads`; [`super::part`]). A **round** is a pass over the shards, in order;
 //! records a shard sends to a later one are applied in the same round, to
 //! an earlier one in the next. A turn with no local work and an empty
 //! inbox is skipped. The acyclic pass, and each threshold of the sweep,
@@ -727,6 +728,24 @@ mod tests {
         }
         let reach = (3, CellStore::File);
         same_as_in_memory_with::<crate::adjito::AdjitoMustReach>(9, LoopRule::Start, reach, true);
+    }
+
+    /// Out of core on pools of 1 and of 3 threads, S = 2 and 3: the
+    /// merged shards are the in-memory files byte for byte.
+    #[test]
+    fn out_of_core_on_several_threads_is_byte_identical_to_in_memory() {
+        for threads in [1, 3] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads);
+            pool.build().unwrap().install(|| {
+                for (rule, shards) in [LoopRule::Start, LoopRule::Even]
+                    .into_iter()
+                    .flat_map(|r| [(r, 2), (r, 3)])
+                {
+                    same_as_in_memory::<Adjito>(8, rule, shards, CellStore::File);
+                    same_as_in_memory::<AdjiBoto>(10, rule, shards, CellStore::Mmap);
+                }
+            });
+        }
     }
 
     /// A planned build out of core (S = 3) resumed after one shard of a

@@ -5,13 +5,25 @@
 //!
 //! A part holds the cells of its range only. Its steps:
 //! - **local work**: the acyclic pass's seeds ([`Part::kahn_local`]) or a
-//!   threshold's scan ([`Part::scan_local`]), each followed by the events
-//!   it leads to ([`Part::drain`]);
-//! - **drain**: processes events depth-first; an update of a predecessor in
-//!   another part becomes a record in that part's outgoing buffer
-//!   ([`Part::out`]: its offset in the destination part, then two bytes);
-//! - **receive**: applies records sent to this part and drains what they
-//!   lead to ([`Part::receive`]).
+//!   threshold's scan ([`Part::scan_local`]), and the events they lead to;
+//! - **receive**: applies records sent to this part and processes the
+//!   events they lead to ([`Part::receive`]).
+//!
+//! Every step runs on the current rayon pool (the caller's `--threads`),
+//! as the one-process builder's rounds do ([`super::level`]): its seeds
+//! (a chunk of [`DIRTY_CHUNK`] positions, or a slice of the received
+//! records) are split into jobs; a worker processes a job's events and
+//! every local event they lead to depth-first from its own stack of up to
+//! [`LOCAL_MAX`] events, in prefetched batches, with the builder's atomic
+//! cell updates ([`settle`], [`w_event`], [`l_event`]); events beyond its
+//! stack wait for the next round of the step, whose jobs are slices of
+//! them. An update of a predecessor in another part becomes a record in
+//! the worker's own buffer for that part (its offset in the destination
+//! part, then two bytes); the workers' buffers are appended to
+//! [`Part::out`] after each round. The values do not depend on the order
+//! of events (the module comment of [`super`]), so neither the cells nor
+//! the records sent depend on the thread count (only the records' order
+//! in a buffer does).
 //!
 //! Which thresholds to scan is a plain OR (or sum) of per-part value masks
 //! ([`or_masks`]). Ranks are `u64` throughout; a record's offset takes
@@ -20,9 +32,12 @@
 
 use std::ops::Range;
 use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Mutex;
+
+use rayon::prelude::*;
 
 use super::cell::{Cell, PEND_W};
-use super::events::{l_event, settle, w_event, Ev, Mode, L, W};
+use super::events::{l_event, settle, w_event, Ev, Mode, L, LOCAL_MAX, W};
 use super::frontier::{Walker, DIRTY_CHUNK};
 use super::level::{mask_has, ValueMask};
 use super::packed::Word;
@@ -33,10 +48,16 @@ use crate::tables::prefetch;
 
 /// Events handled together (their predecessors' cells are prefetched first).
 const BATCH: usize = 32;
-/// Positions whose seeds are collected before their events are drained.
+/// Positions whose seeds are processed in one step (its jobs are their
+/// chunks of [`DIRTY_CHUNK`]) before the next positions' are collected.
 const SLAB: usize = 64 * DIRTY_CHUNK;
 /// Received records turned into events at a time.
 const RECV_SLAB: usize = 1 << 20;
+/// Received records of one job.
+const RECV_JOB: usize = 1 << 12;
+/// Waiting events a job takes in the rounds after the first, as the
+/// one-process builder's workers take frontier entries.
+const SLICE: usize = 1 << 10;
 
 /// A level's rank range split into contiguous parts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -95,62 +116,23 @@ impl Layout {
     }
 }
 
-/// What happens to the outgoing buffers when they exceed a part's
+/// What happens to outgoing buffers that exceed a part's
 /// [`Part::flush_at`]: the out-of-core driver moves them to its inboxes.
-pub(super) type Flush<'f> = &'f mut dyn FnMut(&mut [Vec<u8>]);
+/// Workers call it in turn (under a lock), so it must be `Send`.
+pub(super) type Flush<'f> = &'f mut (dyn FnMut(&mut [Vec<u8>]) + Send);
 
-/// One part of a level under construction: its range, its buffers to the
-/// other parts, its counts.
-pub(super) struct Part<'l, G: Game, W: Word> {
+/// Where a part lies in its level: what a worker needs to tell local
+/// predecessors from remote ones and to write records.
+#[derive(Clone, Copy)]
+struct Span<'l> {
     n: u32,
     layout: &'l Layout,
     start: u64,
     end: u64,
     width: usize,
-    /// Outgoing records, by destination part.
-    pub(super) out: Vec<Vec<u8>>,
-    /// Bytes in [`Self::out`] beyond which a drain calls its flush.
-    pub(super) flush_at: usize,
-    /// Records sent to other parts.
-    pub(super) records_sent: u64,
-    /// Bytes of those records.
-    pub(super) bytes_sent: u64,
-    game: std::marker::PhantomData<(G, W)>,
 }
 
-impl<'l, G: Game, W: Word> Part<'l, G, W> {
-    /// Part `index` of level `n` split by `layout`.
-    pub(super) fn new(n: u32, layout: &'l Layout, index: usize) -> Self {
-        let r = layout.range(index);
-        Part {
-            n,
-            layout,
-            start: r.start,
-            end: r.end,
-            width: layout.width(),
-            out: vec![Vec::new(); layout.parts()],
-            flush_at: usize::MAX,
-            records_sent: 0,
-            bytes_sent: 0,
-            game: std::marker::PhantomData,
-        }
-    }
-
-    /// Positions of the part.
-    pub(super) fn len(&self) -> usize {
-        (self.end - self.start) as usize
-    }
-
-    /// First global rank of the part.
-    pub(super) fn start(&self) -> u64 {
-        self.start
-    }
-
-    /// Bytes waiting in the outgoing buffers.
-    pub(super) fn out_bytes(&self) -> usize {
-        self.out.iter().map(Vec::len).sum()
-    }
-
+impl<'l> Span<'l> {
     /// The cell of global rank `r` when it is in the part.
     #[inline]
     fn local<'w>(&self, cells: &'w [Cell], r: u64) -> Option<&'w Cell> {
@@ -159,103 +141,116 @@ impl<'l, G: Game, W: Word> Part<'l, G, W> {
             .then(|| &cells[(r - self.start) as usize])
     }
 
-    /// Appends an update of rank `r` (another part's) to its owner's buffer.
-    #[inline]
-    fn send(&mut self, r: u64, x: i8, y: i8) {
-        let d = self.layout.owner(r);
-        let off = r - self.layout.starts[d];
-        let b = &mut self.out[d];
-        b.extend_from_slice(&off.to_le_bytes()[..self.width]);
-        b.extend_from_slice(&[x as u8, y as u8]);
-        self.records_sent += 1;
-        self.bytes_sent += self.width as u64 + 2;
-    }
-
-    /// The events of `seeds` (global ranks, ascending; kind, lo, hi): their
-    /// packed boards found by one walk.
-    fn events(&self, seeds: &[(u64, u8, i8, i8)]) -> Vec<Ev<W>> {
-        let Some(first) = seeds.first() else {
-            return Vec::new();
-        };
+    /// The events of `seeds` (global ranks, ascending; kind, lo, hi), their
+    /// packed boards found by one walk, appended to `evs`.
+    fn events<G: Game, W: Word>(&self, seeds: &[(u64, u8, i8, i8)], evs: &mut Vec<Ev<W>>) {
+        let Some(first) = seeds.first() else { return };
         let mut w = Walker::<G, W>::new(self.n, first.0);
-        seeds
-            .iter()
-            .map(|&(r, kind, lo, hi)| Ev {
-                board: w.advance(r),
-                kind,
-                lo,
-                hi,
-            })
-            .collect()
+        evs.extend(seeds.iter().map(|&(r, kind, lo, hi)| Ev {
+            board: w.advance(r),
+            kind,
+            lo,
+            hi,
+        }));
     }
+}
 
-    /// Processes `stack` and every local event it leads to under `mode`.
-    /// Remote predecessors get a record; when the outgoing buffers exceed
-    /// [`Self::flush_at`], `flush` takes them. Events are taken in batches
-    /// whose local predecessors' cells are prefetched before any is
-    /// updated, as in the one-process builder.
-    pub(super) fn drain(
-        &mut self,
-        cells: &[Cell],
-        stack: &mut Vec<Ev<W>>,
-        mode: Mode,
-        flush: Flush,
-    ) {
-        let (mut batch, mut ps) = (Vec::with_capacity(BATCH), Vec::new());
-        while !stack.is_empty() {
-            batch.clear();
-            batch.extend(stack.drain(stack.len().saturating_sub(BATCH)..));
-            ps.clear();
-            for (k, e) in batch.iter().enumerate() {
-                for_each_pred::<G, W>(e.board, |r, b| {
-                    if let Some(cell) = self.local(cells, r) {
-                        prefetch(cell);
-                    }
-                    ps.push((r, b, k));
-                });
-            }
-            for &(r, b, k) in &ps {
-                let e = &batch[k];
-                match self.local(cells, r) {
-                    Some(cell) => stack.extend(apply(mode, cell, e).map(|(kind, lo, hi)| Ev {
-                        board: b,
-                        kind: kind as u8,
-                        lo,
-                        hi,
-                    })),
-                    None => {
-                        let (x, y) = remote(mode, e);
-                        self.send(r, x, y);
-                    }
-                }
-            }
-            if self.out_bytes() > self.flush_at {
-                flush(&mut self.out);
-            }
+/// One part of a level under construction: its range, its buffers to the
+/// other parts, its counts.
+pub(super) struct Part<'l, G: Game, W: Word> {
+    span: Span<'l>,
+    /// Outgoing records, by destination part.
+    pub(super) out: Vec<Vec<u8>>,
+    /// Bytes in [`Self::out`] beyond which a step calls its flush (each
+    /// of `T` workers at a `T`-th of it).
+    pub(super) flush_at: usize,
+    /// Records sent to other parts.
+    pub(super) records_sent: u64,
+    /// Bytes of those records.
+    pub(super) bytes_sent: u64,
+    /// Largest stack of a worker ([`LOCAL_MAX`]; tests make it small).
+    pub(super) local_max: usize,
+    /// Waiting events a job takes ([`SLICE`]; tests make it small).
+    pub(super) slice: usize,
+    /// Jobs run on the pool, and rounds of waiting events.
+    pub(super) jobs: u64,
+    /// Rounds of events that waited beyond a worker's stack.
+    pub(super) spill_rounds: u64,
+    /// The pool's threads that ran jobs (bit `i % 64`: thread `i`).
+    pub(super) threads: u64,
+    game: std::marker::PhantomData<fn() -> (G, W)>,
+}
+
+impl<'l, G: Game, W: Word> Part<'l, G, W> {
+    /// Part `index` of level `n` split by `layout`.
+    pub(super) fn new(n: u32, layout: &'l Layout, index: usize) -> Self {
+        let r = layout.range(index);
+        Part {
+            span: Span {
+                n,
+                layout,
+                start: r.start,
+                end: r.end,
+                width: layout.width(),
+            },
+            out: vec![Vec::new(); layout.parts()],
+            flush_at: usize::MAX,
+            records_sent: 0,
+            bytes_sent: 0,
+            local_max: LOCAL_MAX,
+            slice: SLICE,
+            jobs: 0,
+            spill_rounds: 0,
+            threads: 0,
+            game: std::marker::PhantomData,
         }
     }
 
+    /// Positions of the part.
+    pub(super) fn len(&self) -> usize {
+        (self.span.end - self.span.start) as usize
+    }
+
+    /// First global rank of the part.
+    pub(super) fn start(&self) -> u64 {
+        self.span.start
+    }
+
+    /// The level.
+    pub(super) fn n(&self) -> u32 {
+        self.span.n
+    }
+
+    /// Bytes waiting in the outgoing buffers.
+    pub(super) fn out_bytes(&self) -> usize {
+        self.out.iter().map(Vec::len).sum()
+    }
+
     /// The acyclic pass's local work: the positions the forward pass
-    /// settled (pending W), slab by slab, and what they lead to.
+    /// settled (pending W), slab by slab (a job a chunk), and what they
+    /// lead to.
     pub(super) fn kahn_local(&mut self, cells: &[Cell], flush: Flush) {
+        let span = self.span;
         for first in (0..cells.len()).step_by(SLAB) {
-            let seeds: Vec<_> = (first..(first + SLAB).min(cells.len()))
-                .filter(|&i| cells[i].flags() & PEND_W != 0)
-                .map(|i| {
-                    let c = &cells[i];
-                    c.clear_flags(PEND_W, Relaxed);
-                    let (lo, hi) = c.bounds();
-                    (self.start + i as u64, W as u8, lo, hi)
-                })
-                .collect();
-            let mut stack = self.events(&seeds);
-            self.drain(cells, &mut stack, Mode::Kahn, flush);
+            let chunks = first / DIRTY_CHUNK..(first + SLAB).min(cells.len()).div_ceil(DIRTY_CHUNK);
+            self.run(cells, Mode::Kahn, flush, chunks, |ci, evs| {
+                let seeds: Vec<_> = chunk(ci, cells.len())
+                    .filter(|&i| cells[i].flags() & PEND_W != 0)
+                    .map(|i| {
+                        let c = &cells[i];
+                        c.clear_flags(PEND_W, Relaxed);
+                        let (lo, hi) = c.bounds();
+                        (span.start + i as u64, W as u8, lo, hi)
+                    })
+                    .collect();
+                span.events::<G, W>(&seeds, evs);
+            });
         }
     }
 
     /// The scan at threshold `t` of the chunks whose masks (`lo`, `hi`,
-    /// per [`DIRTY_CHUNK`] of the part) hold `t` or `−t`, slab by slab,
-    /// and the events its seeds lead to.
+    /// per [`DIRTY_CHUNK`] of the part) hold `t` or `−t`, slab by slab (a
+    /// job a chunk), and the events its seeds lead to.
     pub(super) fn scan_local(
         &mut self,
         cells: &[Cell],
@@ -263,57 +258,256 @@ impl<'l, G: Game, W: Word> Part<'l, G, W> {
         t: i32,
         flush: Flush,
     ) {
-        let n = self.n as i32;
+        let (n, span) = (self.span.n as i32, self.span);
         let per = SLAB / DIRTY_CHUNK;
         for c0 in (0..lo.len()).step_by(per) {
-            let mut seeds = Vec::new();
-            for ci in c0..(c0 + per).min(lo.len()) {
-                if !mask_has(&lo[ci], t, n) && !mask_has(&hi[ci], -t, n) {
-                    continue;
-                }
-                for i in ci * DIRTY_CHUNK..((ci + 1) * DIRTY_CHUNK).min(cells.len()) {
+            let chunks: Vec<usize> = (c0..(c0 + per).min(lo.len()))
+                .filter(|&ci| mask_has(&lo[ci], t, n) || mask_has(&hi[ci], -t, n))
+                .collect();
+            self.run(cells, Mode::Threshold(t), flush, chunks, |ci, evs| {
+                let mut seeds = Vec::new();
+                for i in chunk(ci, cells.len()) {
                     let (w, l) = scan_cell(&cells[i], t);
-                    let r = self.start + i as u64;
+                    let r = span.start + i as u64;
                     seeds.extend(w.then_some((r, W as u8, 0, 0)));
                     seeds.extend(l.then_some((r, L as u8, 0, 0)));
                 }
-            }
-            let mut stack = self.events(&seeds);
-            self.drain(cells, &mut stack, Mode::Threshold(t), flush);
+                span.events::<G, W>(&seeds, evs);
+            });
         }
     }
 
-    /// Applies `records` (sent to this part under `mode`) and drains the
-    /// events they lead to.
+    /// Applies `records` (sent to this part under `mode`) and processes
+    /// the events they lead to: sorted by offset, a job a slice.
     pub(super) fn receive(&mut self, cells: &[Cell], records: &[u8], mode: Mode, flush: Flush) {
-        let rb = self.width + 2;
+        let (width, span) = (self.span.width, self.span);
+        let rb = width + 2;
         debug_assert_eq!(records.len() % rb, 0, "whole records");
         for slab in records.chunks(RECV_SLAB * rb) {
             let mut got: Vec<(u64, i8, i8)> = slab
-                .chunks_exact(rb)
+                .par_chunks_exact(rb)
                 .map(|c| {
                     let mut off = [0u8; 8];
-                    off[..self.width].copy_from_slice(&c[..self.width]);
-                    let (x, y) = (c[self.width] as i8, c[self.width + 1] as i8);
-                    (u64::from_le_bytes(off), x, y)
+                    off[..width].copy_from_slice(&c[..width]);
+                    (u64::from_le_bytes(off), c[width] as i8, c[width + 1] as i8)
                 })
                 .collect();
-            got.sort_unstable_by_key(|x| x.0);
-            let new: Vec<_> = got
-                .into_iter()
-                .filter_map(|(off, x, y)| {
-                    let cell = cells.get(off as usize).expect("a record for this part");
-                    recv(mode, cell, x, y).map(|(k, lo, hi)| (self.start + off, k as u8, lo, hi))
-                })
-                .collect();
-            let mut stack = self.events(&new);
-            self.drain(cells, &mut stack, mode, flush);
+            got.par_sort_unstable_by_key(|x| x.0);
+            self.run(cells, mode, flush, got.par_chunks(RECV_JOB), |got, evs| {
+                let new: Vec<_> = got
+                    .iter()
+                    .filter_map(|&(off, x, y)| {
+                        let cell = cells.get(off as usize).expect("a record for this part");
+                        recv(mode, cell, x, y)
+                            .map(|(k, lo, hi)| (span.start + off, k as u8, lo, hi))
+                    })
+                    .collect();
+                span.events::<G, W>(&new, evs);
+            });
         }
     }
 
-    /// The level.
-    pub(super) fn n(&self) -> u32 {
-        self.n
+    /// Runs `jobs` on the current pool: `seed` gives each job's events,
+    /// which a worker processes with every local event they lead to; then
+    /// rounds over the events that waited beyond the workers' stacks, a job
+    /// a slice of them, until none is left.
+    fn run<J: Send>(
+        &mut self,
+        cells: &[Cell],
+        mode: Mode,
+        flush: Flush,
+        jobs: impl IntoParallelIterator<Item = J>,
+        seed: impl Fn(J, &mut Vec<Ev<W>>) + Sync,
+    ) {
+        let mut waiting = self.round(cells, mode, flush, jobs, seed);
+        while !waiting.is_empty() {
+            self.spill_rounds += 1;
+            let slice = self.slice.max(1);
+            waiting = self.round(cells, mode, flush, waiting.par_chunks(slice), |xs, evs| {
+                evs.extend_from_slice(xs)
+            });
+        }
+    }
+
+    /// One round of [`Self::run`]: the jobs on the pool, then their
+    /// workers' records appended to [`Self::out`] (flushed beyond
+    /// [`Self::flush_at`]). Returns the events that waited.
+    fn round<J: Send>(
+        &mut self,
+        cells: &[Cell],
+        mode: Mode,
+        flush: Flush,
+        jobs: impl IntoParallelIterator<Item = J>,
+        seed: impl Fn(J, &mut Vec<Ev<W>>) + Sync,
+    ) -> Vec<Ev<W>> {
+        let shared = Mutex::new(flush);
+        let (span, local_max) = (self.span, self.local_max.max(1));
+        let flush_at = self.flush_at / rayon::current_num_threads().max(1);
+        let workers: Vec<Worker<G, W>> = jobs
+            .into_par_iter()
+            .fold(
+                || Worker::new(span, cells, mode, local_max, (&shared, flush_at)),
+                |mut w, job| {
+                    seed(job, &mut w.seeds);
+                    w.run();
+                    w.jobs += 1;
+                    w
+                },
+            )
+            .collect();
+        let mut flush = shared.lock().unwrap_or_else(|e| e.into_inner());
+        let mut waiting = Vec::new();
+        for w in workers {
+            for (o, mut b) in self.out.iter_mut().zip(w.out) {
+                o.append(&mut b);
+            }
+            self.records_sent += w.records;
+            self.bytes_sent += w.records * (span.width as u64 + 2);
+            self.jobs += w.jobs;
+            self.threads |= w.thread.map_or(0, |i| 1 << (i % 64));
+            waiting.extend(w.waiting);
+            if self.out_bytes() > self.flush_at {
+                flush(&mut self.out);
+            }
+        }
+        waiting
+    }
+}
+
+/// The ranks (within a part of `len` positions) of chunk `ci`.
+fn chunk(ci: usize, len: usize) -> Range<usize> {
+    ci * DIRTY_CHUNK..((ci + 1) * DIRTY_CHUNK).min(len)
+}
+
+/// A part's worker: processes events depth-first from its own stack,
+/// updates the part's cells with the builder's atomic operations and
+/// writes records for other parts into its own buffers.
+struct Worker<'a, 'f, G: Game, W: Word> {
+    span: Span<'a>,
+    cells: &'a [Cell],
+    mode: Mode,
+    local_max: usize,
+    /// A job's events, taken when the stack is empty.
+    seeds: Vec<Ev<W>>,
+    stack: Vec<Ev<W>>,
+    /// Events found while the stack was full: the next round's.
+    waiting: Vec<Ev<W>>,
+    batch: Vec<Ev<W>>,
+    preds: Vec<(u64, W, usize)>,
+    /// Records by destination part, and their bytes.
+    out: Vec<Vec<u8>>,
+    out_bytes: usize,
+    records: u64,
+    jobs: u64,
+    /// The pool thread the worker ran on.
+    thread: Option<usize>,
+    /// The part's flush, and the bytes beyond which this worker calls it.
+    flush: (&'a Mutex<Flush<'f>>, usize),
+    game: std::marker::PhantomData<fn() -> (G, W)>,
+}
+
+impl<'a, 'f, G: Game, W: Word> Worker<'a, 'f, G, W> {
+    fn new(
+        span: Span<'a>,
+        cells: &'a [Cell],
+        mode: Mode,
+        local_max: usize,
+        flush: (&'a Mutex<Flush<'f>>, usize),
+    ) -> Self {
+        Worker {
+            span,
+            cells,
+            mode,
+            local_max,
+            seeds: Vec::new(),
+            stack: Vec::new(),
+            waiting: Vec::new(),
+            batch: Vec::with_capacity(BATCH),
+            preds: Vec::with_capacity(BATCH * 8),
+            out: vec![Vec::new(); span.layout.parts()],
+            out_bytes: 0,
+            records: 0,
+            jobs: 0,
+            thread: rayon::current_thread_index(),
+            flush,
+            game: std::marker::PhantomData,
+        }
+    }
+
+    /// Processes the seeds and every local event they lead to, in batches
+    /// whose local predecessors' cells are prefetched before any is
+    /// updated, as in the one-process builder.
+    fn run(&mut self) {
+        let mut preds = std::mem::take(&mut self.preds);
+        loop {
+            self.batch.clear();
+            while self.batch.len() < BATCH {
+                match self.stack.pop().or_else(|| self.seeds.pop()) {
+                    Some(e) => self.batch.push(e),
+                    None => break,
+                }
+            }
+            if self.batch.is_empty() {
+                break;
+            }
+            preds.clear();
+            for (k, e) in self.batch.iter().enumerate() {
+                for_each_pred::<G, W>(e.board, |r, b| {
+                    if let Some(cell) = self.span.local(self.cells, r) {
+                        prefetch(cell);
+                    }
+                    preds.push((r, b, k));
+                });
+            }
+            for &(r, b, k) in &preds {
+                let e = self.batch[k];
+                match self.span.local(self.cells, r) {
+                    Some(cell) => {
+                        if let Some((kind, lo, hi)) = apply(self.mode, cell, &e) {
+                            self.emit(Ev {
+                                board: b,
+                                kind: kind as u8,
+                                lo,
+                                hi,
+                            });
+                        }
+                    }
+                    None => self.send(r, remote(self.mode, &e)),
+                }
+            }
+            if self.out_bytes > self.flush.1 {
+                let mut f = self.flush.0.lock().unwrap_or_else(|e| e.into_inner());
+                f(&mut self.out);
+                self.out_bytes = self.out.iter().map(Vec::len).sum();
+            }
+        }
+        self.preds = preds;
+    }
+
+    /// A new local event: onto the stack, or, when it is full, to the
+    /// next round.
+    #[inline]
+    fn emit(&mut self, e: Ev<W>) {
+        if self.stack.len() < self.local_max {
+            self.stack.push(e);
+        } else {
+            self.waiting.push(e);
+        }
+    }
+
+    /// Appends an update `(x, y)` of rank `r` (another part's) to its
+    /// owner's buffer.
+    #[inline]
+    fn send(&mut self, r: u64, (x, y): (i8, i8)) {
+        let l = self.span.layout;
+        let d = l.owner(r);
+        let off = r - l.starts[d];
+        let w = self.span.width;
+        let b = &mut self.out[d];
+        b.extend_from_slice(&off.to_le_bytes()[..w]);
+        b.extend_from_slice(&[x as u8, y as u8]);
+        self.records += 1;
+        self.out_bytes += w + 2;
     }
 }
 
@@ -397,5 +591,344 @@ mod tests {
         }
         assert_eq!(Layout::even(3 << 32, 2).width(), 8);
         assert_eq!(Layout::even(3 << 32, 3).width(), 4);
+    }
+
+    use super::super::cell::cells;
+    use super::super::level::{forward_cells, value_masks, Words};
+    use crate::progress::NoProgress;
+    use crate::tables::TableSet;
+    use crate::value::LoopRule;
+    use crate::{AdjiBoto, Adjito};
+    use proptest::prelude::*;
+    use std::sync::atomic::AtomicBool;
+    use std::sync::OnceLock;
+
+    /// The steps of a part one event at a time on one thread, from one
+    /// stack (the builder before its parts ran on the pool): the reference.
+    struct Seq<'l> {
+        span: Span<'l>,
+        out: Vec<Vec<u8>>,
+    }
+
+    impl Seq<'_> {
+        fn drain<G: Game>(&mut self, cells: &[Cell], seeds: &[(u64, u8, i8, i8)], mode: Mode) {
+            let (span, out) = (self.span, &mut self.out);
+            let mut stack = Vec::new();
+            span.events::<G, u64>(seeds, &mut stack);
+            while let Some(e) = stack.pop() {
+                for_each_pred::<G, u64>(e.board, |r, b| match span.local(cells, r) {
+                    Some(cell) => stack.extend(apply(mode, cell, &e).map(|(k, lo, hi)| Ev {
+                        board: b,
+                        kind: k as u8,
+                        lo,
+                        hi,
+                    })),
+                    None => {
+                        let d = span.layout.owner(r);
+                        let off = r - span.layout.starts[d];
+                        let (x, y) = remote(mode, &e);
+                        out[d].extend_from_slice(&off.to_le_bytes()[..span.width]);
+                        out[d].extend_from_slice(&[x as u8, y as u8]);
+                    }
+                });
+            }
+        }
+
+        fn kahn<G: Game>(&mut self, cells: &[Cell]) {
+            let seeds: Vec<_> = (0..cells.len())
+                .filter(|&i| cells[i].clear_flags(PEND_W, Relaxed) & PEND_W != 0)
+                .map(|i| {
+                    (
+                        self.span.start + i as u64,
+                        W as u8,
+                        cells[i].bounds().0,
+                        cells[i].bounds().1,
+                    )
+                })
+                .collect();
+            self.drain::<G>(cells, &seeds, Mode::Kahn);
+        }
+
+        fn scan<G: Game>(&mut self, cells: &[Cell], t: i32) {
+            let mut seeds = Vec::new();
+            for (i, cell) in cells.iter().enumerate() {
+                let (w, l) = scan_cell(cell, t);
+                let r = self.span.start + i as u64;
+                seeds.extend(w.then_some((r, W as u8, 0, 0)));
+                seeds.extend(l.then_some((r, L as u8, 0, 0)));
+            }
+            self.drain::<G>(cells, &seeds, Mode::Threshold(t));
+        }
+
+        fn receive<G: Game>(&mut self, cells: &[Cell], records: &[u8], mode: Mode) {
+            let w = self.span.width;
+            let mut got: Vec<(u64, i8, i8)> = records
+                .chunks_exact(w + 2)
+                .map(|c| {
+                    let mut off = [0u8; 8];
+                    off[..w].copy_from_slice(&c[..w]);
+                    (u64::from_le_bytes(off), c[w] as i8, c[w + 1] as i8)
+                })
+                .collect();
+            got.sort_by_key(|x| x.0);
+            let new: Vec<_> = got
+                .into_iter()
+                .filter_map(|(off, x, y)| {
+                    recv(mode, &cells[off as usize], x, y)
+                        .map(|(k, lo, hi)| (self.span.start + off, k as u8, lo, hi))
+                })
+                .collect();
+            self.drain::<G>(cells, &new, mode);
+        }
+    }
+
+    /// Lower levels `0..n` of `G` (default rules, start loop rule; `n` is
+    /// 8 for Adjito, 10 for Adji-Boto), built once per test binary.
+    fn lower<G: Game>(n: u32) -> &'static TableSet {
+        type Built = OnceLock<(tempfile::TempDir, TableSet)>;
+        static ADJITO: Built = OnceLock::new();
+        static BOTO: Built = OnceLock::new();
+        let once = if G::RULES == Adjito::RULES {
+            &ADJITO
+        } else {
+            &BOTO
+        };
+        let (_, set) = once.get_or_init(|| {
+            let d = tempfile::tempdir().unwrap();
+            let set = super::super::build_tables::<G>(
+                d.path(),
+                LoopRule::Start,
+                n - 1,
+                &NoProgress,
+                |_| {},
+            );
+            (d, set.unwrap())
+        });
+        assert_eq!(set.covered(), n, "lower levels of level {n}");
+        set
+    }
+
+    /// The records of `bufs` as one sorted list: what was sent to a
+    /// part, whatever the sender and order.
+    fn sorted(bufs: &[&[u8]], rb: usize) -> Vec<Vec<u8>> {
+        let mut v: Vec<Vec<u8>> = bufs
+            .iter()
+            .flat_map(|b| b.chunks_exact(rb).map(<[u8]>::to_vec))
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// What the parallel steps' knobs are in one case.
+    #[derive(Clone, Copy, Debug)]
+    struct Knobs {
+        parts: usize,
+        local_max: usize,
+        slice: usize,
+        flush_at: usize,
+        shuffle: u64,
+    }
+
+    /// One level's parts built by the reference (`seq`, cells `ca`) and
+    /// by the parallel steps (`par`, cells `cb`) side by side.
+    struct Sim<'a, G: Game> {
+        k: Knobs,
+        rb: usize,
+        ca: Vec<&'a [Cell]>,
+        cb: Vec<&'a [Cell]>,
+        seq: Vec<Seq<'a>>,
+        par: Vec<Part<'a, G, u64>>,
+        /// What the parallel parts' flushes took, by destination.
+        flushed: Vec<Vec<u8>>,
+        rng: u64,
+    }
+
+    impl<G: Game> Sim<'_, G> {
+        /// Checks that the cells are the same and that the same records
+        /// were sent to each part, and empties the buffers into inboxes by
+        /// destination (the parallel parts' shuffled).
+        fn check(&mut self, what: &str) -> Vec<(Vec<u8>, Vec<u8>)> {
+            let (parts, rb) = (self.k.parts, self.rb);
+            for d in 0..parts {
+                let same = self.ca[d]
+                    .iter()
+                    .map(Cell::word)
+                    .eq(self.cb[d].iter().map(Cell::word));
+                assert!(same, "cells of part {d} after {what} ({:?})", self.k);
+            }
+            (0..parts)
+                .map(|d| {
+                    let a: Vec<u8> = self
+                        .seq
+                        .iter_mut()
+                        .flat_map(|s| std::mem::take(&mut s.out[d]))
+                        .collect();
+                    let mut b = std::mem::take(&mut self.flushed[d]);
+                    self.par.iter_mut().for_each(|p| b.append(&mut p.out[d]));
+                    assert_eq!(
+                        sorted(&[&a], rb),
+                        sorted(&[&b], rb),
+                        "records to part {d} after {what}"
+                    );
+                    let mut recs: Vec<&[u8]> = b.chunks_exact(rb).collect();
+                    for i in (1..recs.len()).rev() {
+                        self.rng ^= self.rng << 13;
+                        self.rng ^= self.rng >> 7;
+                        self.rng ^= self.rng << 17;
+                        recs.swap(i, (self.rng % (i as u64 + 1)) as usize);
+                    }
+                    let b = recs.concat();
+                    (a, b)
+                })
+                .collect()
+        }
+
+        /// Exchange rounds under `mode` until nothing is sent, checked
+        /// after each.
+        fn exchange(&mut self, mode: Mode, what: &str) {
+            let mut inbox = self.check(what);
+            while inbox.iter().any(|(a, _)| !a.is_empty()) {
+                for (d, (a, b)) in inbox.iter().enumerate() {
+                    self.seq[d].receive::<G>(self.ca[d], a, mode);
+                    let f = &mut self.flushed;
+                    self.par[d].receive(self.cb[d], b, mode, &mut |o| {
+                        f.iter_mut()
+                            .zip(o.iter_mut())
+                            .for_each(|(x, y)| x.append(y))
+                    });
+                }
+                inbox = self.check(&format!("a round after {what}"));
+            }
+        }
+
+        /// The acyclic pass and the sweep, checked after every step.
+        fn run(&mut self, n: u32) {
+            for d in 0..self.k.parts {
+                self.seq[d].kahn::<G>(self.ca[d]);
+                let f = &mut self.flushed;
+                self.par[d].kahn_local(self.cb[d], &mut |o| {
+                    f.iter_mut()
+                        .zip(o.iter_mut())
+                        .for_each(|(x, y)| x.append(y))
+                });
+            }
+            self.exchange(Mode::Kahn, "the acyclic pass's seeds");
+            let masks: Vec<_> = self
+                .ca
+                .iter()
+                .map(|c| value_masks(&c.iter().map(Cell::word).collect::<Vec<_>>(), n))
+                .collect();
+            let lo = or_masks(&masks.iter().map(|m| or_masks(&m.0)).collect::<Vec<_>>());
+            let hi = or_masks(&masks.iter().map(|m| or_masks(&m.1)).collect::<Vec<_>>());
+            let ni = n as i32;
+            for t in (-ni..=ni).rev().filter(|&t| needs_scan(&lo, &hi, t, n)) {
+                for (d, m) in masks.iter().enumerate() {
+                    self.seq[d].scan::<G>(self.ca[d], t);
+                    let f = &mut self.flushed;
+                    self.par[d].scan_local(self.cb[d], (&m.0, &m.1), t, &mut |o| {
+                        f.iter_mut()
+                            .zip(o.iter_mut())
+                            .for_each(|(x, y)| x.append(y))
+                    });
+                }
+                self.exchange(Mode::Threshold(t), &format!("the scan at {t}"));
+            }
+        }
+    }
+
+    /// Level `n` of `G` split in parts, built by the reference and by the
+    /// parallel steps (on the current pool, under `k`) side by side, the
+    /// records of each step exchanged as the distributed driver does (in
+    /// a shuffled order for the parallel parts): after every step, the
+    /// cells and the records sent to each part are the same. Returns the
+    /// parallel parts' jobs, rounds of waiting events and threads.
+    fn same_steps<G: Game>(n: u32, k: Knobs) -> (u64, u64, u64) {
+        let lower = lower::<G>(n);
+        let size = crate::index::level_size(n as usize, G::PITS);
+        let layout = Layout::even(size, k.parts);
+        let forward = |d: usize| {
+            let r = layout.range(d);
+            let mut w = Words::zeroed((r.end - r.start) as usize).unwrap();
+            let dirty: Vec<_> = (0..w.len().div_ceil(DIRTY_CHUNK))
+                .map(|_| AtomicBool::new(false))
+                .collect();
+            forward_cells::<G>(&mut w, r.start, n, lower, true, &dirty, &NoProgress);
+            w
+        };
+        let (mut wa, mut wb): (Vec<Words>, Vec<Words>) =
+            (0..k.parts).map(|d| (forward(d), forward(d))).unzip();
+        let mut sim = Sim::<G> {
+            k,
+            rb: layout.record_bytes(),
+            ca: wa.iter_mut().map(|w| cells(w)).collect(),
+            cb: wb.iter_mut().map(|w| cells(w)).collect(),
+            seq: (0..k.parts)
+                .map(|d| Seq {
+                    span: Part::<G, u64>::new(n, &layout, d).span,
+                    out: vec![Vec::new(); k.parts],
+                })
+                .collect(),
+            par: (0..k.parts)
+                .map(|d| {
+                    let mut p = Part::<G, u64>::new(n, &layout, d);
+                    (p.local_max, p.slice, p.flush_at) = (k.local_max, k.slice, k.flush_at);
+                    p
+                })
+                .collect(),
+            flushed: vec![Vec::new(); k.parts],
+            rng: k.shuffle | 1,
+        };
+        sim.run(n);
+        let sum = |f: fn(&Part<G, u64>) -> u64| sim.par.iter().map(f).sum();
+        let threads = sim.par.iter().fold(0, |m, p| m | p.threads);
+        (sum(|p| p.jobs), sum(|p| p.spill_rounds), threads)
+    }
+
+    /// The steps run their jobs on more than one of the pool's threads
+    /// (tried up to 20 times: a loaded machine may leave a thread idle).
+    #[test]
+    fn steps_run_on_several_threads() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let k = Knobs {
+            parts: 2,
+            local_max: 4,
+            slice: 2,
+            flush_at: usize::MAX,
+            shuffle: 7,
+        };
+        let seen = (0..20)
+            .map(|_| pool.install(|| same_steps::<AdjiBoto>(10, k).2))
+            .find(|m| m.count_ones() > 1);
+        assert!(seen.is_some(), "every job ran on one thread");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(12))]
+
+        /// The parallel steps, on 3 threads with small stacks, slices and
+        /// flush limits, give the reference's cells and records after every
+        /// step of Adjito 8 and Adji-Boto 10; they ran in many jobs and
+        /// rounds of waiting events.
+        #[test]
+        fn parallel_steps_equal_the_one_stack_reference(
+            boto in any::<bool>(),
+            parts in 1usize..=4,
+            local_max in 1usize..=8,
+            slice in 1usize..=5,
+            flush_at in prop_oneof![Just(usize::MAX), 0usize..200],
+            shuffle in any::<u64>(),
+        ) {
+            let k = Knobs { parts, local_max, slice, flush_at, shuffle };
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+            let (jobs, waits, _) = pool.install(|| match boto {
+                false => same_steps::<Adjito>(8, k),
+                true => same_steps::<AdjiBoto>(10, k),
+            });
+            prop_assert!(waits > 0, "events waited beyond stacks of {local_max}");
+            prop_assert!(jobs > 8 * parts as u64, "{jobs} jobs");
+        }
     }
 }

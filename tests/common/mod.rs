@@ -1,0 +1,99 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::io::Read;
+use std::process::Stdio;
+
+use adji::game::{Game, State};
+
+/// The `adji` binary of this build.
+pub fn adji() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("adji").unwrap()
+}
+
+/// Runs `args`, expects a failure whose stderr contains `needle` and no
+/// panic; returns the stderr.
+pub fn fails_with(args: &[&str], needle: &str) -> String {
+    let out = adji().args(args).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(!out.status.success(), "{args:?} should fail; stderr: {err}");
+    assert!(err.contains(needle), "{args:?}: stderr was {err}");
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    err
+}
+
+/// Spawns `adji args`, closes its standard output at once (or after the
+/// first line with `read_first`), and returns the exit code and standard
+/// error.
+pub fn with_closed_stdout(args: &[&str], read_first: bool) -> (Option<i32>, String) {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("adji"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    if read_first {
+        let mut b = [0u8; 1];
+        while stdout.read(&mut b).unwrap() == 1 && b[0] != b'\n' {}
+    }
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+/// Asserts what [`with_closed_stdout`] gave is a quiet exit 0: no
+/// error, no panic, no broken-pipe message.
+pub fn assert_quiet(args: &[&str], (code, err): (Option<i32>, String)) {
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert!(
+        !err.to_lowercase().contains("broken pipe"),
+        "{args:?}: {err}"
+    );
+    assert!(!err.contains("error"), "{args:?}: {err}");
+    assert_eq!(code, Some(0), "{args:?}: {err}");
+}
+
+/// A deterministic LCG.
+pub fn lcg(s: &mut u64) -> u64 {
+    *s = s
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    *s >> 33
+}
+
+/// Plays `choices` (each taken modulo the number of legal moves) from the
+/// start, stopping early when the game is over; captures go to the stores.
+pub fn playout<G: Game>(choices: &[u8]) -> State {
+    let mut st = State {
+        pos: G::start(),
+        stores: [0, 0],
+    };
+    for &c in choices {
+        let ml = G::legal_moves(&st.pos);
+        if ml.is_empty() {
+            break;
+        }
+        st = st.play::<G>(ml.get(c as usize % ml.len())).0;
+    }
+    st
+}
+
+/// Overwrites payload bytes of a table file (`(offset from the payload's
+/// start, byte)` pairs) and recomputes both checksums (format 3: payload
+/// CRC at bytes 48..52, header CRC of 0..60 at 60..64), so that only the
+/// checks of the values themselves can find the damage.
+pub fn forge(path: &std::path::Path, edits: &[(usize, u8)]) {
+    let mut b = std::fs::read(path).unwrap();
+    for &(i, v) in edits {
+        b[64 + i] = v;
+    }
+    let payload = crc32fast::hash(&b[64..]);
+    b[48..52].copy_from_slice(&payload.to_le_bytes());
+    let header = crc32fast::hash(&b[0..60]);
+    b[60..64].copy_from_slice(&header.to_le_bytes());
+    std::fs::write(path, b).unwrap();
+}
