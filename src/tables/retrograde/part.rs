@@ -852,7 +852,7 @@ mod tests {
             let dirty: Vec<_> = (0..w.len().div_ceil(DIRTY_CHUNK))
                 .map(|_| AtomicBool::new(false))
                 .collect();
-            forward_cells::<G>(&mut w, r.start, n, lower, true, &dirty, &NoProgress);
+            forward_cells::<G, u64>(&mut w, r.start, n, lower, true, &dirty, &NoProgress);
             w
         };
         let (mut wa, mut wb): (Vec<Words>, Vec<Words>) =
