@@ -354,21 +354,21 @@ fn i23_6_a_stray_level_name_is_one_error_line() {
 
 /// Item 21: the command line's limit (60 for Adji-Boto, unexplained) and
 /// the builder's disagreed; the error names the builder's and why. Since
-/// issue 27 levels above 2^32 positions are built out of core, and the
-/// limit is where boards stop packing into 64 bits (63 for Adji-Boto).
+/// issue 27 levels above 2^32 positions are built out of core, and boards
+/// that do not pack into 64 bits into 128: the limit is the game's seeds.
 #[test]
 fn i23_21_max_seeds_above_the_builders_limit_is_explained() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
     for (game, seeds, max) in [
-        ("adjiboto", "64", "63"),
-        ("adjito", "40", "31"),
-        ("adjito", "49", "31"),
+        ("adjiboto", "101", "100"),
+        ("adjito", "49", "48"),
+        ("adjito", "60", "48"),
     ] {
         let cmd = format!("tables build --game {game} --max-seeds {seeds} --dir {d}");
         let args: Vec<&str> = cmd.split(' ').collect();
         let err = fails_with(&args, &format!("up to level {max}"));
-        assert!(err.contains("64 bits"), "{err}");
+        assert!(err.contains("every seed"), "{err}");
     }
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }

@@ -151,16 +151,15 @@ pub fn check_plan(a: &BuildArgs, p: &[LevelPlan]) -> Result<(), CliError> {
 }
 
 /// Refuses a `--max-seeds` above the largest level the builder takes
-/// (the library's [`max_sharded_level`]: boards pack into 64 bits).
+/// (the library's [`max_sharded_level`]: the game's every seed).
 pub fn check_max_seeds<G: Game>(a: &BuildArgs) -> Result<(), CliError> {
     let max = max_sharded_level::<G>();
     if a.max_seeds > max {
         return Err(CliError::Input(format!(
-            "--max-seeds {} is beyond the builder, which takes {} levels up to level {max}: \
-             its boards are packed into 64 bits ({} bits a pit)",
+            "--max-seeds {} is beyond the builder, which takes {} levels up to level {max}, \
+             the game's every seed",
             a.max_seeds,
             G::ID,
-            64 / G::PITS
         )));
     }
     Ok(())

@@ -47,6 +47,7 @@ use super::cell::{cells, Cell};
 use super::events::Mode;
 use super::frontier::DIRTY_CHUNK;
 use super::level::{forward_cells, value_masks, LevelBounds, ValueMask, Words};
+use super::packed::{packs, Word};
 use super::part::{needs_scan, or_masks, Layout, Part};
 use super::remote::{forward_remote, Lower, BLOCK};
 use super::{
@@ -100,6 +101,9 @@ pub struct RankReport {
     pub rounds: u32,
     /// Positions settled by the forward and acyclic passes in the slice.
     pub kahn_settled: u64,
+    /// Bits of the word the level's boards were packed into: 64, or 128
+    /// where 64 do not hold every board.
+    pub word_bits: u32,
 }
 
 /// The measurements of one distributed level (at rank 0).
@@ -193,7 +197,25 @@ pub fn build_tables_distributed<G: Game>(
     rule: LoopRule,
     max: u32,
     bar: &dyn Progress,
+    on_level: impl FnMut(&BuildEvent, Option<&DistLevelReport>),
+) -> Result<(), TableError> {
+    build_tables_distributed_with::<G>(comm, dir, rule, max, bar, on_level, false)
+}
+
+/// [`build_tables_distributed`]; with `wide`, every level's boards are
+/// packed into 128 bits, even where 64 hold them (tests: the tables are
+/// the same).
+///
+/// # Errors
+/// As [`build_tables_distributed`].
+pub(crate) fn build_tables_distributed_with<G: Game>(
+    comm: &dyn Comm,
+    dir: &Path,
+    rule: LoopRule,
+    max: u32,
+    bar: &dyn Progress,
     mut on_level: impl FnMut(&BuildEvent, Option<&DistLevelReport>),
+    wide: bool,
 ) -> Result<(), TableError> {
     for n in 0..=max {
         level_positions::<G>(n)?;
@@ -229,15 +251,12 @@ pub fn build_tables_distributed<G: Game>(
         } else {
             open_lower::<G>(dir, rule, (n, comm.size()), &mut lower)?;
             remove_single_file::<G>(dir, rule, n, &state)?;
-            Some(build_level_distributed::<G>(
-                comm,
-                dir,
-                rule,
-                (n, &layout),
-                &lower,
-                bar,
-                state.kept(),
-            )?)
+            let args = (comm, dir, rule, (n, &layout), &lower, bar, state.kept());
+            Some(if packs::<G, u64>(n) && !wide {
+                build_level_distributed::<G, u64>(args)?
+            } else {
+                build_level_distributed::<G, u128>(args)?
+            })
         };
         if comm.rank() == 0 {
             let ev = BuildEvent {
@@ -319,22 +338,29 @@ fn write_manifest_everywhere<G: Game>(
     Ok(())
 }
 
-/// Builds level `n` (split by `layout`, one part a rank) over all ranks;
-/// each writes its shard (unless `kept`, its good shard's info) and the
-/// manifest. Returns the measurements (complete at rank 0; elsewhere this
-/// rank's only).
-fn build_level_distributed<G: Game>(
-    comm: &dyn Comm,
-    dir: &Path,
-    rule: LoopRule,
-    (n, layout): (u32, &Layout),
-    lower: &Lower,
-    bar: &dyn Progress,
-    kept: Option<ShardInfo>,
+/// What [`build_level_distributed`] takes: the communicator, the rank's
+/// directory, the loop rule, the level and its layout, the lower levels,
+/// the progress bar, and the rank's shard when it is kept.
+type LevelArgs<'x> = (
+    &'x dyn Comm,
+    &'x Path,
+    LoopRule,
+    (u32, &'x Layout),
+    &'x Lower,
+    &'x dyn Progress,
+    Option<ShardInfo>,
+);
+
+/// Builds level `n` (split by `layout`, one part a rank) over all ranks,
+/// its boards packed into `W`; each writes its shard (unless `kept`, its
+/// good shard's info) and the manifest. Returns the measurements
+/// (complete at rank 0; elsewhere this rank's only).
+fn build_level_distributed<G: Game, W: Word>(
+    (comm, dir, rule, (n, layout), lower, bar, kept): LevelArgs,
 ) -> Result<DistLevelReport, TableError> {
     let t0 = Instant::now();
     let size = layout.size();
-    let mut rank = Rank::<G>::new(comm, Part::new(n, layout, comm.rank()));
+    let mut rank = Rank::<G, W>::new(comm, Part::new(n, layout, comm.rank()));
     let mut words = Words::zeroed(rank.part.len()).map_err(|e| TableError::Io {
         path: dir.to_path_buf(),
         source: e,
@@ -386,21 +412,22 @@ fn build_level_distributed<G: Game>(
 
 /// This rank's part of a level and the exchanges with the others' (the
 /// SPMD driver of [`Part`]'s steps), with its measurements.
-struct Rank<'c, 'l, G: Game> {
+struct Rank<'c, 'l, G: Game, W: Word> {
     comm: &'c dyn Comm,
-    part: Part<'l, G>,
+    part: Part<'l, G, W>,
     report: RankReport,
     /// CPU seconds at the start of the level, and spent in collectives.
     cpu: (f64, f64),
 }
 
-impl<'c, 'l, G: Game> Rank<'c, 'l, G> {
-    fn new(comm: &'c dyn Comm, part: Part<'l, G>) -> Self {
+impl<'c, 'l, G: Game, W: Word> Rank<'c, 'l, G, W> {
+    fn new(comm: &'c dyn Comm, part: Part<'l, G, W>) -> Self {
         Rank {
             comm,
             report: RankReport {
                 rank: comm.rank(),
                 positions: part.len() as u64,
+                word_bits: W::BITS,
                 ..Default::default()
             },
             part,
@@ -431,9 +458,9 @@ impl<'c, 'l, G: Game> Rank<'c, 'l, G> {
         self.comm.all_sum(&mut partial);
         self.collective_took(tc, c);
         if partial[0] == 0 {
-            forward_cells::<G>(words, start, n, &lower.set, true, &dirty, bar);
+            forward_cells::<G, W>(words, start, n, &lower.set, true, &dirty, bar);
         } else {
-            let s = forward_remote::<G>(
+            let s = forward_remote::<G, W>(
                 self.comm,
                 (words, start, n),
                 (lower, rule),
@@ -592,15 +619,57 @@ mod tests {
     /// Builds levels `0..=max` over `p` ranks, rank `r` in `dirs[r]`;
     /// returns rank 0's reports of the levels built.
     fn build_over<G: Game>(dirs: &[PathBuf], rule: LoopRule, max: u32) -> Vec<DistLevelReport> {
+        build_over_with::<G>(dirs, rule, max, false)
+    }
+
+    /// [`build_over`], the boards packed into 128 bits with `wide`.
+    fn build_over_with<G: Game>(
+        dirs: &[PathBuf],
+        rule: LoopRule,
+        max: u32,
+        wide: bool,
+    ) -> Vec<DistLevelReport> {
         let reports = LocalComm::run(dirs.len(), |c| {
             let mut built = Vec::new();
-            build_tables_distributed::<G>(c, &dirs[c.rank()], rule, max, &NoProgress, |_, r| {
-                built.extend(r.cloned())
-            })
-            .unwrap();
+            let dir = &dirs[c.rank()];
+            let on = |_: &BuildEvent, r: Option<&DistLevelReport>| built.extend(r.cloned());
+            build_tables_distributed_with::<G>(c, dir, rule, max, &NoProgress, on, wide).unwrap();
             built
         });
-        reports.into_iter().next().unwrap()
+        let bits = if wide { 128 } else { 64 };
+        let reports = reports.into_iter().next().unwrap();
+        for r in reports.iter().flat_map(|l| &l.ranks) {
+            assert_eq!(r.word_bits, bits);
+        }
+        reports
+    }
+
+    /// With boards packed into 128 bits, over 3 ranks in one directory
+    /// each (lookups over the ranks), the merged shards are the
+    /// one-process files byte for byte.
+    fn wide_same_as_one_process<G: Game>(max: u32, rule: LoopRule) {
+        let one = tempfile::tempdir().unwrap();
+        super::super::build_tables::<G>(one.path(), rule, max, &NoProgress, |_| {}).unwrap();
+        let own: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+        let dirs: Vec<PathBuf> = own.iter().map(|t| t.path().to_path_buf()).collect();
+        let reports = build_over_with::<G>(&dirs, rule, max, true);
+        assert_eq!(reports.len(), max as usize + 1);
+        for n in 0..=max {
+            assert!(
+                merged::<G>(&dirs, rule, n) == file::<G>(one.path(), rule, n),
+                "{} wide {rule:?} level {n}",
+                G::ID
+            );
+        }
+    }
+
+    #[test]
+    fn distributed_builds_with_wide_boards_are_byte_identical_to_one_process() {
+        for rule in [LoopRule::Start, LoopRule::Even] {
+            wide_same_as_one_process::<Adjito>(9, rule);
+            wide_same_as_one_process::<AdjiBoto>(11, rule);
+        }
+        wide_same_as_one_process::<crate::adjito::AdjitoMustReach>(9, LoopRule::Start);
     }
 
     /// With `P` = 1..4 ranks, in one shared directory and in one directory

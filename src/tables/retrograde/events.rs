@@ -13,7 +13,7 @@
 
 use super::cell::{cell_fields, Cell, CNT, IN_L, IN_W, NONE};
 use super::frontier::Producer;
-use super::packed::rot;
+use super::packed::{rot, Word};
 use super::preds::for_each_pred;
 use crate::game::Game;
 use crate::tables::prefetch;
@@ -40,8 +40,8 @@ pub(super) const L: usize = 1;
 /// One event: a position (packed board), its kind, and for the acyclic
 /// pass its bounds.
 #[derive(Clone, Copy)]
-pub(super) struct Ev {
-    pub(super) board: u64,
+pub(super) struct Ev<W: Word> {
+    pub(super) board: W,
     pub(super) kind: u8,
     pub(super) lo: i8,
     pub(super) hi: i8,
@@ -49,7 +49,7 @@ pub(super) struct Ev {
 
 /// The event of position `board` (rank `r`) of kind `kind`; in the
 /// acyclic pass its bounds are read from its (settled) cell.
-pub(super) fn event(cells: &[Cell], r: usize, board: u64, kind: usize) -> Ev {
+pub(super) fn event<W: Word>(cells: &[Cell], r: usize, board: W, kind: usize) -> Ev<W> {
     let (lo, hi) = cells[r].bounds();
     Ev {
         board,
@@ -61,29 +61,29 @@ pub(super) fn event(cells: &[Cell], r: usize, board: u64, kind: usize) -> Ev {
 
 /// One quiet predecessor of an event's position.
 #[derive(Clone, Copy)]
-struct Pred {
+struct Pred<W: Word> {
     rank: u32,
-    board: u64,
+    board: W,
     ev: u8,
 }
 
 /// A worker's event processor: the cells, the mode, its local stack and
 /// its producers into the round's frontier (one per kind).
-pub(super) struct Worker<'p, 's, 'a, G: Game> {
+pub(super) struct Worker<'p, 's, 'a, G: Game, W: Word> {
     cells: &'p [Cell],
     mode: Mode,
-    stack: Vec<Ev>,
+    stack: Vec<Ev<W>>,
     local_max: usize,
-    batch: [Vec<Ev>; 2],
-    preds: [Vec<Pred>; 2],
+    batch: [Vec<Ev<W>>; 2],
+    preds: [Vec<Pred<W>>; 2],
     /// Producers into the frontier, by kind.
     pub(super) out: [Producer<'s, 'a>; 2],
     /// Lists produced, by kind (boards in [`rot`] form).
-    pub(super) lists: [Vec<u64>; 2],
+    pub(super) lists: [Vec<W>; 2],
     game: std::marker::PhantomData<G>,
 }
 
-impl<'p, 's, 'a, G: Game> Worker<'p, 's, 'a, G> {
+impl<'p, 's, 'a, G: Game, W: Word> Worker<'p, 's, 'a, G, W> {
     /// A worker on the cells of a level whose local stack holds up to
     /// `local_max` events.
     pub(super) fn new(
@@ -109,7 +109,7 @@ impl<'p, 's, 'a, G: Game> Worker<'p, 's, 'a, G> {
     /// batches are in flight: the predecessors of one are generated and
     /// prefetched while the other's, prefetched a batch earlier, are
     /// updated, so that the cache misses overlap the generation.
-    pub(super) fn run(&mut self, seeds: impl IntoIterator<Item = Ev>) {
+    pub(super) fn run(&mut self, seeds: impl IntoIterator<Item = Ev<W>>) {
         let mut seeds = seeds.into_iter();
         // Invariant: batch 1 and its predecessors are empty here (apply
         // empties batch 0, which then changes places with it).
@@ -135,7 +135,7 @@ impl<'p, 's, 'a, G: Game> Worker<'p, 's, 'a, G> {
     fn gather(&mut self) {
         let preds = &mut self.preds[1];
         for (k, e) in self.batch[1].iter().enumerate() {
-            for_each_pred::<G>(e.board, |r, board| {
+            for_each_pred::<G, W>(e.board, |r, board| {
                 prefetch(&self.cells[r as usize]);
                 preds.push(Pred {
                     rank: r as u32,
@@ -167,7 +167,7 @@ impl<'p, 's, 'a, G: Game> Worker<'p, 's, 'a, G> {
 
     /// A new event: onto the local stack, or into the frontier when the
     /// stack is full.
-    fn emit(&mut self, r: usize, board: u64, kind: usize, lo: i8, hi: i8) {
+    fn emit(&mut self, r: usize, board: W, kind: usize, lo: i8, hi: i8) {
         if self.stack.len() < self.local_max {
             self.stack.push(Ev {
                 board,
@@ -176,7 +176,7 @@ impl<'p, 's, 'a, G: Game> Worker<'p, 's, 'a, G> {
                 hi,
             });
         } else {
-            self.out[kind].push(&mut self.lists[kind], &self.cells[r], r, rot::<G>(board));
+            self.out[kind].push(&mut self.lists[kind], &self.cells[r], r, rot::<G, W>(board));
         }
     }
 }
@@ -185,7 +185,7 @@ impl<'p, 's, 'a, G: Game> Worker<'p, 's, 'a, G> {
 /// `−lo`, its counter falls; the event taking it to 0 settles it (all in one
 /// atomic update, so the settling event sees every raise).
 #[inline]
-pub(super) fn settle(cell: &Cell, e: Ev) -> Option<(usize, i8, i8)> {
+pub(super) fn settle<W: Word>(cell: &Cell, e: Ev<W>) -> Option<(usize, i8, i8)> {
     let (lo, hi) = (e.hi.wrapping_neg(), e.lo.wrapping_neg());
     let prev = cell.update(|a, b, c| {
         debug_assert!(b & CNT > 0);

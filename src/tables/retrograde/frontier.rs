@@ -1,4 +1,4 @@
-//! Frontier lists of the builder: boards packed into 64 bits
+//! Frontier lists of the builder: boards packed into a word
 //! ([`super::packed`], so that no frontier entry is ever unranked), capped lists that spill into pending
 //! bits beyond their budget, and the walk from sorted ranks to boards.
 
@@ -8,14 +8,14 @@ use std::sync::atomic::{
 };
 
 use super::cell::Cell;
-use super::packed::{pit_bits, TERMS};
+use super::packed::{pit_bits, Word, TERMS};
 use crate::game::{Game, MAX_PITS};
 
 /// Calls `f(rank, packed board)` for ascending `ranks` of level `n`
 /// (see [`Walker`]).
-pub(super) fn for_each_board<G: Game>(ranks: &[u32], n: u32, mut f: impl FnMut(u32, u64)) {
+pub(super) fn for_each_board<G: Game, W: Word>(ranks: &[u32], n: u32, mut f: impl FnMut(u32, W)) {
     let Some(&first) = ranks.first() else { return };
-    let mut w = Walker::<G>::new(n, first as u64);
+    let mut w = Walker::<G, W>::new(n, first as u64);
     for &r in ranks {
         f(r, w.advance(r as u64));
     }
@@ -31,15 +31,15 @@ pub(super) fn for_each_board<G: Game>(ranks: &[u32], n: u32, mut f: impl FnMut(u
 /// smallest block still holding `r` change; they are found from there
 /// down, each by a short search in a small table (the lowest, `c_0`, is
 /// the remainder itself).
-pub(super) struct Walker<G: Game> {
+pub(super) struct Walker<G: Game, W: Word> {
     c: [usize; MAX_PITS],
     base: [u64; MAX_PITS],
     end: [u64; MAX_PITS],
-    board: u64,
+    board: W,
     game: std::marker::PhantomData<G>,
 }
 
-impl<G: Game> Walker<G> {
+impl<G: Game, W: Word> Walker<G, W> {
     /// A walker of level `n` at rank `r`.
     pub(super) fn new(n: u32, r: u64) -> Self {
         let k = G::PITS;
@@ -47,7 +47,7 @@ impl<G: Game> Walker<G> {
             c: [0; MAX_PITS],
             base: [0; MAX_PITS],
             end: [0; MAX_PITS],
-            board: 0,
+            board: W::ZERO,
             game: std::marker::PhantomData,
         };
         w.c[k - 1] = n as usize;
@@ -58,7 +58,7 @@ impl<G: Game> Walker<G> {
 
     /// The packed board of rank `r`, which is at least the last one asked.
     #[inline]
-    pub(super) fn advance(&mut self, r: u64) -> u64 {
+    pub(super) fn advance(&mut self, r: u64) -> W {
         // The current rank is base_0 (block 0 is one board).
         if r != self.base[0] {
             let mut j = 1;
@@ -97,16 +97,16 @@ impl<G: Game> Walker<G> {
             let size = if i == 0 { 1 } else { TERMS[i - 1][c + 1] };
             self.end[i] = self.base[i] + size - 1;
         }
-        let bits = pit_bits::<G>();
-        let keep = if (j + 1) * bits as usize >= 64 {
-            0
+        let bits = pit_bits::<G, W>();
+        let keep = if (j + 1) as u32 * bits >= W::BITS {
+            W::ZERO
         } else {
-            !0u64 << ((j + 1) as u32 * bits)
+            !W::ZERO << ((j + 1) as u32 * bits)
         };
         let mut x = self.board & keep;
         for i in 0..=j {
             let below = if i == 0 { 0 } else { self.c[i - 1] };
-            x |= ((self.c[i] - below) as u64) << (bits * i as u32);
+            x |= W::of((self.c[i] - below) as u64) << (bits * i as u32);
         }
         self.board = x;
     }
@@ -118,13 +118,21 @@ pub(super) const DIRTY_CHUNK: usize = 1 << 14;
 /// A frontier: lists of packed boards of the two kinds of event (W and L
 /// in the sweep; the acyclic pass uses the first only), and whether more
 /// positions of each kind wait behind pending bits.
-#[derive(Default)]
-pub(super) struct Frontier {
-    pub(super) lists: [Vec<Vec<u64>>; 2],
+pub(super) struct Frontier<W: Word> {
+    pub(super) lists: [Vec<Vec<W>>; 2],
     pub(super) spilled: [bool; 2],
 }
 
-impl Frontier {
+impl<W: Word> Default for Frontier<W> {
+    fn default() -> Self {
+        Frontier {
+            lists: [Vec::new(), Vec::new()],
+            spilled: [false; 2],
+        }
+    }
+}
+
+impl<W: Word> Frontier<W> {
     /// Entries in the lists.
     pub(super) fn len(&self) -> usize {
         self.lists.iter().flatten().map(Vec::len).sum()
@@ -136,7 +144,7 @@ impl Frontier {
     }
 
     /// Appends what the producers of `sinks` pushed into `lists`.
-    pub(super) fn add(&mut self, k: usize, lists: Vec<Vec<u64>>, sink: &Sink) {
+    pub(super) fn add(&mut self, k: usize, lists: Vec<Vec<W>>, sink: &Sink) {
         self.lists[k].extend(lists.into_iter().filter(|l| !l.is_empty()));
         self.spilled[k] |= sink.spilled();
     }
@@ -220,7 +228,7 @@ impl Producer<'_, '_> {
 
     /// Pushes board `x` of rank `i`, or sets the pending bit in its `flag`.
     #[inline]
-    pub(super) fn push(&mut self, out: &mut Vec<u64>, cell: &Cell, i: usize, x: u64) {
+    pub(super) fn push<W: Word>(&mut self, out: &mut Vec<W>, cell: &Cell, i: usize, x: W) {
         if self.room() {
             out.push(x);
         } else {
@@ -248,12 +256,12 @@ mod tests {
     use super::for_each_board;
     use crate::game::Game;
     use crate::index::{level_size, unrank};
-    use crate::tables::retrograde::packed::pack;
+    use crate::tables::retrograde::packed::{pack, Word};
     use crate::{AdjiBoto, Adjito};
 
     /// Ascending ranks with gaps of every size (repeats included) give
     /// the boards `unrank` gives.
-    fn walks<G: Game>(n: u32) {
+    fn walks<G: Game, W: Word>(n: u32) {
         let size = level_size(n as usize, G::PITS);
         let mut ranks = Vec::new();
         let (mut r, mut step) = (0u64, 0u64);
@@ -264,10 +272,10 @@ mod tests {
         }
         ranks.push(size as u32 - 1);
         let mut seen = 0;
-        for_each_board::<G>(&ranks, n, |r, b| {
+        for_each_board::<G, W>(&ranks, n, |r, b| {
             assert_eq!(
                 b,
-                pack::<G>(&unrank(r as u64, n as usize, G::PITS)),
+                pack::<G, W>(&unrank(r as u64, n as usize, G::PITS)),
                 "rank {r}"
             );
             seen += 1;
@@ -278,10 +286,12 @@ mod tests {
     #[test]
     fn walked_boards_are_the_unranked_ones() {
         for n in [0, 1, 2, 7, 16, 24] {
-            walks::<Adjito>(n);
+            walks::<Adjito, u64>(n);
+            walks::<Adjito, u128>(n);
         }
         for n in [0, 1, 3, 20, 33] {
-            walks::<AdjiBoto>(n);
+            walks::<AdjiBoto, u64>(n);
+            walks::<AdjiBoto, u128>(n);
         }
     }
 }

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use super::cell::{cell_fields, cell_word, cells, Cell, IN_L, IN_W, NONE, PEND_L, PEND_W};
 use super::events::{event, Ev, Mode, Worker, L, LOCAL_MAX, W};
 use super::frontier::{for_each_board, Frontier, Sink, DIRTY_CHUNK};
-use super::packed::{pack, rot, unpack};
+use super::packed::{pack, rot, unpack, Word};
 use super::preds::rank_packed;
 use super::quiet::exits;
 use super::seeds::claim_seeds;
@@ -37,7 +37,8 @@ pub struct LevelReport {
     pub sweep_secs: f64,
     /// Total seconds (including the final pass, not the write).
     pub total_secs: f64,
-    /// Largest frontier, in entries (8 bytes each).
+    /// Largest frontier, in entries (a packed board each: 8 bytes, or
+    /// 16 for a level whose boards need 128 bits).
     pub max_frontier: u64,
     /// Thresholds that needed a scan.
     pub scans: u32,
@@ -45,6 +46,9 @@ pub struct LevelReport {
     pub scan_secs: f64,
     /// Frontier rounds that overflowed the cap and needed a pending-bit scan.
     pub spills: u32,
+    /// Bits of the word the level's boards were packed into: 64, or 128
+    /// where 64 do not hold every board.
+    pub word_bits: u32,
 }
 
 /// Positions per forward-pass batch: the capture lookups of a whole batch
@@ -147,17 +151,17 @@ pub(super) fn bound_bytes(w: u32) -> (u8, u8) {
 }
 
 /// One level under construction.
-pub(super) struct LevelBuild<'a, G: Game> {
+pub(super) struct LevelBuild<'a, G: Game, W: Word> {
     n: u32,
     lower: &'a TableSet,
     cap: usize,
     words: Words,
     dirty: [Vec<AtomicBool>; 2],
     pub(super) report: LevelReport,
-    game: PhantomData<G>,
+    game: PhantomData<(G, W)>,
 }
 
-impl<'a, G: Game> LevelBuild<'a, G> {
+impl<'a, G: Game, W: Word> LevelBuild<'a, G, W> {
     pub(super) fn new(
         n: u32,
         size: usize,
@@ -178,6 +182,7 @@ impl<'a, G: Game> LevelBuild<'a, G> {
             report: LevelReport {
                 level: n,
                 positions: size as u64,
+                word_bits: W::BITS,
                 ..Default::default()
             },
             game: PhantomData,
@@ -189,7 +194,7 @@ impl<'a, G: Game> LevelBuild<'a, G> {
     /// E`) and marked pending for the acyclic pass.
     pub(super) fn forward(&mut self, bar: &dyn Progress, settle: bool) {
         bar.message(&format!("level {}: forward pass", self.n));
-        forward_cells::<G>(
+        forward_cells::<G, W>(
             &mut self.words,
             0,
             self.n,
@@ -207,7 +212,7 @@ impl<'a, G: Game> LevelBuild<'a, G> {
     /// a quiet cycle is settled here, with one event.
     pub(super) fn kahn(&mut self, bar: &dyn Progress) {
         bar.message(&format!("level {}: acyclic pass", self.n));
-        let mut front = Frontier {
+        let mut front = Frontier::<W> {
             spilled: [true, false],
             ..Default::default()
         };
@@ -218,7 +223,7 @@ impl<'a, G: Game> LevelBuild<'a, G> {
         while !front.is_empty() {
             self.report.max_frontier = self.report.max_frontier.max(front.len() as u64);
             self.report.spills += (!first && front.spilled[W]) as u32;
-            front = round::<G>(cells, n, Mode::Kahn, front, dirty, cap);
+            front = round::<G, W>(cells, n, Mode::Kahn, front, dirty, cap);
             first = false;
         }
     }
@@ -245,13 +250,13 @@ impl<'a, G: Game> LevelBuild<'a, G> {
             report.scans += 1;
             bar.message(&format!("level {n}: threshold {t:+}"));
             let ts = Instant::now();
-            let mut front = scan::<G>(words, n, t, (&mask_lo, &mask_hi), dirty, cap);
+            let mut front = scan::<G, W>(words, n, t, (&mask_lo, &mask_hi), dirty, cap);
             report.scan_secs += ts.elapsed().as_secs_f64();
             let cells = cells(words);
             while !front.is_empty() {
                 report.max_frontier = report.max_frontier.max(front.len() as u64);
                 report.spills += front.spilled.iter().any(|&s| s) as u32;
-                front = round::<G>(cells, n, Mode::Threshold(t), front, dirty, cap);
+                front = round::<G, W>(cells, n, Mode::Threshold(t), front, dirty, cap);
             }
         }
         self.report = report;
@@ -268,7 +273,7 @@ impl<'a, G: Game> LevelBuild<'a, G> {
 /// into `b`; with `settle`, a position without quiet moves is settled (`lo
 /// = hi = E`), marked pending and its chunk (of `dirty`, counted from
 /// `start`) marked dirty.
-pub(super) fn forward_cells<G: Game>(
+pub(super) fn forward_cells<G: Game, W: Word>(
     words: &mut [u32],
     start: u64,
     n: u32,
@@ -289,7 +294,7 @@ pub(super) fn forward_cells<G: Game>(
                 for slot in batch.iter_mut().take(ws.len()) {
                     *slot = it.next().expect("chunk within the level").1;
                 }
-                exits_batch::<G>(n, &batch[..ws.len()], lower, &mut caps, &mut exits);
+                exits_batch::<G, W>(n, &batch[..ws.len()], lower, &mut caps, &mut exits);
                 exit_words(ws, &exits, settle);
             }
             chunk_done(words, &dirty[ci], bar);
@@ -350,23 +355,23 @@ pub(super) fn value_masks(words: &[u32], n: u32) -> (Vec<ValueMask>, Vec<ValueMa
 }
 
 /// A worker with producers into `sinks`, and what it pushed when done.
-fn with_worker<G: Game>(
+fn with_worker<G: Game, W: Word>(
     cells: &[Cell],
     mode: Mode,
     sinks: &[Sink; 2],
-    f: impl FnOnce(&mut Worker<G>),
-) -> [Vec<u64>; 2] {
-    let mut w = worker::<G>(cells, mode, sinks);
+    f: impl FnOnce(&mut Worker<G, W>),
+) -> [Vec<W>; 2] {
+    let mut w = worker::<G, W>(cells, mode, sinks);
     f(&mut w);
     std::mem::take(&mut w.lists)
 }
 
 /// A worker on `cells` with producers into `sinks`.
-fn worker<'p, 's, 'a, G: Game>(
+fn worker<'p, 's, 'a, G: Game, W: Word>(
     cells: &'p [Cell],
     mode: Mode,
     sinks: &'s [Sink<'a>; 2],
-) -> Worker<'p, 's, 'a, G> {
+) -> Worker<'p, 's, 'a, G, W> {
     let local_max = sinks[W].cap().min(LOCAL_MAX);
     Worker::new(
         cells,
@@ -377,7 +382,7 @@ fn worker<'p, 's, 'a, G: Game>(
 }
 
 /// The frontier of what `outs` pushed into `sinks`.
-fn collect(mut outs: Vec<[Vec<u64>; 2]>, sinks: &[Sink; 2]) -> Frontier {
+fn collect<W: Word>(mut outs: Vec<[Vec<W>; 2]>, sinks: &[Sink; 2]) -> Frontier<W> {
     let mut front = Frontier::default();
     for k in 0..2 {
         let lists = outs.iter_mut().map(|o| std::mem::take(&mut o[k])).collect();
@@ -390,14 +395,14 @@ fn collect(mut outs: Vec<[Vec<u64>; 2]>, sinks: &[Sink; 2]) -> Frontier {
 /// sweep) are taken by workers in slices, then, for a kind that spilled,
 /// the positions of dirty chunks that carry its pending bit (cleared as
 /// they are taken); what the events push is the next frontier.
-fn round<G: Game>(
+fn round<G: Game, W: Word>(
     cells: &[Cell],
     n: u32,
     mode: Mode,
-    input: Frontier,
+    input: Frontier<W>,
     dirty: &[Vec<AtomicBool>; 2],
     cap: usize,
-) -> Frontier {
+) -> Frontier<W> {
     let sinks = [
         Sink::new(cap, &dirty[W], PEND_W),
         Sink::new(cap, &dirty[L], PEND_L),
@@ -407,12 +412,13 @@ fn round<G: Game>(
         let all = lists.concat();
         drop(lists);
         outs.par_extend(all.par_chunks(SLICE).map(|xs| {
-            with_worker::<G>(cells, mode, &sinks, |w| {
+            with_worker::<G, W>(cells, mode, &sinks, |w| {
                 w.run(xs.iter().map(|&x| {
-                    let board = rot::<G>(x);
+                    let board = rot::<G, W>(x);
                     match mode {
                         Mode::Kahn => {
-                            event(cells, rank(&unpack::<G>(board), G::PITS) as usize, board, k)
+                            let r = rank(&unpack::<G, W>(board), G::PITS) as usize;
+                            event(cells, r, board, k)
                         }
                         Mode::Threshold(_) => Ev {
                             board,
@@ -433,9 +439,9 @@ fn round<G: Game>(
                 .filter(|&ci| dirty[k][ci].swap(false, Relaxed))
                 .map(|ci| {
                     let ranks = take_pending(cells, ci, bit);
-                    with_worker::<G>(cells, mode, &sinks, |w| {
+                    with_worker::<G, W>(cells, mode, &sinks, |w| {
                         let mut evs = Vec::with_capacity(ranks.len());
-                        for_each_board::<G>(&ranks, n, |r, b| {
+                        for_each_board::<G, W>(&ranks, n, |r, b| {
                             evs.push(event(cells, r as usize, b, k))
                         });
                         w.run(evs)
@@ -468,20 +474,20 @@ const SLAB: usize = 512;
 /// Slab by slab, the chunks are scanned with the cells held exclusively
 /// ([`claim_seeds`]), then each chunk's worker processes every event its
 /// seeds lead to. Returns the overflow.
-fn scan<G: Game>(
+fn scan<G: Game, W: Word>(
     words: &mut [u32],
     n: u32,
     t: i32,
     (mask_lo, mask_hi): (&[ValueMask], &[ValueMask]),
     dirty: &[Vec<AtomicBool>; 2],
     cap: usize,
-) -> Frontier {
+) -> Frontier<W> {
     let ni = n as i32;
     let sinks = [
         Sink::new(cap, &dirty[W], PEND_W),
         Sink::new(cap, &dirty[L], PEND_L),
     ];
-    let mut outs: Vec<[Vec<u64>; 2]> = Vec::new();
+    let mut outs: Vec<[Vec<W>; 2]> = Vec::new();
     let slab = SLAB * DIRTY_CHUNK;
     for first in (0..words.len()).step_by(slab) {
         let end = (first + slab).min(words.len());
@@ -498,9 +504,14 @@ fn scan<G: Game>(
         let cells = cells(words);
         // One worker and one event list per rayon job, reused over its chunks.
         outs.par_extend(seeds.into_par_iter().map_init(
-            || (worker::<G>(cells, Mode::Threshold(t), &sinks), Vec::new()),
+            || {
+                (
+                    worker::<G, W>(cells, Mode::Threshold(t), &sinks),
+                    Vec::new(),
+                )
+            },
             |(w, evs), (ranks, codes)| {
-                seed_events::<G>(n, &ranks, &codes, evs);
+                seed_events::<G, W>(n, &ranks, &codes, evs);
                 w.run(evs.drain(..));
                 std::mem::take(&mut w.lists)
             },
@@ -511,9 +522,9 @@ fn scan<G: Game>(
 
 /// The events of the seeds `ranks` (ascending) of level `n` with their
 /// `codes` ([`claim_seeds`]), into `evs`.
-fn seed_events<G: Game>(n: u32, ranks: &[u32], codes: &[u8], evs: &mut Vec<Ev>) {
+fn seed_events<G: Game, W: Word>(n: u32, ranks: &[u32], codes: &[u8], evs: &mut Vec<Ev<W>>) {
     let mut codes = codes.iter();
-    for_each_board::<G>(ranks, n, |_, b| {
+    for_each_board::<G, W>(ranks, n, |_, b| {
         let code = codes.next().expect("one code a seed");
         for kind in [W, L].into_iter().filter(|&k| code >> k & 1 != 0) {
             evs.push(Ev {
@@ -529,7 +540,7 @@ fn seed_events<G: Game>(n: u32, ranks: &[u32], codes: &[u8], evs: &mut Vec<Ev>) 
 /// A capture found in a forward-pass batch: the batch slot, seeds taken,
 /// the child's level and rank, and the child's packed board (for its `w`,
 /// if needed).
-pub(super) type Capture = (usize, u8, u32, usize, u64);
+pub(super) type Capture<W> = (usize, u8, u32, usize, W);
 
 /// `(E, quiet-move count)` of each board of `batch` into `out`; `E` is
 /// `i32::MIN` when it has no exit (the cell then holds [`NONE`]), and the
@@ -537,16 +548,16 @@ pub(super) type Capture = (usize, u8, u32, usize, u64);
 /// move). The lower-level entries of all capture
 /// children of the batch are located and prefetched first, then read, so
 /// that their cache misses overlap. `caps` is scratch space.
-fn exits_batch<G: Game>(
+fn exits_batch<G: Game, W: Word>(
     n: u32,
     batch: &[[u8; MAX_PITS]],
     lower: &TableSet,
-    caps: &mut Vec<Capture>,
+    caps: &mut Vec<Capture<W>>,
     out: &mut Vec<(i32, u8)>,
 ) {
     caps.clear();
     out.clear();
-    quiet_exits::<G>(n, batch, caps, out, |level, idx| {
+    quiet_exits::<G, W>(n, batch, caps, out, |level, idx| {
         if let Some(t) = lower.level(level) {
             t.prefetch(idx);
         }
@@ -555,7 +566,7 @@ fn exits_batch<G: Game>(
         let t = lower
             .level(level)
             .expect("lower level present (checked by build_level)");
-        t.value_with(idx, || lower.rule.w::<G>(&child::<G>(c)))
+        t.value_with(idx, || lower.rule.w::<G>(&child::<G, W>(c)))
     });
 }
 
@@ -563,20 +574,20 @@ fn exits_batch<G: Game>(
 /// `(E, quiet-move count)` without its captures (`E` as there, from the end
 /// of the game only), and to `caps` every capture child, `seen(level,
 /// rank)` told of each as it is found.
-pub(super) fn quiet_exits<G: Game>(
+pub(super) fn quiet_exits<G: Game, W: Word>(
     n: u32,
     batch: &[[u8; MAX_PITS]],
-    caps: &mut Vec<Capture>,
+    caps: &mut Vec<Capture<W>>,
     out: &mut Vec<(i32, u8)>,
     mut seen: impl FnMut(u32, usize),
 ) {
     let j0 = out.len();
     for (j, b) in batch.iter().enumerate() {
-        let x = pack::<G>(b);
+        let x = pack::<G, W>(b);
         // Only captures are sown: quiet moves are only counted.
-        let quiet = exits::<G>(x, b, |captured, c| {
+        let quiet = exits::<G, W>(x, b, |captured, c| {
             let level = n - captured as u32;
-            let idx = rank_packed::<G>(c) as usize;
+            let idx = rank_packed::<G, W>(c) as usize;
             seen(level, idx);
             caps.push((j0 + j, captured, level, idx, c));
         });
@@ -601,10 +612,10 @@ pub(super) fn quiet_exits<G: Game>(
 /// The second half of [`exits_batch`]: folds into `out` the value of every
 /// capture of `caps`, its child's value from `value` (the mover's exit is
 /// the best capture, [`capture_value`]).
-pub(super) fn fold_captures(
-    caps: &[Capture],
+pub(super) fn fold_captures<W: Word>(
+    caps: &[Capture<W>],
     out: &mut [(i32, u8)],
-    mut value: impl FnMut(&Capture) -> i32,
+    mut value: impl FnMut(&Capture<W>) -> i32,
 ) {
     for cap in caps {
         let v = value(cap);
@@ -614,9 +625,9 @@ pub(super) fn fold_captures(
 }
 
 /// The position of a packed child board, South to move, out of the opening.
-pub(super) fn child<G: Game>(c: u64) -> Position {
+pub(super) fn child<G: Game, W: Word>(c: W) -> Position {
     Position {
-        pits: unpack::<G>(c),
+        pits: unpack::<G, W>(c),
         side: 0,
         opening: 0,
     }

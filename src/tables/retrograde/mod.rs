@@ -43,7 +43,9 @@
 //! A position generates its predecessors (un-moves) once if the acyclic
 //! pass settles it and at most twice otherwise. Events are handled by the
 //! worker that creates them, depth-first from a local stack, in prefetched
-//! batches ([`events`]). Boards travel packed into 64 bits, so no event
+//! batches ([`events`]). Boards travel packed into one word (64 bits where
+//! every board of the level fits: Adjito to 31 seeds, Adji-Boto to 63;
+//! else 128, [`packed::Word`], chosen once per level), so no event
 //! unranks: predecessors are generated on the packed board and ranked from
 //! all their prefix sums at once ([`preds`]). Only scan seeds and spilled
 //! positions are unranked, each from the previous one's prefix sums
@@ -430,6 +432,18 @@ fn build_level_bounds<G: Game>(
     bar: &dyn Progress,
     config: &BuildConfig,
 ) -> Result<(level::LevelBounds, LevelReport), TableError> {
+    build_level_bounds_in::<G>(n, lower, bar, config, false)
+}
+
+/// [`build_level_bounds`], the boards packed into 64 bits where they fit
+/// (every level of the one-process builder) unless `wide`, else into 128.
+fn build_level_bounds_in<G: Game>(
+    n: u32,
+    lower: &TableSet,
+    bar: &dyn Progress,
+    config: &BuildConfig,
+    wide: bool,
+) -> Result<(level::LevelBounds, LevelReport), TableError> {
     let size = check_size::<G>(n)? as usize;
     if lower.covered() < n {
         return Err(TableError::Missing {
@@ -437,13 +451,48 @@ fn build_level_bounds<G: Game>(
             path: PathBuf::from("(lower levels)"),
         });
     }
+    if packed::packs::<G, u64>(n) && !wide {
+        build_bounds::<G, u64>(n, size, lower, bar, config)
+    } else {
+        build_bounds::<G, u128>(n, size, lower, bar, config)
+    }
+}
+
+/// The lo and hi planes of level `n` built with its boards packed into
+/// 128 bits, though 64 hold them: a test hook (the planes are those of
+/// [`build_level_with`]).
+///
+/// # Errors
+/// As [`build_level`].
+#[cfg(test)]
+pub(crate) fn build_level_wide<G: Game>(
+    n: u32,
+    lower: &TableSet,
+    config: &BuildConfig,
+) -> Result<(Vec<u8>, Vec<u8>, LevelReport), TableError> {
+    let (bounds, report) =
+        build_level_bounds_in::<G>(n, lower, &crate::progress::NoProgress, config, true)?;
+    let (lo, hi) = bounds.into_planes();
+    Ok((lo, hi, report))
+}
+
+/// The passes of [`build_level_bounds`] over level `n` of `size`
+/// positions, boards packed into `W`.
+fn build_bounds<G: Game, W: packed::Word>(
+    n: u32,
+    size: usize,
+    lower: &TableSet,
+    bar: &dyn Progress,
+    config: &BuildConfig,
+) -> Result<(level::LevelBounds, LevelReport), TableError> {
     let t0 = Instant::now();
-    let mut lb = level::LevelBuild::<G>::new(n, size, lower, config.cap.max(1)).map_err(|e| {
-        TableError::Io {
-            path: PathBuf::from(format!("(memory for level {n})")),
-            source: e,
-        }
-    })?;
+    let mut lb =
+        level::LevelBuild::<G, W>::new(n, size, lower, config.cap.max(1)).map_err(|e| {
+            TableError::Io {
+                path: PathBuf::from(format!("(memory for level {n})")),
+                source: e,
+            }
+        })?;
     bar.start(&format!("level {n}"), size as u64);
     lb.forward(bar, config.acyclic_pass);
     lb.report.forward_secs = t0.elapsed().as_secs_f64();
@@ -460,21 +509,21 @@ fn build_level_bounds<G: Game>(
     Ok((bounds, report))
 }
 
-/// Largest level size the builder takes: ranks are `u32`. (Every level
-/// within it also packs its boards into 64 bits: pits of Adjito's levels ≤ 31
-/// fit 5 bits, Adji-Boto's ≤ 43 fit 6.)
+/// Largest level size the one-process builder takes: ranks are `u32`.
+/// (Every level within it also packs its boards into 64 bits: pits of
+/// Adjito's levels ≤ 31 fit 5 bits, Adji-Boto's ≤ 43 fit 6.)
 pub const MAX_POSITIONS: u64 = u32::MAX as u64;
 
-/// Why a level is beyond the builder, for messages.
+/// Why a level is beyond the one-process builder, for messages.
 pub const LIMIT_REASON: &str = "its frontiers and seed lists hold ranks as 32-bit numbers \
-     (a level must have fewer than 2^32 − 1 positions) and its boards packed into 64 bits \
-     (5 bits a pit for Adjito, 6 for Adji-Boto)";
+     (a level must have fewer than 2^32 − 1 positions); the sharded builders (out of core, \
+     distributed) take every level of both games";
 
-/// Whether the builder can take level `n`: its ranks fit 32 bits and its
-/// boards pack into 64.
+/// Whether the one-process builder can take level `n`: its ranks fit 32
+/// bits (and its boards pack into a [`packed::Word`], as every level's do).
 fn fits<G: Game>(n: u32) -> bool {
     let positions = crate::index::try_level_size(n as usize, G::PITS).unwrap_or(u64::MAX);
-    positions < MAX_POSITIONS && packed::packs::<G>(n)
+    positions < MAX_POSITIONS && packed::packs::<G, u128>(n)
 }
 
 /// The largest level the builder can take for `G` (31 for Adjito, 43 for
@@ -507,11 +556,13 @@ pub fn check_size<G: Game>(n: u32) -> Result<u64, TableError> {
 }
 
 /// The largest level the sharded builders (distributed, out of core) can
-/// take for `G`: every board packs into 64 bits (31 for Adjito, 63 for
-/// Adji-Boto). Their ranks and counts are 64-bit.
+/// take for `G`: every level of the game (48 for Adjito, 100 for
+/// Adji-Boto). Their ranks and counts are 64-bit, and their boards are
+/// packed into 64 bits where every board of the level fits (Adjito to 31,
+/// Adji-Boto to 63), else into 128 ([`packed::Word`]).
 pub fn max_sharded_level<G: Game>() -> u32 {
     (0..=G::TOTAL)
-        .take_while(|&n| packed::packs::<G>(n))
+        .take_while(|&n| packed::packs::<G, u128>(n))
         .last()
         .unwrap_or(0)
 }
@@ -543,7 +594,7 @@ pub fn count_predecessors<G: Game>(boards: &[[u8; crate::game::MAX_PITS]]) -> (u
     let (mut count, mut sum) = (0u64, 0u64);
     for b in boards {
         debug_assert!(check_size::<G>(b.iter().map(|&x| x as u32).sum()).is_ok());
-        preds::for_each_pred::<G>(packed::pack::<G>(b), |r, _| {
+        preds::for_each_pred::<G, u64>(packed::pack::<G, u64>(b), |r, _| {
             count += 1;
             sum = sum.wrapping_add(r);
         });
@@ -557,7 +608,7 @@ pub fn count_predecessors<G: Game>(boards: &[[u8; crate::game::MAX_PITS]]) -> (u
 /// the sweep's seeds (`benches/preds.rs`).
 pub fn walk_ranks<G: Game>(n: u32, ranks: &[u32]) -> u64 {
     let mut sum = 0u64;
-    frontier::for_each_board::<G>(ranks, n, |_, b| sum = sum.wrapping_add(b));
+    frontier::for_each_board::<G, u64>(ranks, n, |_, b: u64| sum = sum.wrapping_add(b));
     sum
 }
 
@@ -873,5 +924,115 @@ fn existing<G: Game>(path: &Path, rule: LoopRule, n: u32) -> Result<Existing, Ta
         ) => Err(e),
         // Truncated, corrupt or of an old format: rebuild it.
         Err(e) => Ok(Existing::Build(Some(e.to_string()))),
+    }
+}
+
+#[cfg(test)]
+mod wide_tests {
+    use super::*;
+    use crate::adjito::AdjitoMustReach;
+    use crate::progress::NoProgress;
+    use crate::{AdjiBoto, Adjito};
+
+    /// Levels `0..=max` built one by one with 64-bit boards (the default)
+    /// and with 128-bit boards forced, each from the same lower levels
+    /// (the built tables: a level's captures look lower only),
+    /// under the default configuration and a tiny frontier cap (the
+    /// pending-bit path): the planes (a file's entries) are identical.
+    fn wide_is_narrow<G: Game>(max: u32, rule: LoopRule) {
+        let d = tempfile::tempdir().unwrap();
+        let lower = build_tables::<G>(d.path(), rule, max, &NoProgress, |_| {}).unwrap();
+        for n in 0..=max {
+            let size = check_size::<G>(n).unwrap() as usize;
+            let tiny = BuildConfig {
+                cap: 64,
+                acyclic_pass: true,
+            };
+            for config in [BuildConfig::for_size(size), tiny] {
+                let (lo, hi, r) = build_level_with::<G>(n, &lower, &NoProgress, &config).unwrap();
+                let (wlo, whi, w) = build_level_wide::<G>(n, &lower, &config).unwrap();
+                assert_eq!((r.word_bits, w.word_bits), (64, 128));
+                assert!(lo == wlo && hi == whi, "{:?} {rule:?} level {n}", G::ID);
+            }
+        }
+    }
+
+    #[test]
+    fn levels_built_with_wide_boards_are_byte_identical() {
+        for rule in [LoopRule::Start, LoopRule::Even] {
+            wide_is_narrow::<Adjito>(10, rule);
+            wide_is_narrow::<AdjiBoto>(12, rule);
+            wide_is_narrow::<AdjitoMustReach>(9, rule);
+        }
+    }
+
+    /// The cost of the wide word, measured (not a test: it asserts only
+    /// that both words give the same level): Adjito level `ADJI_LEVEL`
+    /// (default 16) from the lower levels in `ADJI_TABLES`, on one thread,
+    /// built with 64-bit and with 128-bit boards in turn, three times;
+    /// prints the CPU seconds of each build and of the floor pass.
+    /// `ADJI_TABLES=/work/tables cargo test --release --lib
+    /// measure_the_wide_word -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn measure_the_wide_word() {
+        use crate::distributed::process_cpu_secs;
+        let dir = std::env::var("ADJI_TABLES").expect("ADJI_TABLES: a directory of tables");
+        let n: u32 = std::env::var("ADJI_LEVEL").map_or(16, |v| v.parse().unwrap());
+        let lower = TableSet::open::<Adjito>(Path::new(&dir), LoopRule::Start, n - 1).unwrap();
+        let config = BuildConfig::for_size(check_size::<Adjito>(n).unwrap() as usize);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut want = None;
+            for round in 0..3 {
+                let c = process_cpu_secs();
+                floor_pass::<Adjito>(n);
+                let floor = process_cpu_secs() - c;
+                let mut secs = [0.0; 2];
+                for (k, wide) in [false, true].into_iter().enumerate() {
+                    let c = process_cpu_secs();
+                    let (b, r) =
+                        build_level_bounds_in::<Adjito>(n, &lower, &NoProgress, &config, wide)
+                            .unwrap();
+                    secs[k] = process_cpu_secs() - c;
+                    let planes = b.into_planes();
+                    assert_eq!(r.word_bits, [64, 128][k]);
+                    assert!(want.get_or_insert_with(|| planes.clone()) == &planes);
+                }
+                println!(
+                    "round {round}: level {n} floor {floor:.2} s, u64 {:.2} s ({:.2} floors), \
+                     u128 {:.2} s ({:.2} floors), u128/u64 {:.3}",
+                    secs[0],
+                    secs[0] / floor,
+                    secs[1],
+                    secs[1] / floor,
+                    secs[1] / secs[0]
+                );
+            }
+        });
+    }
+
+    /// The sharded builders take every level of both games (boards beyond
+    /// 64 bits in 128); the one-process builder keeps its 2^32 positions.
+    #[test]
+    fn the_sharded_builders_take_every_level() {
+        assert_eq!(max_sharded_level::<Adjito>(), 48);
+        assert_eq!(max_sharded_level::<AdjitoMustReach>(), 48);
+        assert_eq!(max_sharded_level::<AdjiBoto>(), 100);
+        assert!(check_size_sharded::<Adjito>(48).is_ok());
+        assert!(check_size_sharded::<Adjito>(49).is_err());
+        assert!(check_size_sharded::<AdjiBoto>(100).is_ok());
+        assert!(check_size_sharded::<AdjiBoto>(101).is_err());
+        assert_eq!(max_build_level::<Adjito>(), 31);
+        assert_eq!(max_build_level::<AdjiBoto>(), 43);
+        // 64 bits hold Adjito to 31 and Adji-Boto to 63 only.
+        assert!(packed::packs::<Adjito, u64>(31) && !packed::packs::<Adjito, u64>(32));
+        assert!(packed::packs::<AdjiBoto, u64>(63) && !packed::packs::<AdjiBoto, u64>(64));
+        let plan = plan_within::<Adjito>(48, 1 << 34, None).unwrap();
+        assert_eq!(plan.len(), 49);
+        assert!(plan[48].shards > 1);
     }
 }

@@ -38,6 +38,7 @@ use super::check_size_sharded;
 use super::events::Mode;
 use super::frontier::DIRTY_CHUNK;
 use super::level::{bound_bytes, finish_words, forward_cells, value_masks, ValueMask};
+use super::packed::{packs, Word};
 use super::part::{needs_scan, or_masks, Layout, Part};
 use crate::distributed::process_cpu_secs;
 use crate::fsutil::{TMP_PREFIX, TMP_SUFFIX};
@@ -111,6 +112,9 @@ pub struct OocReport {
     pub cell_bytes: u64,
     /// Shards that already checked and were kept (a resumed build).
     pub shards_kept: u32,
+    /// Bits of the word the level's boards were packed into: 64, or 128
+    /// where 64 do not hold every board.
+    pub word_bits: u32,
 }
 
 /// Builds level `n` out of core from the lower levels `lower` and writes
@@ -127,6 +131,24 @@ pub fn build_level_out_of_core<G: Game>(
     bar: &dyn Progress,
     config: &OocConfig,
 ) -> Result<OocReport, TableError> {
+    build_level_out_of_core_with::<G>(dir, rule, n, lower, bar, config, false)
+}
+
+/// [`build_level_out_of_core`]; with `wide`, the level's boards are
+/// packed into 128 bits even where 64 hold them (tests: the tables are
+/// the same).
+///
+/// # Errors
+/// As [`build_level_out_of_core`].
+pub(crate) fn build_level_out_of_core_with<G: Game>(
+    dir: &Path,
+    rule: LoopRule,
+    n: u32,
+    lower: &TableSet,
+    bar: &dyn Progress,
+    config: &OocConfig,
+    wide: bool,
+) -> Result<OocReport, TableError> {
     let size = check_size_sharded::<G>(n)?;
     if lower.covered() < n {
         return Err(TableError::Missing {
@@ -136,7 +158,23 @@ pub fn build_level_out_of_core<G: Game>(
     }
     std::fs::create_dir_all(dir).map_err(|e| io_at(dir, e))?;
     let layout = Layout::even(size, config.shards.clamp(1, size.max(1) as usize));
-    let mut ooc = Ooc::<G>::new(dir, n, &layout, config);
+    if packs::<G, u64>(n) && !wide {
+        run::<G, u64>(dir, rule, (n, &layout), lower, bar, config)
+    } else {
+        run::<G, u128>(dir, rule, (n, &layout), lower, bar, config)
+    }
+}
+
+/// The build of [`build_level_out_of_core`], boards packed into `W`.
+fn run<G: Game, W: Word>(
+    dir: &Path,
+    rule: LoopRule,
+    (n, layout): (u32, &Layout),
+    lower: &TableSet,
+    bar: &dyn Progress,
+    config: &OocConfig,
+) -> Result<OocReport, TableError> {
+    let mut ooc = Ooc::<G, W>::new(dir, n, layout, config);
     let r = ooc.run(lower, bar, rule);
     ooc.remove_temps();
     r?;
@@ -353,7 +391,7 @@ impl Inboxes {
 }
 
 /// The out-of-core build of one level.
-struct Ooc<'a, G: Game> {
+struct Ooc<'a, G: Game, W: Word> {
     dir: &'a Path,
     n: u32,
     layout: &'a Layout,
@@ -361,10 +399,10 @@ struct Ooc<'a, G: Game> {
     masks: Vec<(Vec<ValueMask>, Vec<ValueMask>)>,
     inbox: Inboxes,
     report: OocReport,
-    game: std::marker::PhantomData<G>,
+    game: std::marker::PhantomData<(G, W)>,
 }
 
-impl<'a, G: Game> Ooc<'a, G> {
+impl<'a, G: Game, W: Word> Ooc<'a, G, W> {
     fn new(dir: &'a Path, n: u32, layout: &'a Layout, config: &OocConfig) -> Self {
         let s = layout.parts();
         let rb = layout.record_bytes();
@@ -385,6 +423,7 @@ impl<'a, G: Game> Ooc<'a, G> {
                 level: n,
                 positions: layout.size(),
                 shards: s,
+                word_bits: W::BITS,
                 ..Default::default()
             },
             game: std::marker::PhantomData,
@@ -462,12 +501,12 @@ impl<'a, G: Game> Ooc<'a, G> {
         bar: &dyn Progress,
     ) -> Result<(), TableError> {
         let mut words = self.stored[s].create().map_err(self.io(s))?;
-        let mut part = Part::<G>::new(self.n, self.layout, s);
+        let mut part = Part::<G, W>::new(self.n, self.layout, s);
         part.flush_at = self.inbox.budget / 4;
         let dirty: Vec<_> = (0..words.len().div_ceil(DIRTY_CHUNK))
             .map(|_| AtomicBool::new(false))
             .collect();
-        forward_cells::<G>(&mut words, part.start(), self.n, lower, true, &dirty, bar);
+        forward_cells::<G, W>(&mut words, part.start(), self.n, lower, true, &dirty, bar);
         let inbox = &mut self.inbox;
         part.kahn_local(cells(&mut words), &mut |out| inbox.push(out));
         inbox.push(&mut part.out);
@@ -525,7 +564,7 @@ impl<'a, G: Game> Ooc<'a, G> {
         self.report.turns += 1;
         let mut words = self.stored[s].load().map_err(self.io(s))?;
         self.report.cell_bytes += self.stored[s].bytes();
-        let mut part = Part::<G>::new(self.n, self.layout, s);
+        let mut part = Part::<G, W>::new(self.n, self.layout, s);
         part.flush_at = self.inbox.budget / 4;
         let cells = cells(&mut words);
         let (inbox, masks) = (&mut self.inbox, &self.masks[s]);
@@ -627,6 +666,16 @@ mod tests {
     /// out of core from the same lower levels in another: the merged
     /// shards are the in-memory files byte for byte.
     fn same_as_in_memory<G: Game>(max: u32, rule: LoopRule, shards: usize, store: CellStore) {
+        same_as_in_memory_with::<G>(max, rule, (shards, store), false);
+    }
+
+    /// [`same_as_in_memory`], the boards packed into 128 bits with `wide`.
+    fn same_as_in_memory_with<G: Game>(
+        max: u32,
+        rule: LoopRule,
+        (shards, store): (usize, CellStore),
+        wide: bool,
+    ) {
         let one = tempfile::tempdir().unwrap();
         super::super::build_tables::<G>(one.path(), rule, max, &NoProgress, |_| {}).unwrap();
         let d = tempfile::tempdir().unwrap();
@@ -634,7 +683,9 @@ mod tests {
         for n in 0..=max {
             let c = config(shards, store);
             let r =
-                build_level_out_of_core::<G>(d.path(), rule, n, &lower, &NoProgress, &c).unwrap();
+                build_level_out_of_core_with::<G>(d.path(), rule, n, &lower, &NoProgress, &c, wide)
+                    .unwrap();
+            assert_eq!(r.word_bits, if wide { 128 } else { 64 });
             let want = std::fs::read(format::level_path(one.path(), G::RULES.tables(), rule, n));
             assert!(
                 merged::<G>(d.path(), rule, n) == want.unwrap(),
@@ -665,6 +716,18 @@ mod tests {
         same_as_in_memory::<AdjiBoto>(9, LoopRule::Even, 2, CellStore::File);
         same_as_in_memory::<crate::adjito::AdjitoMustReach>(9, LoopRule::Start, 4, CellStore::File);
         same_as_in_memory::<crate::adjito::AdjitoMustReach>(8, LoopRule::Even, 3, CellStore::Mmap);
+    }
+
+    /// Out of core with the boards packed into 128 bits (as for the
+    /// levels beyond 64 bits), the files are the same.
+    #[test]
+    fn out_of_core_levels_with_wide_boards_are_byte_identical_to_in_memory() {
+        for rule in [LoopRule::Start, LoopRule::Even] {
+            same_as_in_memory_with::<Adjito>(9, rule, (3, CellStore::File), true);
+            same_as_in_memory_with::<AdjiBoto>(11, rule, (4, CellStore::Mmap), true);
+        }
+        let reach = (3, CellStore::File);
+        same_as_in_memory_with::<crate::adjito::AdjitoMustReach>(9, LoopRule::Start, reach, true);
     }
 
     /// Out of core on pools of 1 and of 3 threads, S = 2 and 3: the

@@ -1,41 +1,222 @@
-//! Boards packed into 64 bits (one field of [`pit_bits`] bits a pit),
-//! the two rows swapped on the packed form, and the rank terms of the
-//! prefix sums: what every pass of the builder shares. Uses no other
-//! module of the builder.
+//! Boards packed into one machine word (one field of [`pit_bits`] bits a
+//! pit): the [`Word`] (64 bits where every board of a level fits, else
+//! 128), the two rows swapped on the packed form, the sowing constants of
+//! the packed moves, and the rank terms of the prefix sums: what every pass
+//! of the builder shares. Uses no other module of the builder.
+
+use std::fmt::Debug;
+use std::ops::{Add, BitAnd, BitOr, BitOrAssign, Mul, Not, Shl, Shr, Sub};
 
 use crate::game::{Game, MAX_PITS};
 
-/// Bits per pit of a packed board: 5 for Adjito's 12 pits, 6 for
-/// Adji-Boto's 10.
-pub(super) const fn pit_bits<G: Game>() -> u32 {
-    64 / G::PITS as u32
+mod sealed {
+    /// Only `u64` and `u128` are words.
+    pub trait Sealed {}
+    impl Sealed for u64 {}
+    impl Sealed for u128 {}
 }
 
-/// Whether every board of level `n` packs (no pit can exceed the field).
-pub(super) const fn packs<G: Game>(n: u32) -> bool {
-    n < (1 << pit_bits::<G>())
+/// The word a packed board is held in: `u64` (5 bits a pit for Adjito's
+/// 12 pits, 6 for Adji-Boto's 10: Adjito to level 31, Adji-Boto to 63) or
+/// `u128` (6 and 7 bits: every level of both games). The builder's passes
+/// are generic over it and monomorphised; a driver picks `u64` for every
+/// level that packs into it ([`packs`]), so those run the 64-bit code.
+pub(crate) trait Word:
+    sealed::Sealed
+    + Copy
+    + Default
+    + Eq
+    + Ord
+    + Debug
+    + Send
+    + Sync
+    + 'static
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitOrAssign
+    + Not<Output = Self>
+    + Shl<u32, Output = Self>
+    + Shr<u32, Output = Self>
+{
+    /// Bits of the word.
+    const BITS: u32;
+    /// Bits per pit of Adjito (12 pits).
+    const ADJITO_BITS: u32;
+    /// Bits per pit of Adji-Boto (10 pits).
+    const ADJIBOTO_BITS: u32;
+    /// 0.
+    const ZERO: Self;
+    /// 1.
+    const ONE: Self;
+    /// `x` as a word.
+    fn of(x: u64) -> Self;
+    /// The low 64 bits.
+    fn low(self) -> u64;
+    /// Wrapping addition.
+    fn wrapping_add(self, o: Self) -> Self;
+    /// Wrapping subtraction.
+    fn wrapping_sub(self, o: Self) -> Self;
+    /// Wrapping multiplication.
+    fn wrapping_mul(self, o: Self) -> Self;
+    /// Trailing zero bits.
+    fn trailing_zeros(self) -> u32;
+    /// [`runs`] of Adjito in this word's fields.
+    fn adjito_runs() -> &'static Runs<Self>;
+    /// [`runs`] of Adji-Boto in this word's fields.
+    fn adjiboto_runs() -> &'static Runs<Self>;
+    /// [`unsow`] of Adjito in this word's fields (origins 0–5, steps 0–11).
+    fn adjito_unsow() -> &'static [[Self; 12]; 6];
+    /// Adji-Boto's un-sowings by the bit `B·r + o` of the merged mask of
+    /// the predecessors (`B` bits a pit; 0 for `o ≥ 5`): origin `o` gets
+    /// back `r` seeds and pits `o + 1 ..= o + r` lose one each.
+    fn adjiboto_unsow() -> &'static [Self];
 }
 
-/// A board of a level that [`packs`], in 64 bits.
+/// A table of [`runs`] in the low bits of `$t` (every field of the
+/// word's layout is within them).
+macro_rules! narrow {
+    ($t:ty, $r:expr) => {{
+        let r = $r;
+        let mut t = [[0 as $t; 13]; 7];
+        let mut o = 0;
+        while o < 7 {
+            let mut i = 0;
+            while i < 13 {
+                t[o][i] = r[o][i] as $t;
+                i += 1;
+            }
+            o += 1;
+        }
+        t
+    }};
+}
+
+/// The [`Word`] impl of `$t`, with `$adjito` and `$boto` bits a pit, and
+/// its tables.
+macro_rules! word {
+    ($t:ty, $adjito:expr, $boto:expr, $runs12:ident, $runs10:ident, $unsow12:ident, $unsow10:ident) => {
+        static $runs12: Runs<$t> = narrow!($t, runs::<12, 6, $adjito>());
+        static $runs10: Runs<$t> = narrow!($t, runs::<10, 5, $boto>());
+        static $unsow12: [[$t; 12]; 6] = {
+            let u = unsow::<12, 6, $adjito>();
+            let mut t = [[0; 12]; 6];
+            let mut o = 0;
+            while o < 6 {
+                let mut i = 0;
+                while i < 12 {
+                    t[o][i] = u[o][i] as $t;
+                    i += 1;
+                }
+                o += 1;
+            }
+            t
+        };
+        static $unsow10: [$t; 10 * $boto] = {
+            let u = unsow::<10, 5, $boto>();
+            let mut t = [0; 10 * $boto];
+            let mut i = 0;
+            while i < 10 * $boto {
+                if i % $boto < 5 {
+                    t[i] = u[i % $boto][i / $boto] as $t;
+                }
+                i += 1;
+            }
+            t
+        };
+        impl Word for $t {
+            const BITS: u32 = <$t>::BITS;
+            const ADJITO_BITS: u32 = $adjito;
+            const ADJIBOTO_BITS: u32 = $boto;
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            #[inline]
+            fn of(x: u64) -> Self {
+                x as $t
+            }
+            #[inline]
+            fn low(self) -> u64 {
+                self as u64
+            }
+            #[inline]
+            fn wrapping_add(self, o: Self) -> Self {
+                <$t>::wrapping_add(self, o)
+            }
+            #[inline]
+            fn wrapping_sub(self, o: Self) -> Self {
+                <$t>::wrapping_sub(self, o)
+            }
+            #[inline]
+            fn wrapping_mul(self, o: Self) -> Self {
+                <$t>::wrapping_mul(self, o)
+            }
+            #[inline]
+            fn trailing_zeros(self) -> u32 {
+                <$t>::trailing_zeros(self)
+            }
+            #[inline]
+            fn adjito_runs() -> &'static Runs<Self> {
+                &$runs12
+            }
+            #[inline]
+            fn adjiboto_runs() -> &'static Runs<Self> {
+                &$runs10
+            }
+            #[inline]
+            fn adjito_unsow() -> &'static [[Self; 12]; 6] {
+                &$unsow12
+            }
+            #[inline]
+            fn adjiboto_unsow() -> &'static [Self] {
+                &$unsow10
+            }
+        }
+    };
+}
+
+word!(u64, 5, 6, RUNS12_64, RUNS10_64, UNSOW12_64, UNSOW10_64);
+word!(u128, 6, 7, RUNS12_128, RUNS10_128, UNSOW12_128, UNSOW10_128);
+
+/// Bits per pit of a board packed into `W`: 5 for Adjito's 12 pits, 6
+/// for Adji-Boto's 10 in 64 bits; 6 and 7 in 128 (the fewest that hold
+/// the game's every seed: 48 and 100).
 #[inline]
-pub(super) fn pack<G: Game>(b: &[u8; MAX_PITS]) -> u64 {
-    let bits = pit_bits::<G>();
-    let mut x = 0u64;
+pub(super) const fn pit_bits<G: Game, W: Word>() -> u32 {
+    if G::PITS == 12 {
+        W::ADJITO_BITS
+    } else {
+        W::ADJIBOTO_BITS
+    }
+}
+
+/// Whether every board of level `n` packs into `W` (no pit, nor any prefix
+/// sum of pits, can exceed a field).
+pub(crate) const fn packs<G: Game, W: Word>(n: u32) -> bool {
+    n < (1 << pit_bits::<G, W>())
+}
+
+/// A board of a level that [`packs`], in `W`.
+#[inline]
+pub(super) fn pack<G: Game, W: Word>(b: &[u8; MAX_PITS]) -> W {
+    let bits = pit_bits::<G, W>();
+    let mut x = W::ZERO;
     for i in (0..G::PITS).rev() {
-        x = (x << bits) | b[i] as u64;
+        x = (x << bits) | W::of(b[i] as u64);
     }
     x
 }
 
 /// Inverse of [`pack`].
 #[inline]
-pub(super) fn unpack<G: Game>(mut x: u64) -> [u8; MAX_PITS] {
-    let bits = pit_bits::<G>();
-    let mask = (1u64 << bits) - 1;
+pub(super) fn unpack<G: Game, W: Word>(mut x: W) -> [u8; MAX_PITS] {
+    let bits = pit_bits::<G, W>();
+    let mask = (W::ONE << bits) - W::ONE;
     let mut b = [0u8; MAX_PITS];
     for v in b.iter_mut().take(G::PITS) {
-        *v = (x & mask) as u8;
-        x >>= bits;
+        *v = (x & mask).low() as u8;
+        x = x >> bits;
     }
     b
 }
@@ -48,15 +229,16 @@ pub(super) fn unpack<G: Game>(mut x: u64) -> [u8; MAX_PITS] {
 /// move sowed), so that a sorted round sweeps through the cells instead
 /// of jumping.
 #[inline]
-pub(super) fn rot<G: Game>(x: u64) -> u64 {
-    let half = pit_bits::<G>() * (G::PITS / 2) as u32;
-    let mask = (1u64 << half) - 1;
+pub(super) fn rot<G: Game, W: Word>(x: W) -> W {
+    let half = pit_bits::<G, W>() * (G::PITS / 2) as u32;
+    let mask = (W::ONE << half) - W::ONE;
     (x >> half) | ((x & mask) << half)
 }
 
-/// Largest prefix sum of a packed board plus one (pit fields are at most 6
-/// bits wide, and a level that packs keeps every prefix sum below that).
-pub(super) const SUMS: usize = 64;
+/// Largest prefix sum of a packed board plus one (a level that packs
+/// keeps every prefix sum below its field: at most 100, Adji-Boto's
+/// seeds).
+pub(super) const SUMS: usize = 128;
 
 /// `TERMS[j][c] = C(c + j, j + 1)`: the rank term of pit `j` when pits
 /// `0..=j` hold `c` seeds.
@@ -82,4 +264,153 @@ const fn terms() -> [[u64; SUMS]; MAX_PITS] {
         j += 1;
     }
     t
+}
+
+/// One seed in each of the `r` pits after origin `o` ([`runs`]), in a
+/// word's fields; `[H][N]` is one seed in every pit.
+pub(crate) type Runs<W> = [[W; 13]; 7];
+
+/// `RUN[o][r]`: one seed in each of the `r` pits after `o` on a ring of
+/// `N` pits of `BITS` bits each (packed), for origins of the mover's row;
+/// `RUN[H][N]` is one seed in every pit. In 128 bits; each word takes
+/// its low bits.
+pub(super) const fn runs<const N: usize, const H: usize, const BITS: u32>() -> Runs<u128> {
+    let mut t = [[0u128; 13]; 7];
+    let mut o = 0;
+    while o < H {
+        let mut r = 1;
+        while r < N {
+            t[o][r] = t[o][r - 1] | 1 << (BITS * ((o + r) % N) as u32);
+            r += 1;
+        }
+        o += 1;
+    }
+    let mut i = 0;
+    while i < N {
+        t[H][N] |= 1 << (BITS * i as u32);
+        i += 1;
+    }
+    t
+}
+
+/// `t[o][r]` for a ring of `P` pits of `BITS` bits, origins `0..H`: the
+/// origin `o` gains `r` seeds and the `r` pits after it lose one each
+/// (`r < P`, so the origin is never among them), i.e. the origin's `r`
+/// less the sowing's run ([`runs`]). In 128 bits (wrapping: a word takes
+/// the low bits, the same difference modulo its size).
+pub(super) const fn unsow<const P: usize, const H: usize, const BITS: u32>() -> [[u128; P]; H] {
+    let run = runs::<P, H, BITS>();
+    let mut t = [[0u128; P]; H];
+    let mut o = 0;
+    while o < H {
+        let mut r = 0;
+        while r < P {
+            t[o][r] = ((r as u128) << (BITS * o as u32)).wrapping_sub(run[o][r]);
+            r += 1;
+        }
+        o += 1;
+    }
+    t
+}
+
+#[cfg(test)]
+mod props {
+    use super::{pack, packs, rot, unpack, Word};
+    use crate::game::{Game, MAX_PITS};
+    use crate::index::rank;
+    use crate::tables::retrograde::frontier::Walker;
+    use crate::tables::retrograde::preds::{for_each_pred, rank_packed};
+    use crate::{AdjiBoto, Adjito};
+    use proptest::prelude::*;
+
+    /// A board of `G` with `big` seeds in pit `at` and, from `rest`, at
+    /// most `total − big` more in the others.
+    fn board<G: Game>(big: u8, at: usize, rest: &[u8], total: u32) -> [u8; MAX_PITS] {
+        let mut b = [0u8; MAX_PITS];
+        b[at % G::PITS] = big;
+        let mut left = total - big as u32;
+        for (j, &x) in rest.iter().enumerate().take(G::PITS) {
+            if j != at % G::PITS {
+                let v = (x as u32).min(left);
+                b[j] = v as u8;
+                left -= v;
+            }
+        }
+        b
+    }
+
+    /// The board with its two rows swapped.
+    fn swapped<G: Game>(b: &[u8; MAX_PITS]) -> [u8; MAX_PITS] {
+        let mut s = [0u8; MAX_PITS];
+        let h = G::PITS / 2;
+        for j in 0..G::PITS {
+            s[j] = b[(j + h) % G::PITS];
+        }
+        s
+    }
+
+    /// `b` packed into `W`: round-trips, swaps rows, ranks as the index
+    /// does, and the walker reaches it by its rank.
+    fn packed_ok<G: Game, W: Word>(b: &[u8; MAX_PITS]) -> Result<(), TestCaseError> {
+        let n: u32 = b.iter().map(|&x| x as u32).sum();
+        prop_assert!(packs::<G, W>(n));
+        let x = pack::<G, W>(b);
+        prop_assert_eq!(&unpack::<G, W>(x), b);
+        prop_assert_eq!(unpack::<G, W>(rot::<G, W>(x)), swapped::<G>(b));
+        let r = rank(b, G::PITS);
+        prop_assert_eq!(rank_packed::<G, W>(x), r);
+        prop_assert_eq!(Walker::<G, W>::new(n, r).advance(r), x);
+        Ok(())
+    }
+
+    /// `b` (of a level that packs into 64 bits) gives the same boards,
+    /// rotations, ranks and predecessors in both words.
+    fn words_agree<G: Game>(b: &[u8; MAX_PITS]) -> Result<(), TestCaseError> {
+        packed_ok::<G, u64>(b)?;
+        packed_ok::<G, u128>(b)?;
+        let (x, y) = (pack::<G, u64>(b), pack::<G, u128>(b));
+        let (mut p, mut q) = (Vec::new(), Vec::new());
+        for_each_pred::<G, u64>(x, |r, c| p.push((r, unpack::<G, u64>(c))));
+        for_each_pred::<G, u128>(y, |r, c| q.push((r, unpack::<G, u128>(c))));
+        prop_assert_eq!(p, q);
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn adjito_boards_agree_in_both_words(
+            big in 0u8..=31, at in 0usize..12, rest in prop::collection::vec(0u8..=31, 12)
+        ) {
+            words_agree::<Adjito>(&board::<Adjito>(big, at, &rest, 31))?;
+        }
+
+        #[test]
+        fn adjiboto_boards_agree_in_both_words(
+            big in 0u8..=63, at in 0usize..10, rest in prop::collection::vec(0u8..=63, 10)
+        ) {
+            words_agree::<AdjiBoto>(&board::<AdjiBoto>(big, at, &rest, 63))?;
+        }
+
+        /// Boards beyond 64 bits (a pit of 32 to 48 seeds) in 128.
+        #[test]
+        fn adjito_boards_with_a_pit_of_32_to_48_round_trip_in_128_bits(
+            big in 32u8..=48, at in 0usize..12, rest in prop::collection::vec(0u8..=16, 12)
+        ) {
+            let b = board::<Adjito>(big, at, &rest, 48);
+            prop_assert!(!packs::<Adjito, u64>(b.iter().map(|&x| x as u32).sum()));
+            packed_ok::<Adjito, u128>(&b)?;
+        }
+
+        /// Boards beyond 64 bits (a pit of 64 to 100 seeds) in 128.
+        #[test]
+        fn adjiboto_boards_with_a_pit_of_64_to_100_round_trip_in_128_bits(
+            big in 64u8..=100, at in 0usize..10, rest in prop::collection::vec(0u8..=36, 10)
+        ) {
+            let b = board::<AdjiBoto>(big, at, &rest, 100);
+            prop_assert!(!packs::<AdjiBoto, u64>(b.iter().map(|&x| x as u32).sum()));
+            packed_ok::<AdjiBoto, u128>(&b)?;
+        }
+    }
 }

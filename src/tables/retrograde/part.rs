@@ -40,6 +40,7 @@ use super::cell::{Cell, PEND_W};
 use super::events::{l_event, settle, w_event, Ev, Mode, L, LOCAL_MAX, W};
 use super::frontier::{Walker, DIRTY_CHUNK};
 use super::level::{mask_has, ValueMask};
+use super::packed::Word;
 use super::preds::for_each_pred;
 use super::seeds::scan_cell;
 use crate::game::Game;
@@ -142,9 +143,9 @@ impl<'l> Span<'l> {
 
     /// The events of `seeds` (global ranks, ascending; kind, lo, hi), their
     /// packed boards found by one walk, appended to `evs`.
-    fn events<G: Game>(&self, seeds: &[(u64, u8, i8, i8)], evs: &mut Vec<Ev>) {
+    fn events<G: Game, W: Word>(&self, seeds: &[(u64, u8, i8, i8)], evs: &mut Vec<Ev<W>>) {
         let Some(first) = seeds.first() else { return };
-        let mut w = Walker::<G>::new(self.n, first.0);
+        let mut w = Walker::<G, W>::new(self.n, first.0);
         evs.extend(seeds.iter().map(|&(r, kind, lo, hi)| Ev {
             board: w.advance(r),
             kind,
@@ -156,7 +157,7 @@ impl<'l> Span<'l> {
 
 /// One part of a level under construction: its range, its buffers to the
 /// other parts, its counts.
-pub(super) struct Part<'l, G: Game> {
+pub(super) struct Part<'l, G: Game, W: Word> {
     span: Span<'l>,
     /// Outgoing records, by destination part.
     pub(super) out: Vec<Vec<u8>>,
@@ -177,10 +178,10 @@ pub(super) struct Part<'l, G: Game> {
     pub(super) spill_rounds: u64,
     /// The pool's threads that ran jobs (bit `i % 64`: thread `i`).
     pub(super) threads: u64,
-    game: std::marker::PhantomData<fn() -> G>,
+    game: std::marker::PhantomData<fn() -> (G, W)>,
 }
 
-impl<'l, G: Game> Part<'l, G> {
+impl<'l, G: Game, W: Word> Part<'l, G, W> {
     /// Part `index` of level `n` split by `layout`.
     pub(super) fn new(n: u32, layout: &'l Layout, index: usize) -> Self {
         let r = layout.range(index);
@@ -242,7 +243,7 @@ impl<'l, G: Game> Part<'l, G> {
                         (span.start + i as u64, W as u8, lo, hi)
                     })
                     .collect();
-                span.events::<G>(&seeds, evs);
+                span.events::<G, W>(&seeds, evs);
             });
         }
     }
@@ -271,7 +272,7 @@ impl<'l, G: Game> Part<'l, G> {
                     seeds.extend(w.then_some((r, W as u8, 0, 0)));
                     seeds.extend(l.then_some((r, L as u8, 0, 0)));
                 }
-                span.events::<G>(&seeds, evs);
+                span.events::<G, W>(&seeds, evs);
             });
         }
     }
@@ -301,7 +302,7 @@ impl<'l, G: Game> Part<'l, G> {
                             .map(|(k, lo, hi)| (span.start + off, k as u8, lo, hi))
                     })
                     .collect();
-                span.events::<G>(&new, evs);
+                span.events::<G, W>(&new, evs);
             });
         }
     }
@@ -316,7 +317,7 @@ impl<'l, G: Game> Part<'l, G> {
         mode: Mode,
         flush: Flush,
         jobs: impl IntoParallelIterator<Item = J>,
-        seed: impl Fn(J, &mut Vec<Ev>) + Sync,
+        seed: impl Fn(J, &mut Vec<Ev<W>>) + Sync,
     ) {
         let mut waiting = self.round(cells, mode, flush, jobs, seed);
         while !waiting.is_empty() {
@@ -337,12 +338,12 @@ impl<'l, G: Game> Part<'l, G> {
         mode: Mode,
         flush: Flush,
         jobs: impl IntoParallelIterator<Item = J>,
-        seed: impl Fn(J, &mut Vec<Ev>) + Sync,
-    ) -> Vec<Ev> {
+        seed: impl Fn(J, &mut Vec<Ev<W>>) + Sync,
+    ) -> Vec<Ev<W>> {
         let shared = Mutex::new(flush);
         let (span, local_max) = (self.span, self.local_max.max(1));
         let flush_at = self.flush_at / rayon::current_num_threads().max(1);
-        let workers: Vec<Worker<G>> = jobs
+        let workers: Vec<Worker<G, W>> = jobs
             .into_par_iter()
             .fold(
                 || Worker::new(span, cells, mode, local_max, (&shared, flush_at)),
@@ -381,18 +382,18 @@ fn chunk(ci: usize, len: usize) -> Range<usize> {
 /// A part's worker: processes events depth-first from its own stack,
 /// updates the part's cells with the builder's atomic operations and
 /// writes records for other parts into its own buffers.
-struct Worker<'a, 'f, G: Game> {
+struct Worker<'a, 'f, G: Game, W: Word> {
     span: Span<'a>,
     cells: &'a [Cell],
     mode: Mode,
     local_max: usize,
     /// A job's events, taken when the stack is empty.
-    seeds: Vec<Ev>,
-    stack: Vec<Ev>,
+    seeds: Vec<Ev<W>>,
+    stack: Vec<Ev<W>>,
     /// Events found while the stack was full: the next round's.
-    waiting: Vec<Ev>,
-    batch: Vec<Ev>,
-    preds: Vec<(u64, u64, usize)>,
+    waiting: Vec<Ev<W>>,
+    batch: Vec<Ev<W>>,
+    preds: Vec<(u64, W, usize)>,
     /// Records by destination part, and their bytes.
     out: Vec<Vec<u8>>,
     out_bytes: usize,
@@ -402,10 +403,10 @@ struct Worker<'a, 'f, G: Game> {
     thread: Option<usize>,
     /// The part's flush, and the bytes beyond which this worker calls it.
     flush: (&'a Mutex<Flush<'f>>, usize),
-    game: std::marker::PhantomData<fn() -> G>,
+    game: std::marker::PhantomData<fn() -> (G, W)>,
 }
 
-impl<'a, 'f, G: Game> Worker<'a, 'f, G> {
+impl<'a, 'f, G: Game, W: Word> Worker<'a, 'f, G, W> {
     fn new(
         span: Span<'a>,
         cells: &'a [Cell],
@@ -451,7 +452,7 @@ impl<'a, 'f, G: Game> Worker<'a, 'f, G> {
             }
             preds.clear();
             for (k, e) in self.batch.iter().enumerate() {
-                for_each_pred::<G>(e.board, |r, b| {
+                for_each_pred::<G, W>(e.board, |r, b| {
                     if let Some(cell) = self.span.local(self.cells, r) {
                         prefetch(cell);
                     }
@@ -486,7 +487,7 @@ impl<'a, 'f, G: Game> Worker<'a, 'f, G> {
     /// A new local event: onto the stack, or, when it is full, to the
     /// next round.
     #[inline]
-    fn emit(&mut self, e: Ev) {
+    fn emit(&mut self, e: Ev<W>) {
         if self.stack.len() < self.local_max {
             self.stack.push(e);
         } else {
@@ -524,7 +525,7 @@ pub(super) fn needs_scan(lo: &ValueMask, hi: &ValueMask, t: i32, n: u32) -> bool
 
 /// The update of a local predecessor's cell by event `e` under `mode`.
 #[inline]
-fn apply(mode: Mode, cell: &Cell, e: &Ev) -> Option<(usize, i8, i8)> {
+fn apply<W: Word>(mode: Mode, cell: &Cell, e: &Ev<W>) -> Option<(usize, i8, i8)> {
     match mode {
         Mode::Kahn => settle(cell, *e),
         Mode::Threshold(t) => threshold_event(cell, e.kind, t),
@@ -534,7 +535,7 @@ fn apply(mode: Mode, cell: &Cell, e: &Ev) -> Option<(usize, i8, i8)> {
 /// The two bytes of a record for a remote predecessor of `e`: its bounds
 /// in the acyclic pass, its kind in the sweep.
 #[inline]
-fn remote(mode: Mode, e: &Ev) -> (i8, i8) {
+fn remote<W: Word>(mode: Mode, e: &Ev<W>) -> (i8, i8) {
     match mode {
         Mode::Kahn => (e.lo, e.hi),
         Mode::Threshold(_) => (e.kind as i8, 0),
@@ -548,7 +549,7 @@ fn recv(mode: Mode, cell: &Cell, x: i8, y: i8) -> Option<(usize, i8, i8)> {
         Mode::Kahn => settle(
             cell,
             Ev {
-                board: 0,
+                board: 0u64,
                 kind: W as u8,
                 lo: x,
                 hi: y,
@@ -613,9 +614,9 @@ mod tests {
         fn drain<G: Game>(&mut self, cells: &[Cell], seeds: &[(u64, u8, i8, i8)], mode: Mode) {
             let (span, out) = (self.span, &mut self.out);
             let mut stack = Vec::new();
-            span.events::<G>(seeds, &mut stack);
+            span.events::<G, u64>(seeds, &mut stack);
             while let Some(e) = stack.pop() {
-                for_each_pred::<G>(e.board, |r, b| match span.local(cells, r) {
+                for_each_pred::<G, u64>(e.board, |r, b| match span.local(cells, r) {
                     Some(cell) => stack.extend(apply(mode, cell, &e).map(|(k, lo, hi)| Ev {
                         board: b,
                         kind: k as u8,
@@ -736,7 +737,7 @@ mod tests {
         ca: Vec<&'a [Cell]>,
         cb: Vec<&'a [Cell]>,
         seq: Vec<Seq<'a>>,
-        par: Vec<Part<'a, G>>,
+        par: Vec<Part<'a, G, u64>>,
         /// What the parallel parts' flushes took, by destination.
         flushed: Vec<Vec<u8>>,
         rng: u64,
@@ -851,7 +852,7 @@ mod tests {
             let dirty: Vec<_> = (0..w.len().div_ceil(DIRTY_CHUNK))
                 .map(|_| AtomicBool::new(false))
                 .collect();
-            forward_cells::<G>(&mut w, r.start, n, lower, true, &dirty, &NoProgress);
+            forward_cells::<G, u64>(&mut w, r.start, n, lower, true, &dirty, &NoProgress);
             w
         };
         let (mut wa, mut wb): (Vec<Words>, Vec<Words>) =
@@ -863,13 +864,13 @@ mod tests {
             cb: wb.iter_mut().map(|w| cells(w)).collect(),
             seq: (0..k.parts)
                 .map(|d| Seq {
-                    span: Part::<G>::new(n, &layout, d).span,
+                    span: Part::<G, u64>::new(n, &layout, d).span,
                     out: vec![Vec::new(); k.parts],
                 })
                 .collect(),
             par: (0..k.parts)
                 .map(|d| {
-                    let mut p = Part::<G>::new(n, &layout, d);
+                    let mut p = Part::<G, u64>::new(n, &layout, d);
                     (p.local_max, p.slice, p.flush_at) = (k.local_max, k.slice, k.flush_at);
                     p
                 })
@@ -878,7 +879,7 @@ mod tests {
             rng: k.shuffle | 1,
         };
         sim.run(n);
-        let sum = |f: fn(&Part<G>) -> u64| sim.par.iter().map(f).sum();
+        let sum = |f: fn(&Part<G, u64>) -> u64| sim.par.iter().map(f).sum();
         let threads = sim.par.iter().fold(0, |m, p| m | p.threads);
         (sum(|p| p.jobs), sum(|p| p.spill_rounds), threads)
     }

@@ -13,7 +13,7 @@
 //! against the game's code on every move of every position of small
 //! levels and of boards with laps.
 
-use super::packed::{pit_bits, rot};
+use super::packed::{pit_bits, rot, Word};
 use crate::adjiboto::{sowing, takes, Sowing};
 use crate::adjito::{capture_taken, landing};
 use crate::game::{Game, GameId, MAX_PITS};
@@ -24,10 +24,10 @@ use crate::game::{Game, GameId, MAX_PITS};
 /// or `None` when the move is quiet. (The forward pass takes its captures
 /// from [`exits`]; the tests check this against the game's moves.)
 #[cfg(test)]
-pub(super) fn capture<G: Game>(x: u64, pits: &[u8; MAX_PITS], o: usize) -> Option<(u8, u64)> {
+pub(super) fn capture<G: Game, W: Word>(x: W, pits: &[u8; MAX_PITS], o: usize) -> Option<(u8, W)> {
     match G::ID {
-        GameId::Adjito => adjito_capture::<G>(x, pits, o).map(|(v, y)| (v, rot::<G>(y))),
-        GameId::AdjiBoto => adjiboto_capture(x, pits, o).map(|(v, y)| (v, rot::<G>(y))),
+        GameId::Adjito => adjito_capture::<G, W>(x, pits, o).map(|(v, y)| (v, rot::<G, W>(y))),
+        GameId::AdjiBoto => adjiboto_capture::<G, W>(x, pits, o).map(|(v, y)| (v, rot::<G, W>(y))),
     }
 }
 
@@ -47,10 +47,10 @@ pub(super) fn capture<G: Game>(x: u64, pits: &[u8; MAX_PITS], o: usize) -> Optio
 /// Adji-Boto's mask is exact, so its captures are only played
 /// ([`adjiboto_take`]). The tests check both against the game's moves.
 #[inline]
-pub(super) fn exits<G: Game>(
-    x: u64,
+pub(super) fn exits<G: Game, W: Word>(
+    x: W,
     pits: &[u8; MAX_PITS],
-    mut on_capture: impl FnMut(u8, u64),
+    mut on_capture: impl FnMut(u8, W),
 ) -> Option<u8> {
     let (legal, mut caps) = match G::ID {
         GameId::Adjito => adjito_moves::<G>(pits),
@@ -64,11 +64,11 @@ pub(super) fn exits<G: Game>(
         let o = caps.trailing_zeros() as usize;
         caps &= caps - 1;
         let taken = match G::ID {
-            GameId::Adjito => adjito_capture::<G>(x, pits, o),
-            GameId::AdjiBoto => Some(adjiboto_take(x, &sowing(pits, o))),
+            GameId::Adjito => adjito_capture::<G, W>(x, pits, o),
+            GameId::AdjiBoto => Some(adjiboto_take::<G, W>(x, &sowing(pits, o))),
         };
         if let Some((v, c)) = taken {
-            on_capture(v, rot::<G>(c));
+            on_capture(v, rot::<G, W>(c));
             quiet -= 1;
         }
     }
@@ -99,36 +99,11 @@ fn adjiboto_moves(pits: &[u8; MAX_PITS]) -> (u32, u32) {
     (legal, legal & caps)
 }
 
-/// `RUN[o][r]`: one seed in each of the `r` pits after `o` on a ring of
-/// `N` pits of `BITS` bits each (packed), for origins of the mover's row;
-/// `RUN[H][N]` is one seed in every pit.
-pub(super) const fn runs<const N: usize, const H: usize, const BITS: u32>() -> [[u64; 13]; 7] {
-    let mut t = [[0u64; 13]; 7];
-    let mut o = 0;
-    while o < H {
-        let mut r = 1;
-        while r < N {
-            t[o][r] = t[o][r - 1] | 1 << (BITS * ((o + r) % N) as u32);
-            r += 1;
-        }
-        o += 1;
-    }
-    let mut i = 0;
-    while i < N {
-        t[H][N] |= 1 << (BITS * i as u32);
-        i += 1;
-    }
-    t
-}
-
-static ADJITO_RUNS: [[u64; 13]; 7] = runs::<12, 6, 5>();
-static ADJIBOTO_RUNS: [[u64; 13]; 7] = runs::<10, 5, 6>();
-
 /// Adjito: the capture of the legal move from `o` ([`landing`] and
 /// [`capture`], the game's rules), played on the packed board. Returns the
 /// seeds taken and the board after the move, not yet swapped.
 #[inline]
-fn adjito_capture<G: Game>(x: u64, pits: &[u8; MAX_PITS], o: usize) -> Option<(u8, u64)> {
+fn adjito_capture<G: Game, W: Word>(x: W, pits: &[u8; MAX_PITS], o: usize) -> Option<(u8, W)> {
     const N: usize = 12;
     const H: usize = 6;
     let l = landing(pits, o);
@@ -136,12 +111,13 @@ fn adjito_capture<G: Game>(x: u64, pits: &[u8; MAX_PITS], o: usize) -> Option<(u
     if capture_taken(G::RULES, v, l.opp_after) == 0 {
         return None;
     }
-    let bits = pit_bits::<crate::Adjito>();
-    let origin = 1u64 << (bits * o as u32);
-    let y = x - l.s as u64 * origin
-        + l.laps as u64 * (ADJITO_RUNS[H][N] - origin)
-        + ADJITO_RUNS[o][l.r]
-        - ((v as u64) << (bits * f as u32));
+    let runs = W::adjito_runs();
+    let bits = pit_bits::<G, W>();
+    let origin = W::ONE << (bits * o as u32);
+    let y = x - W::of(l.s as u64) * origin
+        + W::of(l.laps as u64) * (runs[H][N] - origin)
+        + runs[o][l.r]
+        - (W::of(v as u64) << (bits * f as u32));
     Some((v as u8, y))
 }
 
@@ -150,30 +126,31 @@ fn adjito_capture<G: Game>(x: u64, pits: &[u8; MAX_PITS], o: usize) -> Option<(u
 /// 1, 3 or 5. Returns the seeds taken and the board after the move, not
 /// yet swapped.
 #[cfg(test)]
-fn adjiboto_capture(x: u64, pits: &[u8; MAX_PITS], o: usize) -> Option<(u8, u64)> {
+fn adjiboto_capture<G: Game, W: Word>(x: W, pits: &[u8; MAX_PITS], o: usize) -> Option<(u8, W)> {
     let s = sowing(pits, o);
-    takes(s.v as u64).then(|| adjiboto_take(x, &s))
+    takes(s.v as u64).then(|| adjiboto_take::<G, W>(x, &s))
 }
 
 /// Plays sowing `s`, a capture, on the packed board `x`: the seeds taken
 /// and the board after the move, not yet swapped.
 #[inline]
-fn adjiboto_take(x: u64, s: &Sowing) -> (u8, u64) {
+fn adjiboto_take<G: Game, W: Word>(x: W, s: &Sowing) -> (u8, W) {
     const N: usize = 10;
     const H: usize = 5;
-    let bits = pit_bits::<crate::AdjiBoto>();
-    let mut y = x - ((s.m as u64) << (bits * s.o as u32))
-        + s.laps as u64 * ADJIBOTO_RUNS[H][N]
-        + ADJIBOTO_RUNS[s.o][s.r];
+    let runs = W::adjiboto_runs();
+    let bits = pit_bits::<G, W>();
+    let mut y = x - (W::of(s.m as u64) << (bits * s.o as u32))
+        + W::of(s.laps as u64) * runs[H][N]
+        + runs[s.o][s.r];
     let mut taken = 0u64;
     let mut j = s.q;
     while j != s.last {
-        let c = (y >> (bits * j as u32)) & ((1 << bits) - 1);
+        let c = ((y >> (bits * j as u32)) & ((W::ONE << bits) - W::ONE)).low();
         if !takes(c) {
             break;
         }
         taken += c;
-        y -= c << (bits * j as u32);
+        y = y - (W::of(c) << (bits * j as u32));
         j = (j + 1) % N;
     }
     (taken as u8, y)
@@ -185,14 +162,14 @@ mod tests {
     use crate::adjito::{AdjitoMustReach, AdjitoSlamForbidden};
     use crate::game::{Game, Position, MAX_PITS};
     use crate::index::{boards, level_size};
-    use crate::tables::retrograde::packed::pack;
+    use crate::tables::retrograde::packed::{pack, packs, Word};
     use crate::{AdjiBoto, Adjito};
 
     /// `capture` agrees with playing every legal sowing move of `pits`,
     /// and `exits` with the legal moves and those plays
     /// ([`exits_agree_on`]).
-    fn agrees_on<G: Game>(pits: [u8; MAX_PITS]) -> u64 {
-        exits_agree_on::<G>(pits);
+    fn agrees_on<G: Game, W: Word>(pits: [u8; MAX_PITS]) -> u64 {
+        exits_agree_on::<G, W>(pits);
         let pos = Position {
             pits,
             side: 0,
@@ -202,9 +179,9 @@ mod tests {
         for mv in G::legal_moves(&pos).iter().filter(|m| !m.is_pass()) {
             let played = G::play_unchecked(&pos, mv);
             let want =
-                (played.captured > 0).then(|| (played.captured, pack::<G>(&played.pos.pits)));
+                (played.captured > 0).then(|| (played.captured, pack::<G, W>(&played.pos.pits)));
             assert_eq!(
-                capture::<G>(pack::<G>(&pits), &pits, mv.pit()),
+                capture::<G, W>(pack::<G, W>(&pits), &pits, mv.pit()),
                 want,
                 "{:?} {pits:?} pit {}",
                 G::ID,
@@ -216,13 +193,13 @@ mod tests {
     }
 
     /// Every move of every main-phase position of levels `levels`, and of
-    /// boards with up to `top` seeds in one pit (laps).
-    fn agrees_with_sowing<G: Game>(levels: std::ops::RangeInclusive<u32>, top: u8) -> u64 {
+    /// boards with up to `top` seeds in one pit (laps), that pack into `W`.
+    fn agrees_with_sowing<G: Game, W: Word>(levels: std::ops::RangeInclusive<u32>, top: u8) -> u64 {
         let mut moves = 0;
         for n in levels {
             let size = level_size(n as usize, G::PITS);
             for (_, pits) in boards(0..size, n as usize, G::PITS) {
-                moves += agrees_on::<G>(pits);
+                moves += agrees_on::<G, W>(pits);
             }
         }
         for s in 2..=top {
@@ -233,8 +210,8 @@ mod tests {
                         pits[o] = s;
                         pits[f] += 1;
                         pits[(f + g) % G::PITS] += k;
-                        if pits.iter().map(|&x| x as u32).sum::<u32>() < 1 << (64 / G::PITS) {
-                            moves += agrees_on::<G>(pits);
+                        if packs::<G, W>(pits.iter().map(|&x| x as u32).sum::<u32>()) {
+                            moves += agrees_on::<G, W>(pits);
                         }
                     }
                 }
@@ -248,7 +225,7 @@ mod tests {
     /// and child) and the number of quiet sowing moves; Adji-Boto's mask of
     /// captures is exact (a superset would be only slower, but the mask is
     /// meant to be the test itself).
-    fn exits_agree_on<G: Game>(pits: [u8; MAX_PITS]) {
+    fn exits_agree_on<G: Game, W: Word>(pits: [u8; MAX_PITS]) {
         let pos = Position {
             pits,
             side: 0,
@@ -258,14 +235,14 @@ mod tests {
             .iter()
             .filter(|m| !m.is_pass())
             .collect();
-        let mut want: Vec<(u8, u64)> = sowings
+        let mut want: Vec<(u8, W)> = sowings
             .iter()
             .map(|&mv| G::play_unchecked(&pos, mv))
             .filter(|p| p.captured > 0)
-            .map(|p| (p.captured, pack::<G>(&p.pos.pits)))
+            .map(|p| (p.captured, pack::<G, W>(&p.pos.pits)))
             .collect();
         let mut got = Vec::new();
-        let quiet = exits::<G>(pack::<G>(&pits), &pits, |v, c| got.push((v, c)));
+        let quiet = exits::<G, W>(pack::<G, W>(&pits), &pits, |v, c| got.push((v, c)));
         want.sort_unstable();
         got.sort_unstable();
         let expect = (!sowings.is_empty()).then(|| (sowings.len() - want.len()) as u8);
@@ -280,16 +257,27 @@ mod tests {
     fn adjito_captures_and_moves_agree_with_sowing_on_every_move_to_level_13() {
         // 16,162,224 moves of levels 0-13, and laps (11 seeds in a pit or
         // more, up to the 31 of the largest level built).
-        assert!(agrees_with_sowing::<Adjito>(0..=13, 31) > 16_000_000);
+        assert!(agrees_with_sowing::<Adjito, u64>(0..=13, 31) > 16_000_000);
     }
 
     #[test]
     fn adjito_captures_and_moves_agree_with_sowing_under_every_reading() {
-        let default = agrees_with_sowing::<Adjito>(0..=11, 31);
-        let reach = agrees_with_sowing::<AdjitoMustReach>(0..=11, 31);
-        let slam = agrees_with_sowing::<AdjitoSlamForbidden>(0..=11, 31);
+        let default = agrees_with_sowing::<Adjito, u64>(0..=11, 31);
+        let reach = agrees_with_sowing::<AdjitoMustReach, u64>(0..=11, 31);
+        let slam = agrees_with_sowing::<AdjitoSlamForbidden, u64>(0..=11, 31);
         assert!(reach > 1_000_000 && reach < default, "{reach} {default}");
         assert!(slam > 1_000_000 && slam < default, "{slam} {default}");
+    }
+
+    /// In 128 bits: every move of small levels, and boards with a pit of
+    /// up to the game's every seed (48, 100; beyond 64 bits from 32 and
+    /// 64), under each Adjito reading.
+    #[test]
+    fn wide_captures_and_moves_agree_with_sowing_up_to_every_seed() {
+        assert!(agrees_with_sowing::<Adjito, u128>(0..=9, 48) > 100_000);
+        assert!(agrees_with_sowing::<AdjitoMustReach, u128>(0..=8, 48) > 10_000);
+        assert!(agrees_with_sowing::<AdjitoSlamForbidden, u128>(0..=8, 48) > 10_000);
+        assert!(agrees_with_sowing::<AdjiBoto, u128>(0..=11, 100) > 100_000);
     }
 
     /// The closed forms of the sowings ([`landing`], [`sowing`]) are the
@@ -344,6 +332,6 @@ mod tests {
     #[test]
     fn adjiboto_captures_and_moves_agree_with_sowing_on_every_move_to_level_16() {
         // 9,806,280 moves of levels 0-16, and laps (11 seeds in a pit or more).
-        assert!(agrees_with_sowing::<AdjiBoto>(0..=16, 43) > 9_000_000);
+        assert!(agrees_with_sowing::<AdjiBoto, u64>(0..=16, 43) > 9_000_000);
     }
 }

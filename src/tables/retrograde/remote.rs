@@ -33,6 +33,7 @@ use rayon::prelude::*;
 
 use super::frontier::DIRTY_CHUNK;
 use super::level::{child, chunk_done, exit_words, fold_captures, quiet_exits, Capture, FWD_BATCH};
+use super::packed::Word;
 use super::part::Layout;
 use crate::distributed::{process_cpu_secs, Comm};
 use crate::game::{Game, Position, MAX_PITS};
@@ -209,9 +210,9 @@ pub(super) struct LookupStats {
 
 /// One chunk's work in a block: its boards' exits, its capture children,
 /// and its requests to each rank.
-struct Chunk {
+struct Chunk<W: Word> {
     exits: Vec<(i32, u8)>,
-    caps: Vec<Capture>,
+    caps: Vec<Capture<W>>,
     requests: Vec<Vec<u8>>,
 }
 
@@ -223,7 +224,7 @@ struct Chunk {
 ///
 /// # Errors
 /// A request for an entry its rank does not hold ([`Lower::answer`]).
-pub(super) fn forward_remote<G: Game>(
+pub(super) fn forward_remote<G: Game, W: Word>(
     comm: &dyn Comm,
     (words, start, n): (&mut [u32], u64, u32),
     (lower, rule): (&Lower, LoopRule),
@@ -236,7 +237,7 @@ pub(super) fn forward_remote<G: Game>(
         let lo = (b * BLOCK).min(words.len());
         let hi = ((b + 1) * BLOCK).min(words.len());
         let first = start + lo as u64;
-        let chunks = read_block::<G>(&words[lo..hi], first, n, lower, width, comm.size());
+        let chunks = read_block::<G, W>(&words[lo..hi], first, n, lower, width, comm.size());
         let mut send: Vec<Vec<u8>> = vec![Vec::new(); comm.size()];
         for (d, s) in send.iter_mut().enumerate() {
             for c in &chunks {
@@ -248,7 +249,7 @@ pub(super) fn forward_remote<G: Game>(
         let replies = answer_all::<G>(&got, lower, rule, width)?;
         let answers = exchange(comm, &replies, &mut stats);
         let dirty = &dirty[lo / DIRTY_CHUNK..];
-        fold_block::<G>((&mut words[lo..hi], chunks), lower, rule, &answers, width);
+        fold_block::<G, W>((&mut words[lo..hi], chunks), lower, rule, &answers, width);
         words[lo..hi]
             .par_chunks(DIRTY_CHUNK)
             .zip(dirty.par_iter())
@@ -258,14 +259,14 @@ pub(super) fn forward_remote<G: Game>(
 }
 
 /// Step 1 of a block: every chunk's exits, captures and requests.
-fn read_block<G: Game>(
+fn read_block<G: Game, W: Word>(
     words: &[u32],
     first: u64,
     n: u32,
     lower: &Lower,
     width: usize,
     ranks: usize,
-) -> Vec<Chunk> {
+) -> Vec<Chunk<W>> {
     words
         .par_chunks(DIRTY_CHUNK)
         .enumerate()
@@ -283,7 +284,7 @@ fn read_block<G: Game>(
                 for slot in batch.iter_mut().take(m) {
                     *slot = it.next().expect("chunk within the level").1;
                 }
-                quiet_exits::<G>(n, &batch[..m], &mut c.caps, &mut c.exits, |l, i| {
+                quiet_exits::<G, W>(n, &batch[..m], &mut c.caps, &mut c.exits, |l, i| {
                     lower.prefetch(l, i)
                 });
             }
@@ -337,8 +338,8 @@ fn answer_all<G: Game>(
 
 /// Step 3: every chunk's captures folded into its exits (answers read in
 /// the order the requests were made), then its cells written.
-fn fold_block<G: Game>(
-    (words, chunks): (&mut [u32], Vec<Chunk>),
+fn fold_block<G: Game, W: Word>(
+    (words, chunks): (&mut [u32], Vec<Chunk<W>>),
     lower: &Lower,
     rule: LoopRule,
     answers: &[Vec<u8>],
@@ -371,7 +372,7 @@ fn fold_block<G: Game>(
                 None => lower
                     .held(level)
                     .0
-                    .value_with(idx, || rule.w::<G>(&child::<G>(cb))),
+                    .value_with(idx, || rule.w::<G>(&child::<G, W>(cb))),
             });
             exit_words(ws, &c.exits, true);
         });
