@@ -287,18 +287,32 @@ pub(super) fn forward_cells<G: Game, W: Word>(
         .enumerate()
         .for_each(|(ci, words)| {
             let first = start + (ci * DIRTY_CHUNK) as u64;
-            let mut it = boards(first..first + words.len() as u64, n as usize, G::PITS);
-            let mut batch = [[0u8; MAX_PITS]; FWD_BATCH];
             let (mut caps, mut exits) = (Vec::new(), Vec::new());
-            for ws in words.chunks_mut(FWD_BATCH) {
-                for slot in batch.iter_mut().take(ws.len()) {
-                    *slot = it.next().expect("chunk within the level").1;
-                }
-                exits_batch::<G, W>(n, &batch[..ws.len()], lower, &mut caps, &mut exits);
-                exit_words(ws, &exits, settle);
-            }
+            for_each_batch::<G>(first, words.len(), n, |k, batch| {
+                exits_batch::<G, W>(n, batch, lower, &mut caps, &mut exits);
+                exit_words(&mut words[k..k + batch.len()], &exits, settle);
+            });
             chunk_done(words, &dirty[ci], bar);
         });
+}
+
+/// Calls `f(k, batch)` for the boards of ranks `first..first + len` of
+/// level `n`, [`FWD_BATCH`] at a time, `k` the batch's offset from `first`.
+pub(super) fn for_each_batch<G: Game>(
+    first: u64,
+    len: usize,
+    n: u32,
+    mut f: impl FnMut(usize, &[[u8; MAX_PITS]]),
+) {
+    let mut it = boards(first..first + len as u64, n as usize, G::PITS);
+    let mut batch = [[0u8; MAX_PITS]; FWD_BATCH];
+    for k in (0..len).step_by(FWD_BATCH) {
+        let m = FWD_BATCH.min(len - k);
+        for slot in batch.iter_mut().take(m) {
+            *slot = it.next().expect("ranks within the level").1;
+        }
+        f(k, &batch[..m]);
+    }
 }
 
 /// The forward pass's cells from the boards' `(E, quiet-move count)`

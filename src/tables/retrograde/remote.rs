@@ -32,12 +32,14 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::frontier::DIRTY_CHUNK;
-use super::level::{child, chunk_done, exit_words, fold_captures, quiet_exits, Capture, FWD_BATCH};
+use super::level::{
+    child, chunk_done, exit_words, fold_captures, for_each_batch, quiet_exits, Capture,
+};
 use super::packed::Word;
 use super::part::Layout;
 use crate::distributed::{process_cpu_secs, Comm};
-use crate::game::{Game, Position, MAX_PITS};
-use crate::index::{boards, unrank};
+use crate::game::{Game, Position};
+use crate::index::unrank;
 use crate::progress::Progress;
 use crate::tables::{Table, TableError, TableSet};
 use crate::value::LoopRule;
@@ -272,22 +274,16 @@ fn read_block<G: Game, W: Word>(
         .enumerate()
         .map(|(ci, ws)| {
             let from = first + (ci * DIRTY_CHUNK) as u64;
-            let mut it = boards(from..from + ws.len() as u64, n as usize, G::PITS);
-            let mut batch = [[0u8; MAX_PITS]; FWD_BATCH];
             let mut c = Chunk {
                 exits: Vec::with_capacity(ws.len()),
                 caps: Vec::new(),
                 requests: vec![Vec::new(); ranks],
             };
-            for k in (0..ws.len()).step_by(FWD_BATCH) {
-                let m = FWD_BATCH.min(ws.len() - k);
-                for slot in batch.iter_mut().take(m) {
-                    *slot = it.next().expect("chunk within the level").1;
-                }
-                quiet_exits::<G, W>(n, &batch[..m], &mut c.caps, &mut c.exits, |l, i| {
+            for_each_batch::<G>(from, ws.len(), n, |_, batch| {
+                quiet_exits::<G, W>(n, batch, &mut c.caps, &mut c.exits, |l, i| {
                     lower.prefetch(l, i)
-                });
-            }
+                })
+            });
             for &(_, _, level, idx, _) in &c.caps {
                 if let Some((d, offset)) = lower.owner(level, idx) {
                     let r = &mut c.requests[d];
