@@ -66,9 +66,10 @@ pub(super) fn mask_has(m: &ValueMask, v: i32, n: i32) -> bool {
     (0..256).contains(&k) && m[k as usize / 64] >> (k % 64) & 1 != 0
 }
 
-/// Zeroed memory for the cells of a level, asked for on transparent huge
+/// The cells of a level (or of an out-of-core shard) as `len` u32 words
+/// over a memory map: anonymous and zeroed, asked for on transparent huge
 /// pages where the system offers them (the events' random accesses then
-/// miss the TLB far less).
+/// miss the TLB far less), or a shard's cell file mapped in place.
 pub(super) struct Words {
     map: memmap2::MmapMut,
     len: usize,
@@ -82,13 +83,25 @@ impl Words {
         let _ = map.advise(memmap2::Advice::HugePage);
         Ok(Words { map, len })
     }
+
+    /// `len` words over `map`, which must be at least `4·len` bytes long
+    /// (panics otherwise: a caller's bug, never a file's content).
+    pub(super) fn over(map: memmap2::MmapMut, len: usize) -> Words {
+        assert!(map.len() >= 4 * len, "a cell map shorter than its words");
+        Words { map, len }
+    }
+
+    /// The map under the words (its bytes, for reading and writing files).
+    pub(super) fn map(&mut self) -> &mut memmap2::MmapMut {
+        &mut self.map
+    }
 }
 
 impl std::ops::Deref for Words {
     type Target = [u32];
     fn deref(&self) -> &[u32] {
-        // SAFETY: the map is page-aligned, 4·len bytes long, zero-filled at
-        // creation and only written as u32 words.
+        // SAFETY: the map is page-aligned and at least 4·len bytes long
+        // (`zeroed` and `over`), and only read and written as u32 words.
         unsafe { std::slice::from_raw_parts(self.map.as_ptr() as *const u32, self.len) }
     }
 }

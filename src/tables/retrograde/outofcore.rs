@@ -37,7 +37,7 @@ use super::cell::cells;
 use super::check_size_sharded;
 use super::events::Mode;
 use super::frontier::DIRTY_CHUNK;
-use super::level::{bound_bytes, finish_words, forward_cells, value_masks, ValueMask};
+use super::level::{bound_bytes, finish_words, forward_cells, value_masks, ValueMask, Words};
 use super::packed::{packs, Word};
 use super::part::{needs_scan, or_masks, Layout, Part};
 use crate::distributed::process_cpu_secs;
@@ -195,26 +195,7 @@ fn temp_path(dir: &Path, n: u32, what: &str, s: usize) -> PathBuf {
 }
 
 /// The cells of one shard: in memory for a turn, on disk between turns.
-struct Loaded {
-    map: MmapMut,
-    len: usize,
-}
-
-impl std::ops::Deref for Loaded {
-    type Target = [u32];
-    fn deref(&self) -> &[u32] {
-        // SAFETY: the map is page-aligned and 4·len bytes long (or 4 bytes
-        // for an empty shard), and only read and written as u32 words.
-        unsafe { std::slice::from_raw_parts(self.map.as_ptr() as *const u32, self.len) }
-    }
-}
-
-impl std::ops::DerefMut for Loaded {
-    fn deref_mut(&mut self) -> &mut [u32] {
-        // SAFETY: as in `deref`, with the map borrowed exclusively.
-        unsafe { std::slice::from_raw_parts_mut(self.map.as_mut_ptr() as *mut u32, self.len) }
-    }
-}
+type Loaded = Words;
 
 /// Where a shard's cells are between turns.
 struct Stored {
@@ -248,7 +229,7 @@ impl Stored {
                 self.map_file(&f)?
             }
         };
-        Ok(Loaded { map, len: self.len })
+        Ok(Words::over(map, self.len))
     }
 
     fn map_file(&self, f: &File) -> std::io::Result<MmapMut> {
@@ -263,21 +244,18 @@ impl Stored {
             CellStore::File => {
                 let mut cells = self.create()?;
                 let f = File::open(&self.path)?;
-                f.read_exact_at(&mut cells.map[..], 0)?;
+                f.read_exact_at(&mut cells.map()[..], 0)?;
                 Ok(cells)
             }
             CellStore::Mmap => {
                 let f = OpenOptions::new().read(true).write(true).open(&self.path)?;
-                Ok(Loaded {
-                    map: self.map_file(&f)?,
-                    len: self.len,
-                })
+                Ok(Words::over(self.map_file(&f)?, self.len))
             }
         }
     }
 
     /// Puts the cells back on disk and frees their memory.
-    fn save(&self, cells: Loaded) -> std::io::Result<()> {
+    fn save(&self, mut cells: Loaded) -> std::io::Result<()> {
         match self.store {
             CellStore::File => {
                 // Overwritten in place, not truncated: the file keeps its
@@ -287,16 +265,16 @@ impl Stored {
                     .create(true)
                     .truncate(false)
                     .open(&self.path)?;
-                f.write_all_at(&cells.map[..], 0)
+                f.write_all_at(&cells.map()[..], 0)
             }
             CellStore::Mmap => {
-                cells.map.flush()?;
+                cells.map().flush()?;
                 // SAFETY: the map is file-backed and synced: dropping its
                 // pages loses nothing (they are read back from the file).
                 #[cfg(target_os = "linux")]
                 unsafe {
                     let _ = cells
-                        .map
+                        .map()
                         .unchecked_advise(memmap2::UncheckedAdvice::DontNeed);
                 }
                 Ok(())
