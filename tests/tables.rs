@@ -167,6 +167,7 @@ fn a_tiny_frontier_cap_spills_to_pending_bits_and_gives_identical_tables() {
             let tiny = BuildConfig {
                 cap: 16,
                 acyclic_pass: true,
+                wide: false,
             };
             let (lo2, hi2, rep) =
                 build_level_with::<Adjito>(n, &lower, &NoProgress, &tiny).unwrap();
@@ -202,6 +203,7 @@ fn acyclic_pass_changes_nothing<G: Game>(top: u32, levels: std::ops::RangeInclus
             let c = BuildConfig {
                 cap: 1 << 16,
                 acyclic_pass,
+                wide: false,
             };
             build_level_with::<G>(n, &lower, &NoProgress, &c).unwrap()
         };

@@ -65,6 +65,7 @@ impl BuildArgs {
             } else {
                 CellStore::Mmap
             },
+            wide: false,
         }
     }
 }

@@ -347,6 +347,7 @@ impl BuildConfig {
         BuildConfig {
             cap: default_cap(size),
             acyclic_pass: true,
+            wide: false,
         }
     }
 }
@@ -367,6 +368,9 @@ pub struct BuildConfig {
     /// Whether the acyclic pass runs before the sweep (without it the sweep
     /// alone settles every position, as in version 2 of the builder).
     pub acyclic_pass: bool,
+    /// Whether the boards are packed into 128 bits even where 64 hold them
+    /// (the 64-bit word is used wherever it can be unless this is set).
+    pub wide: bool,
 }
 
 /// [`build_level`] under an explicit [`BuildConfig`].
@@ -425,24 +429,14 @@ pub fn rebuild<G: Game>(
     ))
 }
 
-/// Builds level `n` (checked like [`build_level`]) into its bounds.
+/// Builds level `n` (checked like [`build_level`]) into its bounds, the
+/// boards packed into 64 bits where they fit (every level of the
+/// one-process builder) unless `config.wide`, else into 128.
 fn build_level_bounds<G: Game>(
     n: u32,
     lower: &TableSet,
     bar: &dyn Progress,
     config: &BuildConfig,
-) -> Result<(level::LevelBounds, LevelReport), TableError> {
-    build_level_bounds_in::<G>(n, lower, bar, config, false)
-}
-
-/// [`build_level_bounds`], the boards packed into 64 bits where they fit
-/// (every level of the one-process builder) unless `wide`, else into 128.
-fn build_level_bounds_in<G: Game>(
-    n: u32,
-    lower: &TableSet,
-    bar: &dyn Progress,
-    config: &BuildConfig,
-    wide: bool,
 ) -> Result<(level::LevelBounds, LevelReport), TableError> {
     let size = check_size::<G>(n)? as usize;
     if lower.covered() < n {
@@ -451,29 +445,11 @@ fn build_level_bounds_in<G: Game>(
             path: PathBuf::from("(lower levels)"),
         });
     }
-    if packed::packs::<G, u64>(n) && !wide {
+    if packed::packs::<G, u64>(n) && !config.wide {
         build_bounds::<G, u64>(n, size, lower, bar, config)
     } else {
         build_bounds::<G, u128>(n, size, lower, bar, config)
     }
-}
-
-/// The lo and hi planes of level `n` built with its boards packed into
-/// 128 bits, though 64 hold them: a test hook (the planes are those of
-/// [`build_level_with`]).
-///
-/// # Errors
-/// As [`build_level`].
-#[cfg(test)]
-pub(crate) fn build_level_wide<G: Game>(
-    n: u32,
-    lower: &TableSet,
-    config: &BuildConfig,
-) -> Result<(Vec<u8>, Vec<u8>, LevelReport), TableError> {
-    let (bounds, report) =
-        build_level_bounds_in::<G>(n, lower, &crate::progress::NoProgress, config, true)?;
-    let (lo, hi) = bounds.into_planes();
-    Ok((lo, hi, report))
 }
 
 /// The passes of [`build_level_bounds`] over level `n` of `size`
@@ -737,6 +713,7 @@ pub fn build_tables_within<G: Game>(
         shards: 1,
         inbox_bytes: inbox_bytes(memory) as usize,
         store: outofcore::CellStore::Mmap,
+        wide: false,
     };
     build_tables_planned::<G>(dir, rule, &plan, &ooc, bar, on_level)
 }
@@ -947,10 +924,15 @@ mod wide_tests {
             let tiny = BuildConfig {
                 cap: 64,
                 acyclic_pass: true,
+                wide: false,
             };
             for config in [BuildConfig::for_size(size), tiny] {
                 let (lo, hi, r) = build_level_with::<G>(n, &lower, &NoProgress, &config).unwrap();
-                let (wlo, whi, w) = build_level_wide::<G>(n, &lower, &config).unwrap();
+                let wide = BuildConfig {
+                    wide: true,
+                    ..config
+                };
+                let (wlo, whi, w) = build_level_with::<G>(n, &lower, &NoProgress, &wide).unwrap();
                 assert_eq!((r.word_bits, w.word_bits), (64, 128));
                 assert!(lo == wlo && hi == whi, "{:?} {rule:?} level {n}", G::ID);
             }
@@ -994,9 +976,12 @@ mod wide_tests {
                 let mut secs = [0.0; 2];
                 for (k, wide) in [false, true].into_iter().enumerate() {
                     let c = process_cpu_secs();
+                    let config = BuildConfig {
+                        wide,
+                        ..config.clone()
+                    };
                     let (b, r) =
-                        build_level_bounds_in::<Adjito>(n, &lower, &NoProgress, &config, wide)
-                            .unwrap();
+                        build_level_bounds::<Adjito>(n, &lower, &NoProgress, &config).unwrap();
                     secs[k] = process_cpu_secs() - c;
                     let planes = b.into_planes();
                     assert_eq!(r.word_bits, [64, 128][k]);

@@ -69,6 +69,9 @@ pub struct OocConfig {
     pub inbox_bytes: usize,
     /// Where the cells of idle shards are kept.
     pub store: CellStore,
+    /// Whether the boards are packed into 128 bits even where 64 hold them
+    /// (the 64-bit word is used wherever it can be unless this is set).
+    pub wide: bool,
 }
 
 /// Measurements of one level built out of core.
@@ -118,7 +121,8 @@ pub struct OocReport {
 }
 
 /// Builds level `n` out of core from the lower levels `lower` and writes
-/// its file into `dir` (tables `G::RULES`, loop rule `rule`).
+/// its file into `dir` (tables `G::RULES`, loop rule `rule`), the boards
+/// packed into 64 bits where they fit unless `config.wide`, else into 128.
 ///
 /// # Errors
 /// A level beyond the sharded builders ([`check_size_sharded`]), missing
@@ -131,24 +135,6 @@ pub fn build_level_out_of_core<G: Game>(
     bar: &dyn Progress,
     config: &OocConfig,
 ) -> Result<OocReport, TableError> {
-    build_level_out_of_core_with::<G>(dir, rule, n, lower, bar, config, false)
-}
-
-/// [`build_level_out_of_core`]; with `wide`, the level's boards are
-/// packed into 128 bits even where 64 hold them (tests: the tables are
-/// the same).
-///
-/// # Errors
-/// As [`build_level_out_of_core`].
-pub(crate) fn build_level_out_of_core_with<G: Game>(
-    dir: &Path,
-    rule: LoopRule,
-    n: u32,
-    lower: &TableSet,
-    bar: &dyn Progress,
-    config: &OocConfig,
-    wide: bool,
-) -> Result<OocReport, TableError> {
     let size = check_size_sharded::<G>(n)?;
     if lower.covered() < n {
         return Err(TableError::Missing {
@@ -158,7 +144,7 @@ pub(crate) fn build_level_out_of_core_with<G: Game>(
     }
     std::fs::create_dir_all(dir).map_err(|e| io_at(dir, e))?;
     let layout = Layout::even(size, config.shards.clamp(1, size.max(1) as usize));
-    if packs::<G, u64>(n) && !wide {
+    if packs::<G, u64>(n) && !config.wide {
         run::<G, u64>(dir, rule, (n, &layout), lower, bar, config)
     } else {
         run::<G, u128>(dir, rule, (n, &layout), lower, bar, config)
@@ -632,11 +618,12 @@ mod tests {
         std::fs::read(format::level_path(out.path(), G::RULES.tables(), rule, n)).unwrap()
     }
 
-    fn config(shards: usize, store: CellStore) -> OocConfig {
+    fn config(shards: usize, store: CellStore, wide: bool) -> OocConfig {
         OocConfig {
             shards,
             inbox_bytes: 60,
             store,
+            wide,
         }
     }
 
@@ -659,10 +646,9 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let mut lower = TableSet::empty(G::RULES.tables(), rule);
         for n in 0..=max {
-            let c = config(shards, store);
+            let c = config(shards, store, wide);
             let r =
-                build_level_out_of_core_with::<G>(d.path(), rule, n, &lower, &NoProgress, &c, wide)
-                    .unwrap();
+                build_level_out_of_core::<G>(d.path(), rule, n, &lower, &NoProgress, &c).unwrap();
             assert_eq!(r.word_bits, if wide { 128 } else { 64 });
             let want = std::fs::read(format::level_path(one.path(), G::RULES.tables(), rule, n));
             assert!(
@@ -735,7 +721,7 @@ mod tests {
         let (d, rule) = (tempfile::tempdir().unwrap(), LoopRule::Start);
         let rules = Adjito::RULES.tables();
         let plan = super::super::plan_within::<Adjito>(9, u64::MAX, Some(3)).unwrap();
-        let c = config(3, CellStore::File);
+        let c = config(3, CellStore::File, false);
         let build = || {
             let mut evs = Vec::new();
             super::super::build_tables_planned::<Adjito>(
