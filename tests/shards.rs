@@ -11,7 +11,7 @@ use adji::tables::format;
 use adji::tables::retrograde::build_tables;
 use adji::tables::shard::{
     self, check_shard, manifest_path, merge_level, split_level, write_manifest, write_shard_with,
-    Merged,
+    Merged, Place,
 };
 use adji::tables::{OpenCheck, Table, TableError, TableSet};
 use adji::value::LoopRule;
@@ -169,11 +169,12 @@ fn broken_shards_are_one_clear_error_never_a_panic() {
     );
     let total = adji::index::level_size(6, 12);
     let (first, end) = (total / 3, 2 * total / 3);
-    let e = check_shard(s.path(), rules, rule, 6, 1, 3, first, end - first).unwrap_err();
+    let place = Place::new(1, 3, first..end);
+    let e = check_shard(s.path(), rules, rule, 6, place).unwrap_err();
     assert!(e.to_string().contains("shard checksum mismatch"), "{e}");
     let good = d.path().join("good");
     split_level(d.path(), &good, rules, rule, 6, 3).unwrap();
-    assert!(check_shard(&good, rules, rule, 6, 1, 3, first, end - first).is_ok());
+    assert!(check_shard(&good, rules, rule, 6, place).is_ok());
     // Truncated.
     let s = fresh();
     let b = std::fs::read(shard1(s.path())).unwrap();
@@ -198,10 +199,7 @@ fn broken_shards_are_one_clear_error_never_a_panic() {
         RuleSet::AdjitoMustReach,
         rule,
         6,
-        1,
-        3,
-        0,
-        1,
+        Place::new(1, 3, 0..1),
         &|_| (0, 0),
     )
     .unwrap();
@@ -215,8 +213,13 @@ fn broken_shards_are_one_clear_error_never_a_panic() {
     assert!(e.contains("shards.json") && e.contains("manifest"), "{e}");
     // Overlapping shards written by a builder are refused at the manifest.
     let s = fresh();
-    let a = write_shard_with(s.path(), rules, rule, 6, 0, 2, 0, 10, &|_| (0, 0)).unwrap();
-    let b = write_shard_with(s.path(), rules, rule, 6, 1, 2, 9, 100, &|_| (0, 0)).unwrap();
+    let a = write_shard_with(s.path(), rules, rule, 6, Place::new(0, 2, 0..10), &|_| {
+        (0, 0)
+    });
+    let b = write_shard_with(s.path(), rules, rule, 6, Place::new(1, 2, 9..109), &|_| {
+        (0, 0)
+    });
+    let (a, b) = (a.unwrap(), b.unwrap());
     let e = write_manifest(s.path(), rules, rule, 6, &[a, b])
         .unwrap_err()
         .to_string();

@@ -98,6 +98,32 @@ pub const SHARD_SUFFIX: &str = ".adjs";
 /// The largest manifest read (far above a million shards' worth).
 const MANIFEST_MAX: u64 = 256 << 20;
 
+/// Where a shard sits in its level: shard `index` of `of`, holding
+/// entries `first .. first + count` of the level's colex rank order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// 0-based.
+    pub index: u32,
+    /// Number of shards of the level.
+    pub of: u32,
+    /// Rank of its first entry.
+    pub first: u64,
+    /// Entries.
+    pub count: u64,
+}
+
+impl Place {
+    /// Shard `index` of `of`, entries `range`.
+    pub fn new(index: u32, of: u32, range: std::ops::Range<u64>) -> Place {
+        Place {
+            index,
+            of,
+            first: range.start,
+            count: range.end - range.start,
+        }
+    }
+}
+
 /// One shard of a level: entries `[first, first + count)` of the level's
 /// colex rank order.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -119,6 +145,18 @@ pub struct ShardInfo {
     pub exceptions_crc: u32,
     /// File name (no directory).
     pub file: String,
+}
+
+impl ShardInfo {
+    /// Where the shard sits in its level.
+    pub fn place(&self) -> Place {
+        Place {
+            index: self.index,
+            of: self.of,
+            first: self.first,
+            count: self.count,
+        }
+    }
 }
 
 /// A level's manifest (see the module documentation).
@@ -349,25 +387,27 @@ impl ShardHeader {
         Ok(h)
     }
 
-    /// Checks that the header is that of shard `index` of `of` of the
-    /// level wanted, with entries `first .. first + count`.
+    /// Checks that the header is that of the shard at `place` in the
+    /// level wanted.
     ///
     /// # Errors
     /// [`TableError::WrongGame`], [`TableError::WrongRules`],
     /// [`TableError::WrongRule`], [`TableError::WrongLevel`], or
     /// [`TableError::Shards`] for another place in the level.
-    #[allow(clippy::too_many_arguments)]
     pub fn expect(
         &self,
         path: &Path,
         rules: RuleSet,
         rule: LoopRule,
         level: u32,
-        index: u32,
-        of: u32,
-        first: u64,
-        count: u64,
+        place: Place,
     ) -> Result<(), TableError> {
+        let Place {
+            index,
+            of,
+            first,
+            count,
+        } = place;
         self.as_level_header().expect(path, rules, rule, level)?;
         if (self.index, self.of) != (index, of) {
             return Err(shards_error(
@@ -422,9 +462,9 @@ impl ShardHeader {
     }
 }
 
-/// Writes shard `index` of `of` of a level into `dir` (made when
-/// missing): entries `first .. first + count`, whose bound bytes (lo, hi)
-/// are `bounds(i)` for LOCAL `i` in `0..count`. Atomic (temporary file,
+/// Writes the shard at `place` of a level into `dir` (made when missing):
+/// entries `first .. first + count`, whose bound bytes (lo, hi) are
+/// `bounds(i)` for LOCAL `i` in `0..count`. Atomic (temporary file,
 /// fsync, rename). Exception records carry GLOBAL ranks, in the level's
 /// record width. Returns its info.
 ///
@@ -432,19 +472,21 @@ impl ShardHeader {
 /// [`TableError::Shards`] for a shard outside the level or `index ≥ of`;
 /// [`TableError::Io`] on any I/O failure (the final file is then
 /// untouched).
-#[allow(clippy::too_many_arguments)]
 pub fn write_shard_with(
     dir: &Path,
     rules: RuleSet,
     rule: LoopRule,
     level: u32,
-    index: u32,
-    of: u32,
-    first: u64,
-    count: u64,
+    place: Place,
     bounds: &Bounds,
 ) -> Result<ShardInfo, TableError> {
     use std::io::{Seek, SeekFrom};
+    let Place {
+        index,
+        of,
+        first,
+        count,
+    } = place;
     let rules = rules.tables();
     let path = shard_path(dir, rules, rule, level, index, of);
     format::check_level(&path, rules.game(), level)?;
@@ -489,21 +531,17 @@ pub fn write_shard_with(
 
 /// Maps a shard file, checks its header (against the shard wanted) and
 /// size; returns the map and the header.
-#[allow(clippy::too_many_arguments)]
 fn map_shard(
     path: &Path,
     rules: RuleSet,
     rule: LoopRule,
     level: u32,
-    index: u32,
-    of: u32,
-    first: u64,
-    count: u64,
+    place: Place,
 ) -> Result<(Mmap, ShardHeader), TableError> {
     let file = open_regular(path).map_err(|e| TableError::from_open(path, level, e))?;
     let map = super::map_file(path, &file)?;
     let h = ShardHeader::decode(path, &map)?;
-    h.expect(path, rules.tables(), rule, level, index, of, first, count)?;
+    h.expect(path, rules.tables(), rule, level, place)?;
     super::check_len(path, map.len() as u64, h.file_len())?;
     Ok((map, h))
 }
@@ -516,30 +554,25 @@ fn shard_crcs(map: &[u8], count: u64) -> (u32, u32) {
 }
 
 /// Checks an existing shard file (header, size, checksums) against what
-/// it must be: shard `index` of `of` of the level, entries `first ..
-/// first + count`. `Ok(info)` when it is good (a resumed build keeps it),
+/// it must be: the shard at `place` in the level. `Ok(info)` when it is good (a resumed build keeps it),
 /// an error naming the problem otherwise ([`TableError::Missing`] when
 /// there is no file).
 ///
 /// # Errors
 /// As described.
-#[allow(clippy::too_many_arguments)]
 pub fn check_shard(
     dir: &Path,
     rules: RuleSet,
     rule: LoopRule,
     level: u32,
-    index: u32,
-    of: u32,
-    first: u64,
-    count: u64,
+    place: Place,
 ) -> Result<ShardInfo, TableError> {
-    let path = shard_path(dir, rules, rule, level, index, of);
-    let (map, h) = map_shard(&path, rules, rule, level, index, of, first, count)?;
-    if shard_crcs(&map, count) != (h.values_crc, h.exceptions_crc) {
+    let path = shard_path(dir, rules, rule, level, place.index, place.of);
+    let (map, h) = map_shard(&path, rules, rule, level, place)?;
+    if shard_crcs(&map, place.count) != (h.values_crc, h.exceptions_crc) {
         return Err(shards_error(&path, "shard checksum mismatch"));
     }
-    Ok(h.info(shard_name(rules, rule, level, index, of)))
+    Ok(h.info(shard_name(rules, rule, level, place.index, place.of)))
 }
 
 /// The CRC-32 of the level file's payload from its shards' CRCs and
@@ -955,15 +988,13 @@ fn open_part(
     level: u32,
     s: &ShardInfo,
 ) -> Result<Part, TableError> {
-    let (map, h) = map_shard(path, rules, rule, level, s.index, s.of, s.first, s.count).map_err(
-        |e| match e {
-            TableError::Missing { .. } => shards_error(
-                path,
-                format!("shard file missing (listed in {})", manifest.display()),
-            ),
-            e => e,
-        },
-    )?;
+    let (map, h) = map_shard(path, rules, rule, level, s.place()).map_err(|e| match e {
+        TableError::Missing { .. } => shards_error(
+            path,
+            format!("shard file missing (listed in {})", manifest.display()),
+        ),
+        e => e,
+    })?;
     if h.info(s.file.clone()) != *s {
         return Err(shards_error(
             path,
@@ -1244,17 +1275,8 @@ pub fn split_level(
         .map(|i| {
             let first = at(i);
             let bounds = |j: usize| t.bound_bytes(first as usize + j);
-            write_shard_with(
-                out,
-                rules,
-                rule,
-                level,
-                i,
-                shards,
-                first,
-                at(i + 1) - first,
-                &bounds,
-            )
+            let place = Place::new(i, shards, first..at(i + 1));
+            write_shard_with(out, rules, rule, level, place, &bounds)
         })
         .collect::<Result<Vec<_>, _>>()?;
     write_manifest(out, rules, rule, level, &infos)?;
@@ -1330,26 +1352,15 @@ mod tests {
         let rules = RuleSet::AdjiBotoDefault;
         let total = level_size(44, 10);
         assert!(total > u32::MAX as u64);
-        let (first, count) = (total - 100, 100);
+        let first = total - 100;
         let bounds = |i: usize| fake(first + i as u64);
-        let info = write_shard_with(
-            d.path(),
-            rules,
-            LoopRule::Start,
-            44,
-            3,
-            4,
-            first,
-            count,
-            &bounds,
-        )
-        .unwrap();
+        let place = Place::new(3, 4, first..total);
+        let info = write_shard_with(d.path(), rules, LoopRule::Start, 44, place, &bounds).unwrap();
         let want_exc = (first..total)
             .filter(|&r| format::is_exception(fake(r).0, fake(r).1))
             .count();
         assert_eq!(info.exceptions, want_exc as u64);
-        let checked =
-            check_shard(d.path(), rules, LoopRule::Start, 44, 3, 4, first, count).unwrap();
+        let checked = check_shard(d.path(), rules, LoopRule::Start, 44, place).unwrap();
         assert_eq!(checked, info);
         let bytes = std::fs::read(d.path().join(&info.file)).unwrap();
         assert_eq!(bytes.len(), HEADER_LEN + 100 + 16 * want_exc);
@@ -1358,7 +1369,8 @@ mod tests {
         assert_eq!(Some(format::record_rank(&recs[..16])), first_exc);
         assert!(first_exc.unwrap() > u32::MAX as u64);
         // Another place in the level is refused, naming the file.
-        let e = check_shard(d.path(), rules, LoopRule::Start, 44, 3, 4, first - 1, count)
+        let elsewhere = Place::new(3, 4, first - 1..total - 1);
+        let e = check_shard(d.path(), rules, LoopRule::Start, 44, elsewhere)
             .unwrap_err()
             .to_string();
         assert!(e.contains(&info.file) && e.contains("expected"), "{e}");
@@ -1375,10 +1387,9 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(i, &(f, c))| {
-                write_shard_with(d.path(), rules, rule, level, i as u32, 2, f, c, &|j| {
-                    fake(f + j as u64)
-                })
-                .unwrap()
+                let place = Place::new(i as u32, 2, f..f + c);
+                write_shard_with(d.path(), rules, rule, level, place, &|j| fake(f + j as u64))
+                    .unwrap()
             })
             .collect();
         let mut gap = infos.clone();

@@ -380,7 +380,7 @@ fn build_level_distributed<G: Game, W: Word>(
             let r = layout.range(comm.rank());
             let (me, p) = (comm.rank() as u32, comm.size() as u32);
             let rules = G::RULES.tables();
-            shard::write_shard_with(dir, rules, rule, n, me, p, r.start, r.end - r.start, &|i| {
+            shard::write_shard_with(dir, rules, rule, n, shard::Place::new(me, p, r), &|i| {
                 bounds.bounds(i)
             })?
         }

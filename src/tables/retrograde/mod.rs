@@ -848,9 +848,8 @@ pub(super) fn shard_state<G: Game>(
             Existing::Build(r) => ShardState::Bad(r),
         });
     }
-    let count = range.end - range.start;
     Ok(
-        match shard::check_shard(dir, rules, rule, n, index, of, range.start, count) {
+        match shard::check_shard(dir, rules, rule, n, shard::Place::new(index, of, range)) {
             Ok(info) => ShardState::Shard(info),
             Err(TableError::Missing { .. }) => ShardState::Bad(None),
             Err(e) => ShardState::Bad(Some(e.to_string())),

@@ -567,10 +567,8 @@ impl<'a, G: Game, W: Word> Ooc<'a, G, W> {
         let mut infos = Vec::new();
         for s in 0..self.layout.parts() {
             let r = self.layout.range(s);
-            let (i, count) = (s as u32, r.end - r.start);
-            if let Ok(info) =
-                shard::check_shard(self.dir, rules, rule, self.n, i, of, r.start, count)
-            {
+            let place = shard::Place::new(s as u32, of, r);
+            if let Ok(info) = shard::check_shard(self.dir, rules, rule, self.n, place) {
                 self.report.shards_kept += 1;
                 infos.push(info);
                 continue;
@@ -583,10 +581,7 @@ impl<'a, G: Game, W: Word> Ooc<'a, G, W> {
                 rules,
                 rule,
                 self.n,
-                i,
-                of,
-                r.start,
-                count,
+                place,
                 &|k| bound_bytes(words[k]),
             )?);
         }
