@@ -52,7 +52,7 @@ use super::part::{needs_scan, or_masks, Layout, Part};
 use super::remote::{forward_remote, Lower, BLOCK};
 use super::{
     check_size_sharded as level_positions, plan_sharded, remove_single_file, shard_state,
-    BuildEvent, LevelPlan, ShardState, CELL_BYTES, FRONTIER_BYTES, OVERHEAD_BYTES,
+    work_per_position, BuildEvent, LevelPlan, ShardState, OVERHEAD_BYTES,
 };
 use crate::distributed::{process_cpu_secs, share, Comm};
 use crate::game::Game;
@@ -140,7 +140,7 @@ pub fn rank_plan<G: Game>(
     for l in &mut levels {
         let slice = share(l.positions, r, p);
         let mine = slice.end - slice.start;
-        l.work_bytes = ((CELL_BYTES + FRONTIER_BYTES) * mine as f64) as u64;
+        l.work_bytes = (work_per_position::<G>(l.level) * mine as f64) as u64;
         if own_dirs {
             l.lower_bytes = l.lower_bytes.div_ceil(p.max(1) as u64);
         }

@@ -145,6 +145,14 @@ pub const CELL_BYTES: f64 = 4.0;
 /// Bytes per position the frontiers may take at most: two kinds, input and
 /// output, each capped at `positions / 64` entries of 8 bytes.
 pub const FRONTIER_BYTES: f64 = 0.5;
+/// Working bytes per position of level `n`: its cell ([`CELL_BYTES`])
+/// and its share of the capped frontiers ([`FRONTIER_BYTES`] for entries
+/// of 8 bytes, twice that where the level's boards need the 128-bit word).
+pub fn work_per_position<G: Game>(n: u32) -> f64 {
+    let words = if packed::packs::<G, u64>(n) { 1.0 } else { 2.0 };
+    CELL_BYTES + FRONTIER_BYTES * words
+}
+
 /// Fixed memory on top: program, thread stacks, write buffers.
 pub const OVERHEAD_BYTES: u64 = 96 << 20;
 
@@ -154,11 +162,11 @@ pub const OVERHEAD_BYTES: u64 = 96 << 20;
 /// [`TableError::TooLarge`] for the first level the builder cannot take,
 /// before anything is allocated.
 pub fn plan<G: Game>(max: u32) -> Result<Vec<LevelPlan>, TableError> {
-    plan_sized(max, check_size::<G>)
+    plan_sized::<G>(max, check_size::<G>)
 }
 
 /// [`plan`] with the sizes (or refusals) of `size`.
-fn plan_sized(
+fn plan_sized<G: Game>(
     max: u32,
     size: impl Fn(u32) -> Result<u64, TableError>,
 ) -> Result<Vec<LevelPlan>, TableError> {
@@ -167,7 +175,7 @@ fn plan_sized(
         .map(|n| {
             let positions = size(n)?;
             let file_bytes = format::HEADER_LEN as u64 + positions;
-            let work_bytes = ((CELL_BYTES + FRONTIER_BYTES) * positions as f64) as u64;
+            let work_bytes = (work_per_position::<G>(n) * positions as f64) as u64;
             let p = LevelPlan {
                 level: n,
                 positions,
@@ -221,7 +229,7 @@ pub fn plan_within<G: Game>(
                 level: n,
                 positions,
                 file_bytes: format::HEADER_LEN as u64 + positions,
-                work_bytes: ((CELL_BYTES + FRONTIER_BYTES) * positions as f64) as u64,
+                work_bytes: (work_per_position::<G>(n) * positions as f64) as u64,
                 lower_bytes: lower,
                 peak_bytes: 0,
                 projected_secs: None,
@@ -234,18 +242,19 @@ pub fn plan_within<G: Game>(
             if (fits && shards.is_none()) || n == 0 {
                 return Ok(l);
             }
-            out_of_core(l, memory, shards)
+            out_of_core(l, memory, shards, work_per_position::<G>(n))
         })
         .collect()
 }
 
-/// Turns the in-memory plan `l` into an out-of-core one (see [`plan_within`]).
+/// Turns the in-memory plan `l` into an out-of-core one (see
+/// [`plan_within`]), `per` working bytes a position.
 fn out_of_core(
     mut l: LevelPlan,
     memory: u64,
     shards: Option<u32>,
+    per: f64,
 ) -> Result<LevelPlan, TableError> {
-    let per = CELL_BYTES + FRONTIER_BYTES;
     let fixed = OVERHEAD_BYTES + inbox_bytes(memory);
     let least = l.positions.min(MIN_SHARD);
     let need = fixed + (per * least as f64) as u64;
@@ -274,7 +283,7 @@ fn out_of_core(
 /// # Errors
 /// [`TableError::TooLarge`] for a level beyond them.
 pub fn plan_sharded<G: Game>(max: u32) -> Result<Vec<LevelPlan>, TableError> {
-    plan_sized(max, check_size_sharded::<G>)
+    plan_sized::<G>(max, check_size_sharded::<G>)
 }
 
 /// The largest peak of a plan.
@@ -1018,5 +1027,35 @@ mod wide_tests {
         let plan = plan_within::<Adjito>(48, 1 << 34, None).unwrap();
         assert_eq!(plan.len(), 49);
         assert!(plan[48].shards > 1);
+    }
+
+    /// A level whose boards need the 128-bit word has frontier entries of
+    /// 16 bytes: every plan counts twice the frontier bytes for it (the
+    /// plans counted 8-byte entries everywhere before).
+    #[test]
+    fn plans_count_the_wide_words_frontier_entries() {
+        fn per(l: &LevelPlan) -> f64 {
+            l.work_bytes as f64 / l.positions as f64
+        }
+        let narrow = CELL_BYTES + FRONTIER_BYTES;
+        let wide = CELL_BYTES + 2.0 * FRONTIER_BYTES;
+        let near = |a: f64, b: f64| (a - b).abs() < 1e-6;
+        let boto = plan_sharded::<AdjiBoto>(64).unwrap();
+        assert!(near(per(&boto[63]), narrow) && near(per(&boto[64]), wide));
+        let adjito = plan_sharded::<Adjito>(32).unwrap();
+        assert!(near(per(&adjito[31]), narrow) && near(per(&adjito[32]), wide));
+        let ranks = dist::rank_plan::<Adjito>(32, 0, (4, true)).unwrap();
+        let slice = crate::distributed::share(ranks[32].positions, 0, 4);
+        let mine = (slice.end - slice.start) as f64;
+        assert!(near(ranks[32].work_bytes as f64 / mine, wide));
+        // Out of core: the shard count follows from the wider positions.
+        let budget = 1 << 36;
+        let ooc = plan_within::<Adjito>(32, budget, None).unwrap();
+        let fixed = OVERHEAD_BYTES + inbox_bytes(budget);
+        let most = ((budget - fixed) as f64 / wide) as u64;
+        assert_eq!(
+            ooc[32].shards as u64,
+            ooc[32].positions.div_ceil(most).max(2)
+        );
     }
 }
