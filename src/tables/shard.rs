@@ -402,34 +402,36 @@ impl ShardHeader {
         level: u32,
         place: Place,
     ) -> Result<(), TableError> {
-        let Place {
-            index,
-            of,
-            first,
-            count,
-        } = place;
         self.as_level_header().expect(path, rules, rule, level)?;
-        if (self.index, self.of) != (index, of) {
+        let (want, got) = (place, self.place());
+        if (got.index, got.of) != (want.index, want.of) {
             return Err(shards_error(
                 path,
                 format!(
-                    "file holds shard {} of {}, expected shard {index} of {of}",
-                    self.index, self.of
+                    "file holds shard {} of {}, expected shard {} of {}",
+                    got.index, got.of, want.index, want.of
                 ),
             ));
         }
-        if (self.first, self.count) != (first, count) {
+        if (got.first, got.count) != (want.first, want.count) {
+            let (a, b) = (got.first, got.first + got.count);
+            let (c, d) = (want.first, want.first + want.count);
             return Err(shards_error(
                 path,
-                format!(
-                    "file holds entries {}..{}, expected {first}..{}",
-                    self.first,
-                    self.first + self.count,
-                    first + count
-                ),
+                format!("file holds entries {a}..{b}, expected {c}..{d}"),
             ));
         }
         Ok(())
+    }
+
+    /// Where the shard sits in its level.
+    fn place(&self) -> Place {
+        Place {
+            index: self.index,
+            of: self.of,
+            first: self.first,
+            count: self.count,
+        }
     }
 
     /// A level header with this shard's game, rules, rule and level (for
