@@ -485,3 +485,77 @@ fn hidden_build_shards_and_cells_on_disk_match_a_plain_build() {
         }
     }
 }
+
+/// `sha256sum`'s lines for the files `names` in `dir`.
+fn sha256sum(dir: &Path, names: &[String]) -> String {
+    let out = std::process::Command::new("sha256sum")
+        .current_dir(dir)
+        .args(names)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `tables checksum` prints what `sha256sum` prints for the level files,
+/// and the same for the levels split into shards (hashed as the files
+/// they merge into); `--check` passes a right list and fails a wrong one,
+/// naming the level; a malformed list or an empty match is one error.
+#[test]
+fn checksum_lists_levels_and_sharded_levels_alike_and_checks_lists() {
+    let d = tempfile::tempdir().unwrap();
+    let (t, sh) = (d.path().join("t"), d.path().join("s"));
+    for g in ["adjito", "adjiboto"] {
+        ok(&[
+            "tables",
+            "build",
+            "--game",
+            g,
+            "--max-seeds",
+            "6",
+            "--dir",
+            s(&t),
+        ]);
+    }
+    let files: Vec<String> = names(&t)
+        .into_iter()
+        .filter(|n| n.starts_with("adjito-") && n.ends_with(".adjt"))
+        .collect();
+    assert_eq!(files.len(), 7);
+    let want = sha256sum(&t, &files);
+    assert_eq!(ok(&["tables", "checksum", "--dir", s(&t)]), want);
+    let split = ["tables", "split", "--dir", s(&t), "--shards", "3", "--out"];
+    ok(&[&split[..], &[s(&sh)]].concat());
+    assert!(!names(&sh).iter().any(|n| n.ends_with(".adjt")));
+    assert_eq!(ok(&["tables", "checksum", "--dir", s(&sh)]), want);
+    // --check: a right list (Adji-Boto's lines included, unused).
+    let boto = ok(&["tables", "checksum", "--game", "adjiboto", "--dir", s(&t)]);
+    let list = d.path().join("list.txt");
+    std::fs::write(&list, format!("# sums\n{want}\n{boto}")).unwrap();
+    let checked = ok(&["tables", "checksum", "--dir", s(&sh), "--check", s(&list)]);
+    assert_eq!(checked.lines().filter(|l| l.starts_with("ok ")).count(), 7);
+    // A wrong line fails, naming the level.
+    let wrong = want.replacen(&want[..64], &"0".repeat(64), 1);
+    std::fs::write(&list, &wrong).unwrap();
+    let check = ["tables", "checksum", "--dir", s(&sh), "--check", s(&list)];
+    let e = fails_with(&check, "1 of 7 levels differ");
+    assert!(e.contains("adjito-start-000.adjt"), "{e}");
+    // A list with none of the levels, a malformed line, no directory.
+    std::fs::write(&list, &boto).unwrap();
+    fails_with(&check, "is listed in");
+    std::fs::write(&list, "abc  adjito-start-000.adjt\n").unwrap();
+    fails_with(&check, "line 1: expected 64 hexadecimal digits");
+    std::fs::write(&list, [0xffu8, 0xfe]).unwrap();
+    fails_with(&check, "not UTF-8");
+    let missing = d.path().join("none");
+    fails_with(
+        &["tables", "checksum", "--dir", s(&missing)],
+        "no such directory",
+    );
+    fails_with(
+        &["tables", "checksum", "--dir", s(d.path())],
+        "no adjito tables",
+    );
+    let args = ["tables", "checksum", "--dir", s(&sh)];
+    assert_quiet(&args, with_closed_stdout(&args, true));
+}

@@ -504,7 +504,8 @@ pub fn tables_status(
     })
 }
 
-fn hex(b: &[u8]) -> String {
+/// Lower-case hexadecimal of `b` (as `sha256sum` prints a digest).
+pub fn hex(b: &[u8]) -> String {
     let mut s = String::with_capacity(2 * b.len());
     for x in b {
         let _ = write!(s, "{x:02x}");

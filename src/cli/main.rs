@@ -36,6 +36,7 @@ mod setup;
 mod solve;
 mod tables;
 mod tables_build;
+mod tables_checksum;
 mod tables_shards;
 mod util;
 

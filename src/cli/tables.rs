@@ -1,5 +1,5 @@
 //! `tables build | probe | verify | stats` (and `merge | split`, in
-//! `tables_shards`).
+//! `tables_shards`; `checksum`, in `tables_checksum`).
 
 use std::path::{Path, PathBuf};
 
@@ -23,6 +23,7 @@ use crate::args::{
 use crate::error::CliError;
 use crate::setup::{no_tables_found, set_threads, MemoryBudget};
 use crate::tables_build::{build, BuildArgs};
+use crate::tables_checksum::{checksum, ChecksumArgs};
 use crate::tables_shards::{merge, split, MergeArgs, SplitArgs};
 use crate::util::{bar, fmt_bytes};
 use crate::{batch, dispatch, out};
@@ -50,6 +51,10 @@ pub enum TablesCommand {
     /// Split level files into shards and a manifest per level (the reverse
     /// of merge); every command reads a sharded level like a level file.
     Split(SplitArgs),
+    /// The SHA-256 of every level in --dir, as `sha256sum` prints them (a
+    /// sharded level hashed as the level file its shards merge into), or,
+    /// with --check LIST, each compared with a published list.
+    Checksum(ChecksumArgs),
 }
 
 /// `--game`, `--dir` and `--loop`: the tables a probe or stats reads.
@@ -144,6 +149,7 @@ pub fn tables(t: &TablesCommand) -> Result<(), CliError> {
         TablesCommand::Stats(a) => dispatch!(a.set.game, stats(a)),
         TablesCommand::Merge(a) => merge(a),
         TablesCommand::Split(a) => split(a),
+        TablesCommand::Checksum(a) => checksum(a),
     }
 }
 

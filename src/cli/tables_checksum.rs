@@ -1,0 +1,140 @@
+//! `tables checksum`: the SHA-256 of every level in a directory, in
+//! `sha256sum`'s format, and `--check LIST` against a published list
+//! (such as `results/tables-checksums.txt`). A sharded level is hashed as
+//! the level file its shards merge into, streamed without writing it, so
+//! a cluster's shards compare with a one-process build's list.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use adji::certify::check::{hex, level_sha256};
+use adji::game::Game;
+use adji::tables::format::{level_path, levels_present};
+
+use crate::args::{GameRulesArgs, RuleArg, TablesDirArg};
+use crate::error::CliError;
+use crate::{dispatch, out};
+
+/// Options of `tables checksum`.
+#[derive(Args, Debug)]
+pub struct ChecksumArgs {
+    #[command(flatten)]
+    pub game: GameRulesArgs,
+    #[command(flatten)]
+    pub dir: TablesDirArg,
+    #[command(flatten)]
+    pub rule: RuleArg,
+    /// Compare with a list in `sha256sum`'s format (`HEX  NAME` lines; blank
+    /// lines and lines starting with # are skipped): each level present is
+    /// checked against its line, and the exit code is 1 when one differs
+    /// or when no level present is in the list
+    #[arg(long, value_name = "LIST")]
+    pub check: Option<PathBuf>,
+}
+
+/// `tables checksum`.
+pub fn checksum(a: &ChecksumArgs) -> Result<(), CliError> {
+    dispatch!(a.game, checksum_game(a))
+}
+
+/// Hashes every level of `G` in `--dir`, ascending, and prints or checks.
+fn checksum_game<G: Game>(a: &ChecksumArgs) -> Result<(), CliError> {
+    let (rules, rule, dir) = (G::RULES.tables(), a.rule.rule(), &a.dir.dir);
+    if !dir.is_dir() {
+        return Err(CliError::Input(format!(
+            "{}: no such directory",
+            dir.display()
+        )));
+    }
+    let list = a.check.as_deref().map(read_list).transpose()?;
+    let mut levels = levels_present(dir, rules, rule)?.levels;
+    levels.sort_unstable();
+    levels.dedup();
+    if levels.is_empty() {
+        return Err(CliError::Input(format!(
+            "no {} tables for --loop {} in {}",
+            rules.command_line(),
+            rule.name(),
+            dir.display()
+        )));
+    }
+    let mut log = out::Log::default();
+    let (mut compared, mut differ) = (0, Vec::new());
+    for n in levels {
+        let name = file_name(&level_path(dir, rules, rule, n));
+        let sum = hex(&level_sha256(dir, rules, rule, n)?);
+        let Some(list) = &list else {
+            log.print(format_args!("{sum}  {name}\n"))?;
+            continue;
+        };
+        match list.get(&name) {
+            None => log.print(format_args!("unlisted {name} ({sum})\n"))?,
+            Some(want) if *want == sum => {
+                compared += 1;
+                log.print(format_args!("ok       {name}\n"))?;
+            }
+            Some(want) => {
+                compared += 1;
+                log.print(format_args!("FAILED   {name} (listed {want}, got {sum})\n"))?;
+                differ.push(name);
+            }
+        }
+    }
+    let Some(path) = &a.check else {
+        return Ok(());
+    };
+    if !differ.is_empty() {
+        return Err(CliError::Failed(format!(
+            "{} of {compared} levels differ from {}: {}",
+            differ.len(),
+            path.display(),
+            differ.join(", ")
+        )));
+    }
+    if compared == 0 {
+        return Err(CliError::Failed(format!(
+            "no level in {} is listed in {}",
+            dir.display(),
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
+/// A path's file name, as a list names it.
+fn file_name(p: &Path) -> String {
+    p.file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+}
+
+/// Reads a `sha256sum` list: `name → hex`. A malformed line is an error
+/// naming the list, the line and what was expected.
+fn read_list(path: &Path) -> Result<HashMap<String, String>, CliError> {
+    let bytes = std::fs::read(path).map_err(CliError::file(path))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| CliError::Input(format!("{}: not UTF-8 text", path.display())))?;
+    let mut list = HashMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim_end();
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = || {
+            CliError::Input(format!(
+                "{} line {}: expected 64 hexadecimal digits, two spaces (or a space and *) \
+                 and a file name, found '{line}'",
+                path.display(),
+                i + 1
+            ))
+        };
+        let (sum, name) = line.split_once(' ').ok_or_else(bad)?;
+        let name = name.strip_prefix([' ', '*']).ok_or_else(bad)?;
+        if sum.len() != 64 || !sum.bytes().all(|b| b.is_ascii_hexdigit()) || name.is_empty() {
+            return Err(bad());
+        }
+        list.insert(name.to_string(), sum.to_ascii_lowercase());
+    }
+    Ok(list)
+}
