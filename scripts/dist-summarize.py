@@ -4,7 +4,10 @@
 Usage: scripts/dist-summarize.py OUT GAME LEVEL...  (OUT as given to dist-measure.sh)
 Per level and P: compute CPU s summed over ranks and its ratio to P = 1,
 update bytes and lookup bytes per position (sums over ranks), exchange
-rounds, lookup rounds, and the bytes each rank's directory holds.
+rounds, lookup rounds, and the bytes each rank's directory holds; then,
+where the logs have them (builds from 2 December 2026 on), the compute CPU
+of each phase (forward, acyclic, sweep) summed over ranks and its ratio to
+P = 1: where the overhead of more ranks goes.
 """
 import sys
 
@@ -20,8 +23,13 @@ for p in (1, 2, 4, 8):
         if len(c) < 17 or c[3] != "built":
             continue
         n = int(c[1])
-        r = rows.setdefault((n, p), {"pos": int(c[2]), "cpu": [], "upd": 0, "look": 0})
+        r = rows.setdefault((n, p), {"pos": int(c[2]), "cpu": [], "upd": 0, "look": 0,
+                                     "phase": [0.0, 0.0, 0.0], "phased": False})
         r["cpu"].append(float(c[10]))
+        if len(c) >= 21 and c[17]:
+            r["phased"] = True
+            for k in range(3):
+                r["phase"][k] += float(c[17 + k])
         r["upd"] += int(c[12])
         r["look"] += int(c[14])
         r["rounds"], r["lrounds"], r["wall"] = int(c[13]), int(c[15]), float(c[16])
@@ -42,6 +50,19 @@ for n in levels:
         ratio = f"{cpu / sum(base['cpu']):.2f}" if base and sum(base["cpu"]) > 0 else ""
         print(f"| {n} | {r['pos']} | {p} | {cpu:.2f} | {ratio} | {r['upd'] / r['pos']:.2f} | "
               f"{r['look'] / r['pos']:.2f} | {r['rounds']} | {r['lrounds']} | {r['wall']:.1f} |")
+phased = [(n, p) for n in levels for p in (1, 2, 4, 8) if rows.get((n, p), {}).get("phased")]
+if phased:
+    print()
+    print("| level | P | forward CPU s | ÷ P = 1 | acyclic CPU s | ÷ P = 1 | sweep CPU s | ÷ P = 1 | rest (setup, finish) CPU s |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for n, p in phased:
+        r, base = rows[(n, p)], rows.get((n, 1))
+        cells = []
+        for k in range(3):
+            b = base["phase"][k] if base and base.get("phased") else 0
+            cells.append(f"{r['phase'][k]:.2f} | {r['phase'][k] / b:.2f}" if b > 0 else f"{r['phase'][k]:.2f} | ")
+        rest = sum(r["cpu"]) - sum(r["phase"])
+        print(f"| {n} | {p} | {' | '.join(cells)} | {rest:.2f} |")
 print()
 print("| P | bytes in each rank's directory (levels 0–max) |")
 print("|---:|---|")

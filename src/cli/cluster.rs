@@ -152,8 +152,8 @@ pub fn build_tables<G: Game>(a: &BuildArgs, comm: &MpiComm) -> Result<(), CliErr
     if root {
         out::print(format_args!(
             "Distributed build over {} processes: {} tables, levels 0..={}, loop rule `{}`, in {}\n\n\
-             | level | positions | status | rank | slice | forward s | acyclic s | sweep s | compute s | compute CPU s | collectives s | bytes sent | rounds | lookup bytes | lookup rounds | level s |\n\
-             |---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+             | level | positions | status | rank | slice | forward s | acyclic s | sweep s | compute s | compute CPU s | collectives s | bytes sent | rounds | lookup bytes | lookup rounds | level s | forward CPU s | acyclic CPU s | sweep CPU s |\n\
+             |---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
             comm.size(),
             adji::report::tables_label(G::RULES),
             a.max_seeds,
@@ -201,12 +201,12 @@ pub fn build_tables<G: Game>(a: &BuildArgs, comm: &MpiComm) -> Result<(), CliErr
 fn level_rows(ev: &BuildEvent, rep: Option<&DistLevelReport>) -> String {
     let n = ev.level;
     let Some(rep) = rep else {
-        return format!("| {n} | | kept (checksum OK) | | | | | | | | | | | | | |\n");
+        return format!("| {n} | | kept (checksum OK) | | | | | | | | | | | | | | | | |\n");
     };
     let mut s = String::new();
     for r in &rep.ranks {
         s += &format!(
-            "| {n} | {} | built | {} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.2} | {:.3} | {} | {} | {} | {} | {:.3} |\n",
+            "| {n} | {} | built | {} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.2} | {:.3} | {} | {} | {} | {} | {:.3} | {:.2} | {:.2} | {:.2} |\n",
             rep.positions,
             r.rank,
             r.positions,
@@ -220,7 +220,10 @@ fn level_rows(ev: &BuildEvent, rep: Option<&DistLevelReport>) -> String {
             r.rounds,
             r.lookup_bytes,
             r.lookup_rounds,
-            rep.total_secs
+            rep.total_secs,
+            r.phase_cpu_secs[0],
+            r.phase_cpu_secs[1],
+            r.phase_cpu_secs[2]
         );
     }
     s

@@ -85,6 +85,11 @@ pub struct RankReport {
     /// collectives. On a shared or oversubscribed machine this, not
     /// `compute_secs`, is the work done.
     pub compute_cpu_secs: f64,
+    /// CPU seconds of the computation in the forward pass, the acyclic
+    /// pass and the sweep (each less its collectives): where
+    /// `compute_cpu_secs` goes (the rest is the level's setup and the
+    /// finishing of its cells).
+    pub phase_cpu_secs: [f64; 3],
     /// Bytes sent to other ranks in exchanges (update records only).
     pub bytes_sent: u64,
     /// Lower-level entries asked of other ranks in the forward pass (0
@@ -448,7 +453,7 @@ impl<'c, 'l, G: Game, W: Word> Rank<'c, 'l, G, W> {
         blocks: usize,
         bar: &dyn Progress,
     ) -> Result<(), TableError> {
-        let t = Instant::now();
+        let (t, c0) = (Instant::now(), self.phase_start());
         let dirty: Vec<_> = (0..words.len().div_ceil(DIRTY_CHUNK))
             .map(|_| AtomicBool::new(false))
             .collect();
@@ -474,6 +479,7 @@ impl<'c, 'l, G: Game, W: Word> Rank<'c, 'l, G, W> {
             self.cpu.1 += s.comm.1;
         }
         self.report.forward_secs = t.elapsed().as_secs_f64();
+        self.report.phase_cpu_secs[0] = self.phase_cpu(c0);
         Ok(())
     }
 
@@ -493,6 +499,18 @@ impl<'c, 'l, G: Game, W: Word> Rank<'c, 'l, G, W> {
         got
     }
 
+    /// The CPU clock and the CPU spent in collectives so far, at the start
+    /// of a phase.
+    fn phase_start(&self) -> (f64, f64) {
+        (process_cpu_secs(), self.cpu.1)
+    }
+
+    /// The computation's CPU seconds since `start` ([`Self::phase_start`]),
+    /// less those spent in collectives.
+    fn phase_cpu(&self, start: (f64, f64)) -> f64 {
+        process_cpu_secs() - start.0 - (self.cpu.1 - start.1)
+    }
+
     /// Counts a collective that started at `t` with `c` CPU seconds used.
     fn collective_took(&mut self, t: Instant, c: f64) {
         self.report.comm_secs += t.elapsed().as_secs_f64();
@@ -510,10 +528,11 @@ impl<'c, 'l, G: Game, W: Word> Rank<'c, 'l, G, W> {
 
     /// The acyclic pass, from the positions the forward pass settled.
     fn kahn(&mut self, cells: &[Cell]) {
-        let t = Instant::now();
+        let (t, c0) = (Instant::now(), self.phase_start());
         self.part.kahn_local(cells, &mut |_| {});
         self.rounds(cells, Mode::Kahn);
         self.report.kahn_secs = t.elapsed().as_secs_f64();
+        self.report.phase_cpu_secs[1] = self.phase_cpu(c0);
     }
 
     /// The thresholds any rank needs: the sums over all ranks of the value
@@ -539,7 +558,7 @@ impl<'c, 'l, G: Game, W: Word> Rank<'c, 'l, G, W> {
 
     /// The threshold sweep over the slice.
     fn sweep(&mut self, words: &mut Words) {
-        let t0 = Instant::now();
+        let (t0, c0) = (Instant::now(), self.phase_start());
         let n = self.part.n();
         let (mask_lo, mask_hi, settled) = value_masks(words, n);
         self.report.kahn_settled = settled;
@@ -555,6 +574,7 @@ impl<'c, 'l, G: Game, W: Word> Rank<'c, 'l, G, W> {
             self.rounds(cells, Mode::Threshold(t));
         }
         self.report.sweep_secs = t0.elapsed().as_secs_f64();
+        self.report.phase_cpu_secs[2] = self.phase_cpu(c0);
     }
 
     /// The rank's report, with its computation time (the level's time so
@@ -691,6 +711,13 @@ mod tests {
             }
             let top = reports.last().expect("rank 0 reports each level");
             assert_eq!(top.ranks.len(), p);
+            // The phases' CPU is the computation's, split: none negative,
+            // together no more than it (the rest is setup and finishing).
+            for r in &top.ranks {
+                let phases: f64 = r.phase_cpu_secs.iter().sum();
+                assert!(r.phase_cpu_secs.iter().all(|&x| x >= -1e-9), "{r:?}");
+                assert!(phases <= r.compute_cpu_secs + 1e-6, "{r:?}");
+            }
             let sent: u64 = top.ranks.iter().map(|r| r.bytes_sent).sum();
             assert_eq!(sent > 0, p > 1, "updates cross slices only with P > 1");
             if p != 3 {
