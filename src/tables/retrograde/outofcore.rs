@@ -53,9 +53,9 @@ pub enum CellStore {
     /// A file per shard, read into anonymous memory for a turn and written
     /// back after it.
     File,
-    /// A file per shard mapped for a turn; after it the map is synced and
-    /// its pages dropped (`msync`, `madvise(DONTNEED)`), so that only the
-    /// pages a turn touches come back.
+    /// A file per shard mapped for a turn and unmapped after it, without
+    /// a sync: its dirty pages wait in the page cache, where the next turn
+    /// finds them, until the kernel writes them back (the file is scratch).
     Mmap,
 }
 
@@ -254,15 +254,12 @@ impl Stored {
                 f.write_all_at(&cells.map()[..], 0)
             }
             CellStore::Mmap => {
-                cells.map().flush()?;
-                // SAFETY: the map is file-backed and synced: dropping its
-                // pages loses nothing (they are read back from the file).
-                #[cfg(target_os = "linux")]
-                unsafe {
-                    let _ = cells
-                        .map()
-                        .unchecked_advise(memmap2::UncheckedAdvice::DontNeed);
-                }
+                // Unmapped without a sync: the dirty pages stay in the page
+                // cache, which the next turn's map of the same file reads
+                // (Linux keeps them coherent), and the kernel writes them
+                // back when it likes. The file is scratch: a killed build
+                // restarts the level, so nothing needs it on disk now.
+                drop(cells);
                 Ok(())
             }
         }
