@@ -13,19 +13,15 @@ use adji::certify::check::{hex, level_sha256};
 use adji::game::Game;
 use adji::tables::format::{level_path, levels_present};
 
-use crate::args::{GameRulesArgs, RuleArg, TablesDirArg};
 use crate::error::CliError;
+use crate::tables::TableSetArgs;
 use crate::{dispatch, out};
 
 /// Options of `tables checksum`.
 #[derive(Args, Debug)]
 pub struct ChecksumArgs {
     #[command(flatten)]
-    pub game: GameRulesArgs,
-    #[command(flatten)]
-    pub dir: TablesDirArg,
-    #[command(flatten)]
-    pub rule: RuleArg,
+    pub set: TableSetArgs,
     /// Compare with a list in `sha256sum`'s format (`HEX  NAME` lines; blank
     /// lines and lines starting with # are skipped): each level present is
     /// checked against its line, and the exit code is 1 when one differs
@@ -36,12 +32,12 @@ pub struct ChecksumArgs {
 
 /// `tables checksum`.
 pub fn checksum(a: &ChecksumArgs) -> Result<(), CliError> {
-    dispatch!(a.game, checksum_game(a))
+    dispatch!(a.set.game, checksum_game(a))
 }
 
 /// Hashes every level of `G` in `--dir`, ascending, and prints or checks.
 fn checksum_game<G: Game>(a: &ChecksumArgs) -> Result<(), CliError> {
-    let (rules, rule, dir) = (G::RULES.tables(), a.rule.rule(), &a.dir.dir);
+    let (rules, rule, dir) = (G::RULES.tables(), a.set.rule.rule(), &a.set.dir.dir);
     if !dir.is_dir() {
         return Err(CliError::Input(format!(
             "{}: no such directory",
