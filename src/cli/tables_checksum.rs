@@ -11,7 +11,7 @@ use clap::Args;
 
 use adji::certify::check::{hex, level_sha256};
 use adji::game::Game;
-use adji::tables::format::{level_path, levels_present};
+use adji::tables::format::{file_name, levels_present};
 
 use crate::error::CliError;
 use crate::tables::TableSetArgs;
@@ -59,7 +59,7 @@ fn checksum_game<G: Game>(a: &ChecksumArgs) -> Result<(), CliError> {
     let mut log = out::Log::default();
     let (mut compared, mut differ) = (0, Vec::new());
     for n in levels {
-        let name = file_name(&level_path(dir, rules, rule, n));
+        let name = file_name(rules, rule, n);
         let sum = hex(&level_sha256(dir, rules, rule, n)?);
         let Some(list) = &list else {
             log.print(format_args!("{sum}  {name}\n"))?;
@@ -97,12 +97,6 @@ fn checksum_game<G: Game>(a: &ChecksumArgs) -> Result<(), CliError> {
         )));
     }
     Ok(())
-}
-
-/// A path's file name, as a list names it.
-fn file_name(p: &Path) -> String {
-    p.file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
 }
 
 /// Reads a `sha256sum` list: `name → hex`. A malformed line is an error
