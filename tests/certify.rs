@@ -578,7 +578,7 @@ fn certify_check_reads_and_hashes_sharded_levels() {
         sums += &format!("{hex}  {name}\n");
     }
     let sums_file = t.path().join("sums.txt");
-    std::fs::write(&sums_file, sums).unwrap();
+    std::fs::write(&sums_file, &sums).unwrap();
     let cert = t.path().join("p.cert");
     adji()
         .args(["certify", "--game", "adjito", "--position"])
@@ -597,6 +597,19 @@ fn certify_check_reads_and_hashes_sharded_levels() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{out:?}");
     assert!(text.contains("tables: verified"), "{text}");
+    // A list with a line it cannot read verifies nothing, naming the line
+    // (the lenient parser skipped it, and the tables were "verified"); the
+    // certificate is still accepted.
+    std::fs::write(&sums_file, format!("{sums}garbage\n")).unwrap();
+    let out = check();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(text.contains("tables: not verified"), "{text}");
+    assert!(
+        text.contains("line 8: expected 64 hexadecimal digits"),
+        "{text}"
+    );
+    std::fs::write(&sums_file, &sums).unwrap();
     // A value byte of a shard of level 6 altered, its checksums recomputed
     // by no one: refused, and never "verified".
     let shard = sharded.join("adjito-start-006.shard-00001-of-00003.adjs");

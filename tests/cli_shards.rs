@@ -500,7 +500,8 @@ fn sha256sum(dir: &Path, names: &[String]) -> String {
 /// `tables checksum` prints what `sha256sum` prints for the level files,
 /// and the same for the levels split into shards (hashed as the files
 /// they merge into); `--check` passes a right list and fails a wrong one,
-/// naming the level; a malformed list or an empty match is one error.
+/// naming the level; a malformed or self-contradicting list or an empty
+/// match is one error.
 #[test]
 fn checksum_lists_levels_and_sharded_levels_alike_and_checks_lists() {
     let d = tempfile::tempdir().unwrap();
@@ -545,6 +546,10 @@ fn checksum_lists_levels_and_sharded_levels_alike_and_checks_lists() {
     fails_with(&check, "is listed in");
     std::fs::write(&list, "abc  adjito-start-000.adjt\n").unwrap();
     fails_with(&check, "line 1: expected 64 hexadecimal digits");
+    // A level listed twice, wrong then right: the list contradicts itself
+    // (it had passed: the last line won).
+    std::fs::write(&list, format!("{wrong}{want}")).unwrap();
+    fails_with(&check, "line 8: adjito-start-000.adjt is listed again");
     std::fs::write(&list, [0xffu8, 0xfe]).unwrap();
     fails_with(&check, "not UTF-8");
     let missing = d.path().join("none");

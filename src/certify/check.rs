@@ -463,11 +463,107 @@ pub enum TablesStatus {
     NotVerified(Vec<String>),
 }
 
+/// A checksum list in `sha256sum`'s format, as
+/// `results/tables-checksums.txt` is: file name → lower-case hexadecimal
+/// SHA-256. Read with [`parse_checksum_list`], which both `adji tables
+/// checksum --check` and `adji certify check` use.
+pub type ChecksumList = HashMap<String, String>;
+
+/// A line of a checksum list that [`parse_checksum_list`] refuses.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ListError {
+    /// Not `HEX  NAME` (64 hexadecimal digits, two spaces or a space and
+    /// `*`, a file name).
+    #[error(
+        "line {line}: expected 64 hexadecimal digits, two spaces (or a space and *) \
+         and a file name, found '{text}'"
+    )]
+    Malformed {
+        /// The line's number, from 1.
+        line: usize,
+        /// The line.
+        text: String,
+    },
+    /// A file listed twice with different sums: the list contradicts itself.
+    #[error("line {line}: {name} is listed again with another SHA-256 (first on line {first})")]
+    Contradicts {
+        /// The second line's number, from 1.
+        line: usize,
+        /// The first line's number.
+        first: usize,
+        /// The file name.
+        name: String,
+    },
+}
+
+/// Parses a checksum list: `HEX  NAME` lines (`HEX *NAME` too, as
+/// `sha256sum -b` writes); blank lines and lines starting with `#` are
+/// skipped. Any other line is an error naming it, so a list that cannot
+/// be read whole verifies nothing; so is a name listed twice with
+/// different sums (listed twice with the same sum is accepted).
+///
+/// # Errors
+/// The first line refused, as a [`ListError`].
+pub fn parse_checksum_list(text: &str) -> Result<ChecksumList, ListError> {
+    let mut list = ChecksumList::new();
+    let mut first_line = HashMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim_end();
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (sum, name) = split_list_line(line).ok_or_else(|| ListError::Malformed {
+            line: i + 1,
+            text: line.to_string(),
+        })?;
+        let first = *first_line.entry(name.to_string()).or_insert(i + 1);
+        match list.insert(name.to_string(), sum.to_ascii_lowercase()) {
+            Some(old) if !old.eq_ignore_ascii_case(sum) => {
+                return Err(ListError::Contradicts {
+                    line: i + 1,
+                    first,
+                    name: name.to_string(),
+                })
+            }
+            _ => {}
+        }
+    }
+    Ok(list)
+}
+
+/// `(sum, name)` of a well-formed list line, or `None`.
+fn split_list_line(line: &str) -> Option<(&str, &str)> {
+    let (sum, name) = line.split_once(' ')?;
+    let name = name.strip_prefix([' ', '*'])?;
+    let hex = sum.len() == 64 && sum.bytes().all(|b| b.is_ascii_hexdigit());
+    (hex && !name.is_empty()).then_some((sum, name))
+}
+
+/// How a file's SHA-256 stands against a [`ChecksumList`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Listed<'a> {
+    /// Listed with this sum.
+    Same,
+    /// Listed with another sum (the listed one).
+    Differs(&'a str),
+    /// Not in the list.
+    Unlisted,
+}
+
+/// Where `name`, whose SHA-256 is `sum` (hexadecimal), stands in `list`.
+pub fn listed<'a>(list: &'a ChecksumList, name: &str, sum: &str) -> Listed<'a> {
+    match list.get(name) {
+        None => Listed::Unlisted,
+        Some(want) if want.eq_ignore_ascii_case(sum) => Listed::Same,
+        Some(want) => Listed::Differs(want),
+    }
+}
+
 /// Compares the SHA-256 of each level file of `levels` in `dir` with the
-/// lines `SHA256  FILE` of `recorded` (`results/tables-checksums.txt`).
-/// A sharded level (a manifest and shards, no level file) is hashed as
-/// the level file its shards merge into ([`level_sha256`]), so the same
-/// recorded line verifies it.
+/// list `recorded` (`results/tables-checksums.txt`, read with
+/// [`parse_checksum_list`]). A sharded level (a manifest and shards, no
+/// level file) is hashed as the level file its shards merge into
+/// ([`level_sha256`]), so the same recorded line verifies it.
 ///
 /// # Errors
 /// A [`TableError`] reading a level file or a sharded level's shards.
@@ -475,26 +571,19 @@ pub fn tables_status(
     cert: &Certificate,
     dir: &Path,
     levels: &[u32],
-    recorded: &str,
+    recorded: &ChecksumList,
 ) -> Result<TablesStatus, TableError> {
     if levels.is_empty() {
         return Ok(TablesStatus::Unused);
     }
-    let known: HashMap<&str, &str> = recorded
-        .lines()
-        .filter_map(|l| {
-            let mut f = l.split_whitespace();
-            Some((f.nth(1)?, l.split_whitespace().next()?))
-        })
-        .collect();
     let mut off = Vec::new();
     for &level in levels {
         let name = file_name(cert.rules.tables(), cert.rule, level);
         let sum = hex(&level_sha256(dir, cert.rules, cert.rule, level)?);
-        match known.get(name.as_str()) {
-            Some(&want) if want.eq_ignore_ascii_case(&sum) => {}
-            Some(_) => off.push(format!("{name} (differs from the recorded SHA-256)")),
-            None => off.push(format!("{name} (not recorded)")),
+        match listed(recorded, &name, &sum) {
+            Listed::Same => {}
+            Listed::Differs(_) => off.push(format!("{name} (differs from the recorded SHA-256)")),
+            Listed::Unlisted => off.push(format!("{name} (not recorded)")),
         }
     }
     Ok(if off.is_empty() {
@@ -590,5 +679,43 @@ mod tests {
             hex(&file_sha256(&path).unwrap()),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
+    }
+
+    /// The one parser of checksum lists: `sha256sum`'s two forms, comments
+    /// and blank lines; every other line refused, naming it; a file listed
+    /// twice with different sums refused (the lenient parser `certify
+    /// check` had kept the last line, so a wrong first line followed by a
+    /// right one verified).
+    #[test]
+    fn checksum_lists_are_read_whole_or_refused_naming_the_line() {
+        let (a, b) = ("ab".repeat(32), "CD".repeat(32));
+        let text = format!("# sums\n\n{a}  x.adjt\n{b} *y.adjt  \n{a}  x.adjt\n");
+        let list = parse_checksum_list(&text).unwrap();
+        assert_eq!(list.len(), 2);
+        assert_eq!(listed(&list, "x.adjt", &a), Listed::Same);
+        assert_eq!(listed(&list, "y.adjt", &b.to_lowercase()), Listed::Same);
+        assert_eq!(
+            listed(&list, "y.adjt", &a),
+            Listed::Differs(&"cd".repeat(32))
+        );
+        assert_eq!(listed(&list, "z.adjt", &a), Listed::Unlisted);
+        for bad in [
+            "abc  x.adjt".to_string(),
+            format!("{a}x.adjt"),
+            format!("{a}  "),
+            format!("{a}\tx.adjt"),
+            format!("{}  x.adjt", "g".repeat(64)),
+            "x.adjt".to_string(),
+        ] {
+            let e = parse_checksum_list(&format!("# c\n{bad}\n")).unwrap_err();
+            assert!(
+                matches!(e, ListError::Malformed { line: 2, .. }),
+                "{bad}: {e}"
+            );
+            assert!(e.to_string().starts_with("line 2: expected 64"), "{e}");
+        }
+        let e = parse_checksum_list(&format!("{b}  x.adjt\n\n{a}  x.adjt\n")).unwrap_err();
+        let want = "line 3: x.adjt is listed again with another SHA-256 (first on line 1)";
+        assert_eq!(e.to_string(), want);
     }
 }

@@ -4,12 +4,11 @@
 //! the level file its shards merge into, streamed without writing it, so
 //! a cluster's shards compare with a one-process build's list.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use adji::certify::check::{hex, level_sha256};
+use adji::certify::check::{hex, level_sha256, listed, parse_checksum_list, ChecksumList, Listed};
 use adji::game::Game;
 use adji::tables::format::{file_name, levels_present};
 
@@ -65,13 +64,13 @@ fn checksum_game<G: Game>(a: &ChecksumArgs) -> Result<(), CliError> {
             log.print(format_args!("{sum}  {name}\n"))?;
             continue;
         };
-        match list.get(&name) {
-            None => log.print(format_args!("unlisted {name} ({sum})\n"))?,
-            Some(want) if *want == sum => {
+        match listed(list, &name, &sum) {
+            Listed::Unlisted => log.print(format_args!("unlisted {name} ({sum})\n"))?,
+            Listed::Same => {
                 compared += 1;
                 log.print(format_args!("ok       {name}\n"))?;
             }
-            Some(want) => {
+            Listed::Differs(want) => {
                 compared += 1;
                 log.print(format_args!("FAILED   {name} (listed {want}, got {sum})\n"))?;
                 differ.push(name);
@@ -99,32 +98,11 @@ fn checksum_game<G: Game>(a: &ChecksumArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Reads a `sha256sum` list: `name → hex`. A malformed line is an error
-/// naming the list, the line and what was expected.
-fn read_list(path: &Path) -> Result<HashMap<String, String>, CliError> {
+/// Reads a `sha256sum` list ([`parse_checksum_list`]). A malformed or
+/// contradictory line is an error naming the list and the line.
+fn read_list(path: &Path) -> Result<ChecksumList, CliError> {
     let bytes = std::fs::read(path).map_err(CliError::file(path))?;
     let text = String::from_utf8(bytes)
         .map_err(|_| CliError::Input(format!("{}: not UTF-8 text", path.display())))?;
-    let mut list = HashMap::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim_end();
-        if line.trim().is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let bad = || {
-            CliError::Input(format!(
-                "{} line {}: expected 64 hexadecimal digits, two spaces (or a space and *) \
-                 and a file name, found '{line}'",
-                path.display(),
-                i + 1
-            ))
-        };
-        let (sum, name) = line.split_once(' ').ok_or_else(bad)?;
-        let name = name.strip_prefix([' ', '*']).ok_or_else(bad)?;
-        if sum.len() != 64 || !sum.bytes().all(|b| b.is_ascii_hexdigit()) || name.is_empty() {
-            return Err(bad());
-        }
-        list.insert(name.to_string(), sum.to_ascii_lowercase());
-    }
-    Ok(list)
+    parse_checksum_list(&text).map_err(|e| CliError::Input(format!("{} {e}", path.display())))
 }
