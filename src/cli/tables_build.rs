@@ -11,7 +11,7 @@ use adji::game::Game;
 use adji::tables::retrograde::outofcore::{CellStore, OocConfig, OocReport};
 use adji::tables::retrograde::{
     build_tables_planned, floor_pass, inbox_bytes, max_sharded_level, plan_peak, plan_within,
-    project, LevelPlan, BUILD_PER_FLOOR,
+    project, LevelPlan, BUILD_PER_FLOOR, CELL_BYTES,
 };
 use adji::tables::TableError;
 
@@ -19,7 +19,7 @@ use crate::args::{game_required, GameRulesArgs, MemoryArg, RuleArg, TablesDirArg
 use crate::error::CliError;
 use crate::out;
 use crate::setup::MemoryBudget;
-use crate::util::{bar, fmt_bytes, peak_rss, Bar};
+use crate::util::{bar, fmt_bytes, peak_rss, writeback, Bar, Writeback};
 
 /// Options of `tables build`.
 #[derive(Args, Debug)]
@@ -138,8 +138,53 @@ pub fn print_plan<G: Game>(
         fmt_bytes(plan_peak(p)),
         per * 1e9
     );
+    if a.cells_on_disk == "mmap" {
+        if let Some(note) = biggest_shard(p).zip(writeback()).and_then(writeback_note) {
+            t += &note;
+        }
+    }
     log.print(t)?;
     check_plan(a, p)
+}
+
+/// The out-of-core level with the largest shard, and that shard's cells
+/// in bytes.
+fn biggest_shard(p: &[LevelPlan]) -> Option<(u32, u64)> {
+    p.iter()
+        .filter(|l| l.shards > 1)
+        .map(|l| {
+            (
+                l.level,
+                (CELL_BYTES * l.positions.div_ceil(l.shards.into()) as f64) as u64,
+            )
+        })
+        .max_by_key(|&(_, bytes)| bytes)
+}
+
+/// Dirty-page ages below this let the kernel write mapped scratch cells
+/// back during a level's build.
+const QUIET_EXPIRE_SECS: f64 = 3600.0;
+
+/// A note for the plan when the kernel will write the mapped scratch cells
+/// of the shard `(level, bytes)` back while the build still dirties them:
+/// they are more than the background threshold, or dirty pages expire
+/// within [`QUIET_EXPIRE_SECS`]. `None` when neither holds.
+fn writeback_note(((level, bytes), w): ((u32, u64), Writeback)) -> Option<String> {
+    if bytes <= w.background && w.expire_secs >= QUIET_EXPIRE_SECS {
+        return None;
+    }
+    Some(format!(
+        "Note: out of core, a shard's cells live in a mapped scratch file ({} a shard at level \
+         {level}). The kernel writes dirty pages back past {} ({}) or after {:.0} s, and again \
+         each time the build dirties them: measured at Adji-Boto 42, about 1 GB/s of writes and \
+         half the CPU in the kernel. As root, `sysctl -w vm.dirty_background_ratio=60 \
+         vm.dirty_ratio=85 vm.dirty_expire_centisecs=720000` keeps them in memory (README, \
+         \"Out of core, one machine\").\n",
+        fmt_bytes(bytes),
+        fmt_bytes(w.background),
+        w.source,
+        w.expire_secs
+    ))
 }
 
 /// Refuses a plan whose peak is over `--memory`, before anything is allocated.
@@ -252,4 +297,49 @@ fn ooc_row(r: &OocReport, floor: &str, ratio: &str) -> String {
         r.total_secs,
         fmt_bytes(peak_rss())
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(level: u32, positions: u64, shards: u32) -> LevelPlan {
+        LevelPlan {
+            level,
+            positions,
+            file_bytes: 0,
+            work_bytes: 0,
+            lower_bytes: 0,
+            peak_bytes: 0,
+            projected_secs: None,
+            shards,
+            scratch_bytes: 0,
+        }
+    }
+
+    /// The plan warns of writeback only for out-of-core shards past the
+    /// kernel's background threshold, or with dirty pages expiring within
+    /// the hour, naming the level, the shard's cells and the setting.
+    #[test]
+    fn the_writeback_note_names_the_shard_and_the_setting() {
+        let p = [
+            plan(41, 2_505_433_700, 1),
+            plan(42, 3_042_312_350, 2),
+            plan(43, 100, 2),
+        ];
+        assert_eq!(biggest_shard(&p), Some((42, 6_084_624_700)));
+        assert_eq!(biggest_shard(&p[..1]), None);
+        let w = |background: u64, expire_secs: f64| Writeback {
+            background,
+            source: "vm.dirty_background_ratio = 10".into(),
+            expire_secs,
+        };
+        let note = writeback_note(((42, 6_084_624_700), w(2 << 30, 30.0))).unwrap();
+        for part in ["level 42", "5.7 GiB", "2.0 GiB", "ratio = 10", "after 30 s"] {
+            assert!(note.contains(part), "{part}: {note}");
+        }
+        assert!(writeback_note(((42, 6 << 30), w(8 << 30, 30.0))).is_some());
+        assert!(writeback_note(((42, 6 << 30), w(4 << 30, 7200.0))).is_some());
+        assert_eq!(writeback_note(((42, 6 << 30), w(8 << 30, 7200.0))), None);
+    }
 }

@@ -105,6 +105,49 @@ pub fn available_memory() -> Option<u64> {
     proc_kib("/proc/meminfo", "MemAvailable:")
 }
 
+/// The kernel's writeback settings for dirty file pages (Linux), which
+/// decide when the mapped scratch cells of an out-of-core build are
+/// written back while the build still uses them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Writeback {
+    /// Dirty bytes past which background writeback starts.
+    pub background: u64,
+    /// Where [`Writeback::background`] comes from, e.g.
+    /// `vm.dirty_background_ratio = 10`.
+    pub source: String,
+    /// Age in seconds past which a dirty page is written back anyway.
+    pub expire_secs: f64,
+}
+
+/// The kernel's [`Writeback`] settings, if readable (Linux; `None`
+/// elsewhere). A ratio is taken of the available memory.
+pub fn writeback() -> Option<Writeback> {
+    let read = |k: &str| -> Option<u64> {
+        std::fs::read_to_string(format!("/proc/sys/vm/{k}"))
+            .ok()?
+            .trim()
+            .parse()
+            .ok()
+    };
+    let bytes = read("dirty_background_bytes")?;
+    let (background, source) = if bytes > 0 {
+        (bytes, format!("vm.dirty_background_bytes = {bytes}"))
+    } else {
+        let ratio = read("dirty_background_ratio")?;
+        let of = available_memory()?;
+        (
+            of / 100 * ratio,
+            format!("vm.dirty_background_ratio = {ratio}"),
+        )
+    };
+    let expire_secs = read("dirty_expire_centisecs")? as f64 / 100.0;
+    Some(Writeback {
+        background,
+        source,
+        expire_secs,
+    })
+}
+
 /// Makes sure this process may open `need` descriptors, raising its soft
 /// limit up to the hard one when it must (Linux; elsewhere nothing is
 /// checked); the error names `option` when even the hard limit is too low.
