@@ -41,6 +41,15 @@ fn a_build_over_its_memory_is_built_out_of_core_and_merges_to_the_in_memory_file
     assert!(row("12").contains("| 2 out of core |"), "{stdout}");
     assert!(row("11").contains("| in memory |"), "{stdout}");
     assert!(stdout.contains("built out of core: 2 shards"), "{stdout}");
+    // The plan's writeback note: printed exactly when the kernel's dirty
+    // pages expire within the hour (Linux's default is 30 s; level 12's
+    // shards are far below any background threshold).
+    if let Ok(c) = std::fs::read_to_string("/proc/sys/vm/dirty_expire_centisecs") {
+        let expires_soon = c.trim().parse::<u64>().unwrap() < 360_000;
+        let note = stdout.contains("Note: out of core, a shard's cells live in a mapped");
+        assert_eq!(note, expires_soon, "{stdout}");
+        assert!(!note || stdout.contains("a shard at level 12"), "{stdout}");
+    }
     let merged = tempfile::tempdir().unwrap();
     shard::merge_level(&[d.path().to_path_buf()], merged.path(), rules, rule, max).unwrap();
     for n in 0..=max {

@@ -138,11 +138,6 @@ pub fn print_plan<G: Game>(
         fmt_bytes(plan_peak(p)),
         per * 1e9
     );
-    if a.cells_on_disk == "mmap" {
-        if let Some(note) = biggest_shard(p).zip(writeback()).and_then(writeback_note) {
-            t += &note;
-        }
-    }
     log.print(t)?;
     check_plan(a, p)
 }
@@ -219,6 +214,12 @@ pub fn build<G: Game>(a: &BuildArgs) -> Result<(), CliError> {
     // The tables are the work, not the text: `| head` never stops a build.
     let mut log = out::Log::default();
     print_plan::<G>(a, &p, per, &mut log)?;
+    // One process only: its idle shards' cells are mapped scratch files.
+    if a.cells_on_disk == "mmap" {
+        if let Some(note) = biggest_shard(&p).zip(writeback()).and_then(writeback_note) {
+            log.print(note)?;
+        }
+    }
     let budget = MemoryBudget::of(a.memory).bytes;
     log.print("\n| level | positions | status | forward s | acyclic s (settled) | sweep s | total s | floor s | build/floor | max frontier | peak RSS |\n|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")?;
     let pb = Bar(bar(0, "positions"));
