@@ -20,10 +20,7 @@ fn recorded() -> HashMap<String, String> {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("results/tables-checksums.txt"),
     )
     .unwrap();
-    text.lines()
-        .filter_map(|l| l.split_once("  "))
-        .map(|(sum, name)| (name.trim().to_string(), sum.to_string()))
-        .collect()
+    adji::certify::check::parse_checksum_list(&text).unwrap()
 }
 
 /// Builds levels `0..=max` of `G` and compares every file's SHA-256 with
