@@ -552,6 +552,22 @@ fn checksum_lists_levels_and_sharded_levels_alike_and_checks_lists() {
     fails_with(&check, "line 8: adjito-start-000.adjt is listed again");
     std::fs::write(&list, [0xffu8, 0xfe]).unwrap();
     fails_with(&check, "not UTF-8");
+    // A FIFO as the list is refused before it is opened (it had blocked,
+    // waiting for a writer).
+    let fifo = d.path().join("fifo");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let out = adji()
+        .args(["tables", "checksum", "--dir", s(&sh), "--check", s(&fifo)])
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(err.contains("a FIFO"), "{err}");
     let missing = d.path().join("none");
     fails_with(
         &["tables", "checksum", "--dir", s(&missing)],

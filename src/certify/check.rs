@@ -29,7 +29,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::game::{Game, GameId, Move, Packed, Position};
 use crate::notation::{format_board, format_move};
@@ -505,8 +505,8 @@ pub enum ListError {
 /// # Errors
 /// The first line refused, as a [`ListError`].
 pub fn parse_checksum_list(text: &str) -> Result<ChecksumList, ListError> {
-    let mut list = ChecksumList::new();
-    let mut first_line = HashMap::new();
+    // name → (sum, the line that first listed it)
+    let mut list: HashMap<String, (String, usize)> = HashMap::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim_end();
         if line.trim().is_empty() || line.starts_with('#') {
@@ -516,19 +516,75 @@ pub fn parse_checksum_list(text: &str) -> Result<ChecksumList, ListError> {
             line: i + 1,
             text: line.to_string(),
         })?;
-        let first = *first_line.entry(name.to_string()).or_insert(i + 1);
-        match list.insert(name.to_string(), sum.to_ascii_lowercase()) {
-            Some(old) if !old.eq_ignore_ascii_case(sum) => {
-                return Err(ListError::Contradicts {
-                    line: i + 1,
-                    first,
-                    name: name.to_string(),
-                })
-            }
-            _ => {}
+        let (want, first) = list
+            .entry(name.to_string())
+            .or_insert_with(|| (sum.to_ascii_lowercase(), i + 1));
+        if !want.eq_ignore_ascii_case(sum) {
+            return Err(ListError::Contradicts {
+                line: i + 1,
+                first: *first,
+                name: name.to_string(),
+            });
         }
     }
-    Ok(list)
+    Ok(list
+        .into_iter()
+        .map(|(name, (sum, _))| (name, sum))
+        .collect())
+}
+
+/// The largest checksum list read (a line a level file: a few KiB).
+pub const MAX_LIST_BYTES: u64 = 1 << 20;
+
+/// Why a checksum list file cannot be read whole.
+#[derive(Debug, thiserror::Error)]
+pub enum ListFileError {
+    /// Not a regular file, too large, or unreadable.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The list.
+        path: PathBuf,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// Not UTF-8 text.
+    #[error("{}: not UTF-8 text", path.display())]
+    NotUtf8 {
+        /// The list.
+        path: PathBuf,
+    },
+    /// A line [`parse_checksum_list`] refuses.
+    #[error("{} {source}", path.display())]
+    Line {
+        /// The list.
+        path: PathBuf,
+        /// The line and what is wrong with it.
+        source: ListError,
+    },
+}
+
+/// Reads the checksum list at `path` ([`parse_checksum_list`]): a regular
+/// file of at most [`MAX_LIST_BYTES`] (a FIFO or device is refused before
+/// it is opened, so nothing blocks).
+///
+/// # Errors
+/// A [`ListFileError`] naming the file.
+pub fn read_checksum_list(path: &Path) -> Result<ChecksumList, ListFileError> {
+    let path_buf = || path.to_path_buf();
+    let text = crate::fsutil::read_regular_to_string(path, MAX_LIST_BYTES).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::InvalidData {
+            ListFileError::NotUtf8 { path: path_buf() }
+        } else {
+            ListFileError::Io {
+                path: path_buf(),
+                source: e,
+            }
+        }
+    })?;
+    parse_checksum_list(&text).map_err(|source| ListFileError::Line {
+        path: path_buf(),
+        source,
+    })
 }
 
 /// `(sum, name)` of a well-formed list line, or `None`.

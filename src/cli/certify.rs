@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand};
 
-use adji::certify::check::{check, parse_checksum_list, tables_status, ChecksumList, TablesStatus};
+use adji::certify::check::{check, read_checksum_list, tables_status, TablesStatus};
 use adji::certify::write::Writer;
 use adji::certify::Certificate;
 use adji::game::Game;
@@ -191,9 +191,11 @@ fn check_file(a: &CheckArgs) -> Result<(), CliError> {
     let cert = Certificate::decode(&bytes).map_err(|e| rejected(e.to_string()))?;
     let acc = check(&cert, &a.tables).map_err(|e| rejected(e.to_string()))?;
     let checked = t0.elapsed().as_secs_f64();
-    let status = match read_checksums(&a.checksums) {
+    // A list that cannot be read whole verifies nothing; the certificate's
+    // check stands.
+    let status = match read_checksum_list(&a.checksums) {
         Ok(recorded) => tables_status(&cert, &a.tables, &acc.levels, &recorded)?,
-        Err(why) => TablesStatus::NotVerified(vec![why]),
+        Err(why) => TablesStatus::NotVerified(vec![why.to_string()]),
     };
     out::print(format_args!(
         "accepted: {} ({} rules, --loop {}): value {} of {}\n\
@@ -212,14 +214,6 @@ fn check_file(a: &CheckArgs) -> Result<(), CliError> {
         status_text(&status, &a.tables, &a.checksums),
         t0.elapsed().as_secs_f64() - checked
     ))
-}
-
-/// The checksum list at `path`, or why it cannot be read whole (which
-/// leaves the tables not verified; the certificate's check stands).
-fn read_checksums(path: &Path) -> Result<ChecksumList, String> {
-    let text = adji::fsutil::read_regular_to_string(path, 1 << 20)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    parse_checksum_list(&text).map_err(|e| format!("{} {e}", path.display()))
 }
 
 /// The largest certificate file read (the format's nodes are 2–35 bytes).

@@ -11,7 +11,7 @@ use adji::game::Game;
 use adji::tables::retrograde::outofcore::{CellStore, OocConfig, OocReport};
 use adji::tables::retrograde::{
     build_tables_planned, floor_pass, inbox_bytes, max_sharded_level, plan_peak, plan_within,
-    project, LevelPlan, BUILD_PER_FLOOR, CELL_BYTES,
+    project, LevelPlan, BUILD_PER_FLOOR,
 };
 use adji::tables::TableError;
 
@@ -147,12 +147,7 @@ pub fn print_plan<G: Game>(
 fn biggest_shard(p: &[LevelPlan]) -> Option<(u32, u64)> {
     p.iter()
         .filter(|l| l.shards > 1)
-        .map(|l| {
-            (
-                l.level,
-                (CELL_BYTES * l.positions.div_ceil(l.shards.into()) as f64) as u64,
-            )
-        })
+        .map(|l| (l.level, l.scratch_bytes.div_ceil(l.shards.into())))
         .max_by_key(|&(_, bytes)| bytes)
 }
 
@@ -308,13 +303,14 @@ mod tests {
         LevelPlan {
             level,
             positions,
+            // the cells of every shard out of core, as the planner counts them
+            scratch_bytes: if shards > 1 { 4 * positions } else { 0 },
             file_bytes: 0,
             work_bytes: 0,
             lower_bytes: 0,
             peak_bytes: 0,
             projected_secs: None,
             shards,
-            scratch_bytes: 0,
         }
     }
 

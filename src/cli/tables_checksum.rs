@@ -4,11 +4,11 @@
 //! the level file its shards merge into, streamed without writing it, so
 //! a cluster's shards compare with a one-process build's list.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
 
-use adji::certify::check::{hex, level_sha256, listed, parse_checksum_list, ChecksumList, Listed};
+use adji::certify::check::{hex, level_sha256, listed, read_checksum_list, Listed};
 use adji::game::Game;
 use adji::tables::format::{file_name, levels_present};
 
@@ -43,7 +43,12 @@ fn checksum_game<G: Game>(a: &ChecksumArgs) -> Result<(), CliError> {
             dir.display()
         )));
     }
-    let list = a.check.as_deref().map(read_list).transpose()?;
+    let list = a
+        .check
+        .as_deref()
+        .map(read_checksum_list)
+        .transpose()
+        .map_err(|e| CliError::Input(e.to_string()))?;
     let mut levels = levels_present(dir, rules, rule)?.levels;
     levels.sort_unstable();
     levels.dedup();
@@ -96,13 +101,4 @@ fn checksum_game<G: Game>(a: &ChecksumArgs) -> Result<(), CliError> {
         )));
     }
     Ok(())
-}
-
-/// Reads a `sha256sum` list ([`parse_checksum_list`]). A malformed or
-/// contradictory line is an error naming the list and the line.
-fn read_list(path: &Path) -> Result<ChecksumList, CliError> {
-    let bytes = std::fs::read(path).map_err(CliError::file(path))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| CliError::Input(format!("{}: not UTF-8 text", path.display())))?;
-    parse_checksum_list(&text).map_err(|e| CliError::Input(format!("{} {e}", path.display())))
 }
