@@ -426,7 +426,7 @@ fn strs(a: &[String]) -> Vec<&str> {
     a.iter().map(String::as_str).collect()
 }
 
-/// The hidden `tables build --shards S --cells-on-disk file|mmap`: bad
+/// The hidden `tables build --shards S --cells-on-disk file|mmap|kept`: bad
 /// values are one error naming the option; builds with them, merged, are
 /// byte-identical to a plain build, whatever the shard count (more shards
 /// than a level has positions too).
@@ -461,6 +461,7 @@ fn hidden_build_shards_and_cells_on_disk_match_a_plain_build() {
             3,
         ),
         ("mmap2", 8, &["--shards", "2", "--cells-on-disk", "mmap"], 2),
+        ("kept3", 8, &["--shards", "3", "--cells-on-disk", "kept"], 3),
         ("many", 2, &["--shards", "20"], 20),
     ] {
         let d = t.path().join(name);

@@ -45,11 +45,13 @@ pub struct BuildArgs {
     /// tests and measurements; by default only levels over --memory are).
     #[arg(long, value_name = "S", hide = true, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..))]
     pub shards: Option<u32>,
-    /// Where out-of-core builds keep the cells of idle shards: `mmap`
-    /// (mapped, pages dropped after each turn; 2.0× the in-memory CPU
-    /// time at Adji-Boto 26 in 2 shards, against 2.8× for `file`) or
-    /// `file` (read and written whole).
-    #[arg(long, value_name = "HOW", hide = true, default_value = "mmap", value_parser = ["file", "mmap"])]
+    /// Where out-of-core builds keep the cells of idle shards: `kept`
+    /// (mapped files, mapped once and kept mapped to the end of the
+    /// level; at Adji-Boto 30 and 34 in 2 shards 0.71–0.86× the wall time of
+    /// `mmap`), `mmap` (mapped for each turn, unmapped after it; 2.0× the
+    /// in-memory CPU time at Adji-Boto 26 in 2 shards, against 2.8× for
+    /// `file`) or `file` (read and written whole).
+    #[arg(long, value_name = "HOW", hide = true, default_value = "kept", value_parser = ["file", "mmap", "kept"])]
     pub cells_on_disk: String,
 }
 
@@ -60,10 +62,10 @@ impl BuildArgs {
         OocConfig {
             shards: 1,
             inbox_bytes: inbox_bytes(budget) as usize,
-            store: if self.cells_on_disk == "file" {
-                CellStore::File
-            } else {
-                CellStore::Mmap
+            store: match self.cells_on_disk.as_str() {
+                "file" => CellStore::File,
+                "mmap" => CellStore::Mmap,
+                _ => CellStore::Kept,
             },
             wide: false,
         }

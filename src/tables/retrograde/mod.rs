@@ -704,7 +704,8 @@ pub fn build_tables<G: Game>(
 
 /// Builds (or resumes) levels `0..=max` in `dir` within `memory` bytes:
 /// [`build_tables_planned`] on [`plan_within`]`(max, memory, None)`, with
-/// the cells of idle shards in mapped files ([`outofcore::CellStore::Mmap`]).
+/// the cells of idle shards in mapped files, kept mapped across turns
+/// ([`outofcore::CellStore::Kept`]).
 ///
 /// # Errors
 /// As [`plan_within`] (before anything is built) and
@@ -721,7 +722,7 @@ pub fn build_tables_within<G: Game>(
     let ooc = outofcore::OocConfig {
         shards: 1,
         inbox_bytes: inbox_bytes(memory) as usize,
-        store: outofcore::CellStore::Mmap,
+        store: outofcore::CellStore::Kept,
         wide: false,
     };
     build_tables_planned::<G>(dir, rule, &plan, &ooc, bar, on_level)

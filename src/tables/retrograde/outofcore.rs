@@ -8,7 +8,8 @@
 //! turn, a threshold's scan on the threshold's first pass), applies the
 //! update records other shards sent it, drains every event that leads to,
 //! and puts the records for other shards in their inboxes; then the cells
-//! go back to disk. Every step of a turn runs on the process's thread pool
+//! go back to their file (by default they stay mapped: [`CellStore`]).
+//! Every step of a turn runs on the process's thread pool
 //! (`--threads`; [`super::part`]). A **round** is a pass over the shards, in order;
 //! records a shard sends to a later one are applied in the same round, to
 //! an earlier one in the next. A turn with no local work and an empty
@@ -57,6 +58,13 @@ pub enum CellStore {
     /// a sync: its dirty pages wait in the page cache, where the next turn
     /// finds them, until the kernel writes them back (the file is scratch).
     Mmap,
+    /// A file per shard, mapped on its first turn and kept mapped to the
+    /// end of the level: a turn finds its pages already mapped, where
+    /// [`CellStore::Mmap`] maps them again and takes a page fault on each
+    /// one it touches. The idle shards' pages are the page cache's all the
+    /// same, which the kernel writes back and reclaims under pressure as
+    /// with `Mmap`, so the memory the level needs is the same.
+    Kept,
 }
 
 /// How a level is built out of core.
@@ -188,6 +196,8 @@ struct Stored {
     path: PathBuf,
     len: usize,
     store: CellStore,
+    /// With [`CellStore::Kept`], the cells' map between turns.
+    kept: Option<Loaded>,
 }
 
 impl Stored {
@@ -197,6 +207,7 @@ impl Stored {
 
     /// Zeroed cells for the shard's first turn.
     fn create(&self) -> std::io::Result<Loaded> {
+        // (Never `kept`: `Ooc::first_turn` creates each shard once.)
         let map = match self.store {
             CellStore::File => {
                 let map = MmapMut::map_anon(self.bytes() as usize)?;
@@ -204,7 +215,7 @@ impl Stored {
                 let _ = map.advise(memmap2::Advice::HugePage);
                 map
             }
-            CellStore::Mmap => {
+            CellStore::Mmap | CellStore::Kept => {
                 let f = OpenOptions::new()
                     .read(true)
                     .write(true)
@@ -225,7 +236,10 @@ impl Stored {
     }
 
     /// The cells as the last turn left them.
-    fn load(&self) -> std::io::Result<Loaded> {
+    fn load(&mut self) -> std::io::Result<Loaded> {
+        if let Some(cells) = self.kept.take() {
+            return Ok(cells);
+        }
         match self.store {
             CellStore::File => {
                 let mut cells = self.create()?;
@@ -233,15 +247,16 @@ impl Stored {
                 f.read_exact_at(&mut cells.map()[..], 0)?;
                 Ok(cells)
             }
-            CellStore::Mmap => {
+            CellStore::Mmap | CellStore::Kept => {
                 let f = OpenOptions::new().read(true).write(true).open(&self.path)?;
                 Ok(Words::over(self.map_file(&f)?, self.len))
             }
         }
     }
 
-    /// Puts the cells back on disk and frees their memory.
-    fn save(&self, mut cells: Loaded) -> std::io::Result<()> {
+    /// Puts the cells back on disk and frees their memory (with
+    /// [`CellStore::Kept`], keeps their map for the next turn).
+    fn save(&mut self, mut cells: Loaded) -> std::io::Result<()> {
         match self.store {
             CellStore::File => {
                 // Overwritten in place, not truncated: the file keeps its
@@ -260,6 +275,10 @@ impl Stored {
                 // back when it likes. The file is scratch: a killed build
                 // restarts the level, so nothing needs it on disk now.
                 drop(cells);
+                Ok(())
+            }
+            CellStore::Kept => {
+                self.kept = Some(cells);
                 Ok(())
             }
         }
@@ -376,6 +395,7 @@ impl<'a, G: Game, W: Word> Ooc<'a, G, W> {
                     path: temp_path(dir, n, "cells", d),
                     len: (layout.range(d).end - layout.range(d).start) as usize,
                     store: config.store,
+                    kept: None,
                 })
                 .collect(),
             masks: vec![(Vec::new(), Vec::new()); s],
@@ -589,6 +609,7 @@ impl<'a, G: Game, W: Word> Ooc<'a, G, W> {
     /// Removes the level's temporary files.
     fn remove_temps(&mut self) {
         self.inbox.files.iter_mut().for_each(|f| drop(f.take()));
+        self.stored.iter_mut().for_each(|c| drop(c.kept.take()));
         for s in 0..self.layout.parts() {
             let _ = std::fs::remove_file(&self.stored[s].path);
             let _ = std::fs::remove_file(&self.inbox.paths[s]);
@@ -667,8 +688,11 @@ mod tests {
         for rule in [LoopRule::Start, LoopRule::Even] {
             same_as_in_memory::<Adjito>(9, rule, 3, CellStore::File);
             same_as_in_memory::<AdjiBoto>(11, rule, 5, CellStore::Mmap);
+            same_as_in_memory::<AdjiBoto>(11, rule, 3, CellStore::Kept);
+            same_as_in_memory::<Adjito>(9, rule, 4, CellStore::Kept);
         }
         same_as_in_memory::<Adjito>(8, LoopRule::Start, 1, CellStore::Mmap);
+        same_as_in_memory::<Adjito>(8, LoopRule::Even, 1, CellStore::Kept);
         same_as_in_memory::<AdjiBoto>(9, LoopRule::Even, 2, CellStore::File);
         same_as_in_memory::<crate::adjito::AdjitoMustReach>(9, LoopRule::Start, 4, CellStore::File);
         same_as_in_memory::<crate::adjito::AdjitoMustReach>(8, LoopRule::Even, 3, CellStore::Mmap);
@@ -699,6 +723,7 @@ mod tests {
                 {
                     same_as_in_memory::<Adjito>(8, rule, shards, CellStore::File);
                     same_as_in_memory::<AdjiBoto>(10, rule, shards, CellStore::Mmap);
+                    same_as_in_memory::<Adjito>(8, rule, shards, CellStore::Kept);
                 }
             });
         }
