@@ -62,12 +62,17 @@ impl BuildArgs {
         OocConfig {
             shards: 1,
             inbox_bytes: inbox_bytes(budget) as usize,
-            store: match self.cells_on_disk.as_str() {
-                "file" => CellStore::File,
-                "mmap" => CellStore::Mmap,
-                _ => CellStore::Kept,
-            },
+            store: self.store(),
             wide: false,
+        }
+    }
+
+    /// Where out-of-core levels keep their idle shards' cells.
+    pub fn store(&self) -> CellStore {
+        match self.cells_on_disk.as_str() {
+            "file" => CellStore::File,
+            "mmap" => CellStore::Mmap,
+            _ => CellStore::Kept,
         }
     }
 }
@@ -211,8 +216,9 @@ pub fn build<G: Game>(a: &BuildArgs) -> Result<(), CliError> {
     // The tables are the work, not the text: `| head` never stops a build.
     let mut log = out::Log::default();
     print_plan::<G>(a, &p, per, &mut log)?;
-    // One process only: its idle shards' cells are mapped scratch files.
-    if a.cells_on_disk == "mmap" {
+    // One process only: its idle shards' cells are mapped scratch files
+    // (by default, kept mapped; or mapped for each turn).
+    if a.store() != CellStore::File {
         if let Some(note) = biggest_shard(&p).zip(writeback()).and_then(writeback_note) {
             log.print(note)?;
         }
