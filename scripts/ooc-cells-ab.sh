@@ -8,6 +8,8 @@
 #
 #   scripts/ooc-cells-ab.sh ADJI DIR LEVEL RUNS OUT_DIR
 set -euo pipefail
+[ $# -eq 5 ] || { echo "usage: ooc-cells-ab.sh ADJI DIR LEVEL RUNS OUT_DIR" >&2; exit 2; }
+case "$3$4" in *[!0-9]*|'') echo "ooc-cells-ab.sh: LEVEL and RUNS must be whole numbers" >&2; exit 2;; esac
 adji=$1 dir=$2 n=$(printf %03d "$3") runs=$4 out=$5
 [ -e "$dir/adjiboto-start-000.adjt" ] || { echo "ooc-cells-ab.sh: $dir holds no Adji-Boto tables" >&2; exit 2; }
 mkdir -p "$out"

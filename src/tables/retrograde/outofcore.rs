@@ -696,6 +696,20 @@ mod tests {
         same_as_in_memory::<AdjiBoto>(9, LoopRule::Even, 2, CellStore::File);
         same_as_in_memory::<crate::adjito::AdjitoMustReach>(9, LoopRule::Start, 4, CellStore::File);
         same_as_in_memory::<crate::adjito::AdjitoMustReach>(8, LoopRule::Even, 3, CellStore::Mmap);
+        // The kept maps under the other rule sets too.
+        same_as_in_memory::<crate::adjito::AdjitoMustReach>(8, LoopRule::Start, 2, CellStore::Kept);
+        same_as_in_memory::<crate::adjito::AdjitoSlamForbidden>(
+            8,
+            LoopRule::Even,
+            2,
+            CellStore::Kept,
+        );
+        same_as_in_memory::<crate::adjiboto::AdjiBotoValdez>(
+            10,
+            LoopRule::Start,
+            3,
+            CellStore::Kept,
+        );
     }
 
     /// Out of core with the boards packed into 128 bits (as for the
