@@ -1,5 +1,6 @@
-//! Every figure the README quotes from `results/` is there: each paragraph
-//! or list item of the README that cites files under `results/` is read,
+//! Every figure the README and the documents under `docs/` quote from
+//! `results/` is there: each paragraph or list item of those files that
+//! cites files under `results/` is read,
 //! and every figure in it (a number with a decimal point, or a whole number
 //! of three digits or more, outside backticks) must appear in one of the
 //! cited files, to the precision the README gives it and in any of the forms
@@ -218,8 +219,14 @@ fn current(text: &str) -> String {
 
 /// The figures of `readme` missing from the results files they cite.
 fn missing(readme: &str, root: &Path) -> Vec<String> {
+    missing_in("README", readme, root)
+}
+
+/// The figures of the document `name` (text `doc`) missing from the
+/// results files they cite, each named by the document and its line.
+fn missing_in(name: &str, doc: &str, root: &Path) -> Vec<String> {
     let mut bad = Vec::new();
-    for (line, block) in blocks(readme) {
+    for (line, block) in blocks(doc) {
         let files = cited(&block);
         if files.is_empty() {
             continue;
@@ -228,13 +235,13 @@ fn missing(readme: &str, root: &Path) -> Vec<String> {
         for f in &files {
             match texts(root, f) {
                 Ok(ts) => ts.iter().for_each(|t| pool.extend(numbers(t, false))),
-                Err(e) => bad.push(format!("README line {line}: cites {f}: {e}")),
+                Err(e) => bad.push(format!("{name} line {line}: cites {f}: {e}")),
             }
         }
         for f in numbers(&prose(&block), true) {
             if !found(f, &pool) {
                 bad.push(format!(
-                    "README line {line}: the figure {} is in none of {files:?}",
+                    "{name} line {line}: the figure {} is in none of {files:?}",
                     f.value
                 ));
             }
@@ -249,6 +256,39 @@ fn every_figure_the_readme_quotes_is_in_the_results_it_cites() {
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
     let bad = missing(&readme, root);
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn every_figure_the_docs_quote_is_in_the_results_they_cite() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut docs: Vec<_> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    docs.sort();
+    assert!(docs.len() >= 8, "docs/ lost its documents: {docs:?}");
+    let mut bad = Vec::new();
+    for p in &docs {
+        let name = format!("docs/{}", p.file_name().unwrap().to_string_lossy());
+        bad.extend(missing_in(
+            &name,
+            &std::fs::read_to_string(p).unwrap(),
+            root,
+        ));
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// The README stays a page a newcomer reads in five minutes.
+#[test]
+fn the_readme_is_at_most_200_lines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let n = std::fs::read_to_string(root.join("README.md"))
+        .unwrap()
+        .lines()
+        .count();
+    assert!(n <= 200, "README.md has {n} lines; move detail into docs/");
 }
 
 /// The checker itself: a figure that moved, and one quoted in another form.
@@ -288,4 +328,36 @@ fn the_checker_finds_a_stale_figure_and_accepts_other_forms() {
     // Whole numbers under three digits, and names like 2B, are not figures.
     let small = "- 2B wins by 2 of 48 seeds (`results/x.md`).\n";
     assert!(missing(small, dir.path()).is_empty());
+}
+
+/// Every relative link of the README and of `docs/` (`[text](path)`, an
+/// anchor after `#` ignored) names a file or folder that exists.
+#[test]
+fn every_relative_link_of_the_docs_resolves() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("README.md")];
+    files.extend(
+        std::fs::read_dir(root.join("docs"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "md")),
+    );
+    let mut bad = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let mut rest = text.as_str();
+        while let Some(i) = rest.find("](") {
+            let tail = &rest[i + 2..];
+            let end = tail.find(')').unwrap_or(tail.len());
+            let target = tail[..end].split('#').next().unwrap_or("");
+            rest = &tail[end..];
+            if target.is_empty() || target.contains("://") {
+                continue;
+            }
+            if !f.parent().unwrap().join(target).exists() {
+                bad.push(format!("{}: link to {target}", f.display()));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
