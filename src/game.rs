@@ -20,47 +20,7 @@ use std::fmt;
 /// Largest number of pits of any supported game.
 pub const MAX_PITS: usize = 12;
 
-/// Which game a value, file or command refers to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum GameId {
-    /// Adjito (Benin), 2×6 pits, 48 seeds.
-    Adjito,
-    /// Adji-Boto (Saramaka), 2×5 pits, 100 seeds.
-    AdjiBoto,
-}
-
-impl GameId {
-    /// The name used on the command line and in files.
-    pub const fn name(self) -> &'static str {
-        match self {
-            GameId::Adjito => "adjito",
-            GameId::AdjiBoto => "adjiboto",
-        }
-    }
-
-    /// The byte that identifies the game in table headers.
-    pub const fn code(self) -> u8 {
-        match self {
-            GameId::Adjito => 1,
-            GameId::AdjiBoto => 2,
-        }
-    }
-
-    /// Inverse of [`GameId::code`].
-    pub const fn from_code(code: u8) -> Option<GameId> {
-        match code {
-            1 => Some(GameId::Adjito),
-            2 => Some(GameId::AdjiBoto),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for GameId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+pub use crate::rules::GameId;
 
 /// A move: a pit of the mover's row, counted from 0 in relative terms, or a pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

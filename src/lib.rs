@@ -4,8 +4,11 @@
 //! 2×6 pits, 48 seeds) and **Adji-Boto** (Saramaka, 2×5 pits, 100 seeds).
 //!
 //! One module per concern:
+//! - [`rules`]: the games and their readings (rule sets), at the bottom;
 //! - [`game`]: the [`game::Game`] trait, packed positions, moves;
-//! - [`adjito`], [`adjiboto`]: the two rule sets;
+//! - [`adjito`], [`adjiboto`]: the two games, generic over their readings;
+//! - [`dispatch`]: a run-time rule set to its game type ([`with_rules!`]),
+//!   the one dispatch point of every front end;
 //! - [`notation`]: parsing and formatting positions and moves;
 //! - [`display`]: board diagrams;
 //! - [`perft`]: move-path counting;
@@ -65,6 +68,7 @@
 
 pub mod adjiboto;
 pub mod adjito;
+pub mod dispatch;
 pub mod display;
 pub mod distributed;
 pub mod driver;

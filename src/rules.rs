@@ -7,16 +7,57 @@
 //! as [`Game::RULES`](crate::game::Game::RULES), so the rules are constants
 //! wherever the code is monomorphised: a knob read in a hot path costs
 //! nothing, and each reading gets its own copy of the fast paths.
-//! [`with_rules!`](crate::with_rules) turns the run-time value into the
-//! game type.
+//! [`with_rules!`](crate::with_rules) (in [`crate::dispatch`]) turns the
+//! run-time value into the game type.
 //!
 //! The rules themselves live in [`crate::adjito`] and [`crate::adjiboto`],
-//! one function per rule; this module only says which reading each rule
-//! set takes.
+//! one function per rule; this module only says which games there are
+//! ([`GameId`]) and which reading each rule set takes. It sits at the
+//! bottom of the library and imports nothing from it.
 
 use std::fmt;
 
-use crate::game::GameId;
+/// Which game a value, file or command refers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum GameId {
+    /// Adjito (Benin), 2×6 pits, 48 seeds.
+    Adjito,
+    /// Adji-Boto (Saramaka), 2×5 pits, 100 seeds.
+    AdjiBoto,
+}
+
+impl GameId {
+    /// The name used on the command line and in files.
+    pub const fn name(self) -> &'static str {
+        match self {
+            GameId::Adjito => "adjito",
+            GameId::AdjiBoto => "adjiboto",
+        }
+    }
+
+    /// The byte that identifies the game in table headers.
+    pub const fn code(self) -> u8 {
+        match self {
+            GameId::Adjito => 1,
+            GameId::AdjiBoto => 2,
+        }
+    }
+
+    /// Inverse of [`GameId::code`].
+    pub const fn from_code(code: u8) -> Option<GameId> {
+        match code {
+            1 => Some(GameId::Adjito),
+            2 => Some(GameId::AdjiBoto),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// One reading of one game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -292,22 +333,6 @@ impl fmt::Display for RuleSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {}", self.game(), self.name())
     }
-}
-
-/// Runs a generic function for the game type of a rule set chosen at run
-/// time: `with_rules!(rules, f(a, b))` calls `f::<G>(a, b)` where
-/// `G::RULES == rules`.
-#[macro_export]
-macro_rules! with_rules {
-    ($rules:expr, $f:ident ( $($arg:expr),* )) => {
-        match $rules {
-            $crate::rules::RuleSet::AdjitoDefault => $f::<$crate::Adjito>($($arg),*),
-            $crate::rules::RuleSet::AdjitoMustReach => $f::<$crate::adjito::AdjitoMustReach>($($arg),*),
-            $crate::rules::RuleSet::AdjitoSlamForbidden => $f::<$crate::adjito::AdjitoSlamForbidden>($($arg),*),
-            $crate::rules::RuleSet::AdjiBotoDefault => $f::<$crate::AdjiBoto>($($arg),*),
-            $crate::rules::RuleSet::AdjiBotoValdez => $f::<$crate::adjiboto::AdjiBotoValdez>($($arg),*),
-        }
-    };
 }
 
 #[cfg(test)]

@@ -15,6 +15,8 @@ use crate::search::Limits;
 use crate::tables::TableSet;
 use crate::value::LoopRule;
 
+pub use crate::report::{MatchGame, MatchReport};
+
 /// What to play.
 #[derive(Clone, Copy, Debug)]
 pub struct MatchConfig {
@@ -28,41 +30,6 @@ pub struct MatchConfig {
     pub seed: u64,
     /// Loop rule the engines value with.
     pub rule: LoopRule,
-}
-
-/// One game of a match.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct MatchGame {
-    /// Index of the opening.
-    pub opening: usize,
-    /// Absolute side engine B played.
-    pub b_side: u8,
-    /// Moves played (random opening included).
-    pub plies: usize,
-    /// Final seeds of engine A and engine B.
-    pub seeds: [u32; 2],
-    /// How the game ended.
-    pub reason: String,
-}
-
-/// The outcome of a match, from engine B's side.
-#[derive(Clone, Debug, Default, serde::Serialize)]
-pub struct MatchReport {
-    /// Every game.
-    pub games: Vec<MatchGame>,
-    /// Games engine B won, drew and lost.
-    pub b_wins: usize,
-    /// See `b_wins`.
-    pub draws: usize,
-    /// See `b_wins`.
-    pub b_losses: usize,
-    /// B's points (win 1, draw ½) over the games.
-    pub b_points: f64,
-    /// Mean of B's seeds minus A's per game.
-    pub b_mean_margin: f64,
-    /// The rule set, when not the game's default.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rules: Option<crate::report::RulesTag>,
 }
 
 /// The random opening `k`: `plies` uniform legal moves from the start.

@@ -211,3 +211,14 @@ pub fn seconds(s: &str) -> Result<f64, String> {
 pub const POSITIONS_FILE_HELP: &str = "A file with one position per line (blank lines and lines \
 starting with # are skipped). A bad line (malformed, or not UTF-8) gets an error for that line \
 only; the other lines are answered, and the exit code is 1 if any line failed";
+
+/// `--game`, `--dir` and `--loop`: the tables a probe, stats or checksum reads.
+#[derive(Args, Debug)]
+pub struct TableSetArgs {
+    #[command(flatten)]
+    pub game: GameRulesArgs,
+    #[command(flatten)]
+    pub dir: TablesDirArg,
+    #[command(flatten)]
+    pub rule: RuleArg,
+}

@@ -18,7 +18,7 @@ use indicatif::ProgressBar;
 use adji::rules::RuleSet;
 
 use crate::args::{
-    GameArg, GameRulesArgs, MemoryArg, RuleArg, TablesDirArg, ThreadsArg, POSITIONS_FILE_HELP,
+    GameArg, MemoryArg, TableSetArgs, TablesDirArg, ThreadsArg, POSITIONS_FILE_HELP,
 };
 use crate::error::CliError;
 use crate::setup::{no_tables_found, set_threads, MemoryBudget};
@@ -55,17 +55,6 @@ pub enum TablesCommand {
     /// sharded level hashed as the level file its shards merge into), or,
     /// with --check LIST, each compared with a published list.
     Checksum(ChecksumArgs),
-}
-
-/// `--game`, `--dir` and `--loop`: the tables a probe or stats reads.
-#[derive(Args, Debug)]
-pub struct TableSetArgs {
-    #[command(flatten)]
-    pub game: GameRulesArgs,
-    #[command(flatten)]
-    pub dir: TablesDirArg,
-    #[command(flatten)]
-    pub rule: RuleArg,
 }
 
 impl TableSetArgs {

@@ -12,8 +12,8 @@ use adji::certify::check::{hex, level_sha256, listed, read_checksum_list, Listed
 use adji::game::Game;
 use adji::tables::format::{file_name, levels_present};
 
+use crate::args::TableSetArgs;
 use crate::error::CliError;
-use crate::tables::TableSetArgs;
 use crate::{dispatch, out};
 
 /// Options of `tables checksum`.

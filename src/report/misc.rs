@@ -1,6 +1,41 @@
-//! The text of `bench`, `match` and `eval train`.
+//! The reports of `bench`, `match` and `eval train`, and their text.
 
 use std::fmt;
+
+/// One game of a match.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct MatchGame {
+    /// Index of the opening.
+    pub opening: usize,
+    /// Absolute side engine B played.
+    pub b_side: u8,
+    /// Moves played (random opening included).
+    pub plies: usize,
+    /// Final seeds of engine A and engine B.
+    pub seeds: [u32; 2],
+    /// How the game ended.
+    pub reason: String,
+}
+
+/// The outcome of a match, from engine B's side.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct MatchReport {
+    /// Every game.
+    pub games: Vec<MatchGame>,
+    /// Games engine B won, drew and lost.
+    pub b_wins: usize,
+    /// See `b_wins`.
+    pub draws: usize,
+    /// See `b_wins`.
+    pub b_losses: usize,
+    /// B's points (win 1, draw ½) over the games.
+    pub b_points: f64,
+    /// Mean of B's seeds minus A's per game.
+    pub b_mean_margin: f64,
+    /// The rule set, when not the game's default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<super::RulesTag>,
+}
 
 impl fmt::Display for crate::bench::BenchReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -18,7 +53,7 @@ impl fmt::Display for crate::bench::BenchReport {
     }
 }
 
-impl fmt::Display for crate::selfplay::MatchReport {
+impl fmt::Display for MatchReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         super::RulesTag::header(&self.rules, f)?;
         writeln!(

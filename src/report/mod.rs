@@ -35,6 +35,7 @@ mod tables;
 
 pub use analyse::*;
 pub use basic::*;
+pub use misc::*;
 pub use rules::*;
 pub use solve::*;
 pub use tables::*;
