@@ -88,251 +88,28 @@ mod level;
 pub mod outofcore;
 mod packed;
 mod part;
+mod plan;
 mod preds;
 mod quiet;
 mod remote;
+mod resume;
 mod seeds;
 
 pub use level::LevelReport;
+pub use plan::*;
+use resume::{existing, Existing};
+pub(super) use resume::{remove_single_file, shard_state, ShardState};
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use rayon::prelude::*;
-
 use super::lock::BuildLock;
-use super::{format, level_positions, shard, Table, TableError, TableSet};
+use super::{format, Table, TableError, TableSet};
 use crate::game::Game;
-use crate::index::level_size;
 use crate::progress::Progress;
 use crate::value::LoopRule;
 
 const CHUNK: usize = 1 << 14;
-
-/// What one level needs.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct LevelPlan {
-    /// Seeds on the board.
-    pub level: u32,
-    /// Positions (entries).
-    pub positions: u64,
-    /// Size of the level's file (one byte per position; the few
-    /// loop-sensitive exceptions add 8 bytes each).
-    pub file_bytes: u64,
-    /// Working memory of the build: the cells ([`CELL_BYTES`] per
-    /// position) and the capped frontiers ([`FRONTIER_BYTES`] per position
-    /// at most).
-    pub work_bytes: u64,
-    /// Lower levels mapped while building this one (their file sizes).
-    pub lower_bytes: u64,
-    /// Peak memory of the level's build: working memory, lower levels
-    /// mapped, and [`OVERHEAD_BYTES`].
-    pub peak_bytes: u64,
-    /// Projected build time in seconds, an estimate (see [`project`]);
-    /// `None` until projected.
-    pub projected_secs: Option<f64>,
-    /// Shards the level is built in: 1 in memory, more out of core
-    /// ([`outofcore`]), one after another.
-    pub shards: u32,
-    /// Disk the build of the level uses besides its file: the cells of
-    /// the shards out of core (update records beyond [`inbox_bytes`]
-    /// spill to disk too, and are not counted).
-    pub scratch_bytes: u64,
-}
-
-/// Bytes per position of a level's cells.
-pub const CELL_BYTES: f64 = 4.0;
-/// Bytes per position the frontiers may take at most: two kinds, input and
-/// output, each capped at `positions / 64` entries of 8 bytes.
-pub const FRONTIER_BYTES: f64 = 0.5;
-/// Working bytes per position of level `n`: its cell ([`CELL_BYTES`])
-/// and its share of the capped frontiers ([`FRONTIER_BYTES`] for entries
-/// of 8 bytes, twice that where the level's boards need the 128-bit word).
-pub fn work_per_position<G: Game>(n: u32) -> f64 {
-    let words = if packed::packs::<G, u64>(n) { 1.0 } else { 2.0 };
-    CELL_BYTES + FRONTIER_BYTES * words
-}
-
-/// Fixed memory on top: program, thread stacks, write buffers.
-pub const OVERHEAD_BYTES: u64 = 96 << 20;
-
-/// The plan for levels `0..=max`.
-///
-/// # Errors
-/// [`TableError::TooLarge`] for the first level the builder cannot take,
-/// before anything is allocated.
-pub fn plan<G: Game>(max: u32) -> Result<Vec<LevelPlan>, TableError> {
-    plan_sized::<G>(max, check_size::<G>)
-}
-
-/// [`plan`] with the sizes (or refusals) of `size`.
-fn plan_sized<G: Game>(
-    max: u32,
-    size: impl Fn(u32) -> Result<u64, TableError>,
-) -> Result<Vec<LevelPlan>, TableError> {
-    let mut lower = 0;
-    (0..=max)
-        .map(|n| {
-            let positions = size(n)?;
-            let file_bytes = format::HEADER_LEN as u64 + positions;
-            let work_bytes = (work_per_position::<G>(n) * positions as f64) as u64;
-            let p = LevelPlan {
-                level: n,
-                positions,
-                file_bytes,
-                work_bytes,
-                lower_bytes: lower,
-                peak_bytes: work_bytes + lower + OVERHEAD_BYTES,
-                projected_secs: None,
-                shards: 1,
-                scratch_bytes: 0,
-            };
-            lower += file_bytes;
-            Ok(p)
-        })
-        .collect()
-}
-
-/// Fewest positions of a shard out of core: a smaller one would spend
-/// its time on the files.
-pub const MIN_SHARD: u64 = 1 << 16;
-
-/// Bytes of update records the out-of-core builder holds in memory under
-/// a budget of `memory` bytes before spilling them to files: an eighth of
-/// what [`OVERHEAD_BYTES`] leaves, from 64 KiB to 1 GiB.
-pub fn inbox_bytes(memory: u64) -> u64 {
-    (memory.saturating_sub(OVERHEAD_BYTES) / 8).clamp(1 << 16, 1 << 30)
-}
-
-/// The plan for levels `0..=max` within `memory` bytes: each level is
-/// built in memory when its peak ([`plan`]) fits and its ranks fit 32 bits
-/// (a level of the one-process builder, [`max_build_level`]), else out of
-/// core in as few shards as fit (`shards`, when given, forces that many
-/// for every level above 0). Out of core, the lower levels are mapped, not
-/// copied, and the peak is one shard's cells and frontiers, the inboxes'
-/// [`inbox_bytes`] and [`OVERHEAD_BYTES`].
-///
-/// # Errors
-/// [`TableError::TooLarge`] for a level beyond even the sharded builder;
-/// [`TableError::OverBudget`] for the first level whose smallest shard
-/// ([`MIN_SHARD`] positions, or the whole level if smaller) does not fit.
-pub fn plan_within<G: Game>(
-    max: u32,
-    memory: u64,
-    shards: Option<u32>,
-) -> Result<Vec<LevelPlan>, TableError> {
-    let mut lower = 0;
-    (0..=max)
-        .map(|n| {
-            let positions = check_size_sharded::<G>(n)?;
-            let mut l = LevelPlan {
-                level: n,
-                positions,
-                file_bytes: format::HEADER_LEN as u64 + positions,
-                work_bytes: (work_per_position::<G>(n) * positions as f64) as u64,
-                lower_bytes: lower,
-                peak_bytes: 0,
-                projected_secs: None,
-                shards: 1,
-                scratch_bytes: 0,
-            };
-            l.peak_bytes = l.work_bytes + lower + OVERHEAD_BYTES;
-            lower += l.file_bytes;
-            let fits = n <= max_build_level::<G>() && l.peak_bytes <= memory;
-            if (fits && shards.is_none()) || n == 0 {
-                return Ok(l);
-            }
-            out_of_core(l, memory, shards, work_per_position::<G>(n))
-        })
-        .collect()
-}
-
-/// Turns the in-memory plan `l` into an out-of-core one (see
-/// [`plan_within`]), `per` working bytes a position.
-fn out_of_core(
-    mut l: LevelPlan,
-    memory: u64,
-    shards: Option<u32>,
-    per: f64,
-) -> Result<LevelPlan, TableError> {
-    let fixed = OVERHEAD_BYTES + inbox_bytes(memory);
-    let least = l.positions.min(MIN_SHARD);
-    let need = fixed + (per * least as f64) as u64;
-    if need > memory {
-        return Err(TableError::OverBudget {
-            level: l.level,
-            need,
-            budget: memory,
-        });
-    }
-    let most = (((memory - fixed) as f64 / per) as u64).clamp(least, MAX_POSITIONS - 1);
-    let s = match shards {
-        Some(s) => (s as u64).clamp(1, l.positions),
-        None => l.positions.div_ceil(most).max(2).min(l.positions),
-    };
-    let shard = l.positions.div_ceil(s);
-    l.shards = s as u32;
-    l.work_bytes = (per * shard as f64) as u64 + inbox_bytes(memory);
-    l.peak_bytes = l.work_bytes + OVERHEAD_BYTES;
-    l.scratch_bytes = 4 * l.positions;
-    Ok(l)
-}
-
-/// [`plan`] for the sharded builders: levels up to [`max_sharded_level`].
-///
-/// # Errors
-/// [`TableError::TooLarge`] for a level beyond them.
-pub fn plan_sharded<G: Game>(max: u32) -> Result<Vec<LevelPlan>, TableError> {
-    plan_sized::<G>(max, check_size_sharded::<G>)
-}
-
-/// The largest peak of a plan.
-pub fn plan_peak(plan: &[LevelPlan]) -> u64 {
-    plan.iter().map(|l| l.peak_bytes).max().unwrap_or(0)
-}
-
-/// Refuses a plan, before anything is allocated, when a level's peak
-/// memory exceeds `budget` bytes.
-///
-/// # Errors
-/// [`TableError::OverBudget`] naming the first such level.
-pub fn check_memory(plan: &[LevelPlan], budget: u64) -> Result<(), TableError> {
-    match plan.iter().find(|l| l.peak_bytes > budget) {
-        Some(l) => Err(TableError::OverBudget {
-            level: l.level,
-            need: l.peak_bytes,
-            budget,
-        }),
-        None => Ok(()),
-    }
-}
-
-/// Build time ÷ floor time assumed by [`project`]: the highest ratio
-/// measured on this builder's levels ≥ 16, rounded up (results/tables.md
-/// §2: 3.99 at Adji-Boto 40 in the third round; 2.3–3.4 on Adjito and
-/// 1.7–3.7 on Adji-Boto in the fourth, up to 3.8 in the fifth), so that the
-/// projection errs on the long side.
-pub const BUILD_PER_FLOOR: f64 = 4.0;
-
-/// Fills in [`LevelPlan::projected_secs`]: the floor's time per position
-/// is measured now, on a sample of up to 2^20 positions of the plan's top
-/// level with the current thread pool, and multiplied by each level's
-/// positions and [`BUILD_PER_FLOOR`]. Returns the measured seconds per
-/// position. An estimate: larger levels are slower per position (random
-/// accesses miss the caches more).
-pub fn project<G: Game>(plan: &mut [LevelPlan]) -> f64 {
-    let Some(top) = plan.last() else { return 0.0 };
-    let (n, size) = (top.level, top.positions);
-    let sample = size.min(1 << 20);
-    let start = (size - sample) / 2;
-    let t = Instant::now();
-    std::hint::black_box(floor_range::<G>(n, start..start + sample));
-    let per = t.elapsed().as_secs_f64() / sample.max(1) as f64;
-    for l in plan.iter_mut() {
-        l.projected_secs = Some(per * l.positions as f64 * BUILD_PER_FLOOR);
-    }
-    per
-}
 
 /// Builds level `n` from the lower levels in `lower`. Returns the lo and hi
 /// planes and the measurements.
@@ -494,82 +271,6 @@ fn build_bounds<G: Game, W: packed::Word>(
     Ok((bounds, report))
 }
 
-/// Largest level size the one-process builder takes: ranks are `u32`.
-/// (Every level within it also packs its boards into 64 bits: pits of
-/// Adjito's levels ≤ 31 fit 5 bits, Adji-Boto's ≤ 43 fit 6.)
-pub const MAX_POSITIONS: u64 = u32::MAX as u64;
-
-/// Why a level is beyond the one-process builder, for messages.
-pub const LIMIT_REASON: &str = "its frontiers and seed lists hold ranks as 32-bit numbers \
-     (a level must have fewer than 2^32 − 1 positions); the sharded builders (out of core, \
-     distributed) take every level of both games";
-
-/// Whether the one-process builder can take level `n`: its ranks fit 32
-/// bits (and its boards pack into a [`packed::Word`], as every level's do).
-fn fits<G: Game>(n: u32) -> bool {
-    let positions = crate::index::try_level_size(n as usize, G::PITS).unwrap_or(u64::MAX);
-    positions < MAX_POSITIONS && packed::packs::<G, u128>(n)
-}
-
-/// The largest level the builder can take for `G` (31 for Adjito, 43 for
-/// Adji-Boto; see [`LIMIT_REASON`]). Both conditions only fail more as
-/// levels grow, so every level up to this one fits. A different limit from
-/// the game's seed count ([`format::total_of`]), which bounds the levels a
-/// table file can name.
-pub fn max_build_level<G: Game>() -> u32 {
-    (0..=G::TOTAL)
-        .take_while(|&n| fits::<G>(n))
-        .last()
-        .unwrap_or(0)
-}
-
-/// The positions of level `n`, or a refusal when the builder cannot take
-/// it (above [`max_build_level`]).
-///
-/// # Errors
-/// [`TableError::TooLarge`].
-pub fn check_size<G: Game>(n: u32) -> Result<u64, TableError> {
-    let positions = crate::index::try_level_size(n as usize, G::PITS).unwrap_or(u64::MAX);
-    if n > max_build_level::<G>() {
-        return Err(TableError::TooLarge {
-            level: n,
-            positions,
-            max: max_build_level::<G>(),
-        });
-    }
-    Ok(positions)
-}
-
-/// The largest level the sharded builders (distributed, out of core) can
-/// take for `G`: every level of the game (48 for Adjito, 100 for
-/// Adji-Boto). Their ranks and counts are 64-bit, and their boards are
-/// packed into 64 bits where every board of the level fits (Adjito to 31,
-/// Adji-Boto to 63), else into 128 ([`packed::Word`]).
-pub fn max_sharded_level<G: Game>() -> u32 {
-    (0..=G::TOTAL)
-        .take_while(|&n| packed::packs::<G, u128>(n))
-        .last()
-        .unwrap_or(0)
-}
-
-/// The positions of level `n`, or a refusal when even the sharded
-/// builders cannot take it (above [`max_sharded_level`]).
-///
-/// # Errors
-/// [`TableError::TooLarge`].
-pub fn check_size_sharded<G: Game>(n: u32) -> Result<u64, TableError> {
-    let max = max_sharded_level::<G>();
-    let positions = crate::index::try_level_size(n as usize, G::PITS).unwrap_or(u64::MAX);
-    if n > max {
-        return Err(TableError::TooLarge {
-            level: n,
-            positions,
-            max,
-        });
-    }
-    Ok(positions)
-}
-
 /// The quiet predecessors the builder generates (on packed boards, and
 /// ranked) for `boards`: their number and the sum of their ranks. For the
 /// benchmark of the sweep's inner loop (`benches/preds.rs`). The boards
@@ -605,34 +306,6 @@ pub fn claim_cells(words: &mut [u32], t: i32) -> usize {
     words
         .chunks_mut(frontier::DIRTY_CHUNK)
         .map(|ws| seeds::claim_seeds(ws, 0, t).0.len())
-        .sum()
-}
-
-/// The "floor": one parallel pass that generates and plays every move of
-/// every position of level `n`. Returns the number of moves played.
-pub fn floor_pass<G: Game>(n: u32) -> u64 {
-    floor_range::<G>(n, 0..level_size(n as usize, G::PITS))
-}
-
-/// The floor over the positions of ranks `ranks` of level `n`.
-fn floor_range<G: Game>(n: u32, ranks: std::ops::Range<u64>) -> u64 {
-    let c = CHUNK as u64;
-    (ranks.start / c..ranks.end.div_ceil(c))
-        .into_par_iter()
-        .map(|ci| {
-            let mut moves = 0u64;
-            let mut sink = 0u64;
-            let r = (ci * c).max(ranks.start)..((ci + 1) * c).min(ranks.end);
-            for (_, pos) in level_positions::<G>(n, r) {
-                for mv in G::legal_moves(&pos).iter() {
-                    let p = G::play_unchecked(&pos, mv);
-                    sink = sink.wrapping_add(p.pos.pits[0] as u64 + p.captured as u64);
-                    moves += 1;
-                }
-            }
-            std::hint::black_box(sink);
-            moves
-        })
         .sum()
 }
 
@@ -802,115 +475,6 @@ pub fn build_tables_planned<G: Game>(
         on_level(&ev);
     }
     Ok(set)
-}
-
-/// What a resumed sharded build (distributed or out of core) finds for
-/// one shard of a level.
-pub(super) enum ShardState {
-    /// The level's single file opens and checks: the level is kept.
-    SingleFile,
-    /// The shard checks ([`shard::check_shard`]): kept.
-    Shard(shard::ShardInfo),
-    /// To build; why what was there is replaced (`None`: nothing was).
-    Bad(Option<String>),
-}
-
-impl ShardState {
-    pub(super) fn is_bad(&self) -> bool {
-        matches!(self, ShardState::Bad(_))
-    }
-
-    /// The info of a good shard.
-    pub(super) fn kept(&self) -> Option<shard::ShardInfo> {
-        match self {
-            ShardState::Shard(i) => Some(i.clone()),
-            _ => None,
-        }
-    }
-
-    /// Why what was there is replaced.
-    pub(super) fn replaced(&self) -> Option<String> {
-        match self {
-            ShardState::Bad(r) => r.clone(),
-            _ => None,
-        }
-    }
-}
-
-/// The state of shard `index` of `of` (ranks `range`) of level `n` in
-/// `dir`: the level's single file when there is one, else the shard.
-///
-/// # Errors
-/// As [`existing`] for a single file.
-pub(super) fn shard_state<G: Game>(
-    dir: &Path,
-    rule: LoopRule,
-    n: u32,
-    index: u32,
-    of: u32,
-    range: std::ops::Range<u64>,
-) -> Result<ShardState, TableError> {
-    let rules = G::RULES.tables();
-    let path = format::level_path(dir, rules, rule, n);
-    if std::fs::symlink_metadata(&path).is_ok() {
-        return Ok(match existing::<G>(&path, rule, n)? {
-            Existing::Kept(_) => ShardState::SingleFile,
-            Existing::Build(r) => ShardState::Bad(r),
-        });
-    }
-    Ok(
-        match shard::check_shard(dir, rules, rule, n, shard::Place::new(index, of, range)) {
-            Ok(info) => ShardState::Shard(info),
-            Err(TableError::Missing { .. }) => ShardState::Bad(None),
-            Err(e) => ShardState::Bad(Some(e.to_string())),
-        },
-    )
-}
-
-/// Removes level `n`'s single file in `dir` when `state` says it is bad
-/// (it would hide the shards about to be written).
-///
-/// # Errors
-/// An I/O error removing it.
-pub(super) fn remove_single_file<G: Game>(
-    dir: &Path,
-    rule: LoopRule,
-    n: u32,
-    state: &ShardState,
-) -> Result<(), TableError> {
-    let path = format::level_path(dir, G::RULES.tables(), rule, n);
-    if state.is_bad() && std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
-        std::fs::remove_file(&path).map_err(|e| TableError::Io { path, source: e })?;
-    }
-    Ok(())
-}
-
-/// What a resumed build finds for a level.
-enum Existing {
-    /// A file that opens and checks: kept.
-    Kept(Table),
-    /// Nothing (`None`), or a file to replace and why.
-    Build(Option<String>),
-}
-
-/// Opens the file of level `n` at `path` for a resumed build.
-///
-/// # Errors
-/// A file of the other loop rule or game, something other than a regular
-/// file, or an I/O error: these stop a build rather than being replaced.
-fn existing<G: Game>(path: &Path, rule: LoopRule, n: u32) -> Result<Existing, TableError> {
-    match Table::open(path, G::RULES.tables(), rule, n, G::PITS) {
-        Ok(t) => Ok(Existing::Kept(t)),
-        Err(TableError::Missing { .. }) => Ok(Existing::Build(None)),
-        Err(
-            e @ (TableError::WrongRule { .. }
-            | TableError::WrongGame { .. }
-            | TableError::NotRegular { .. }
-            | TableError::Io { .. }),
-        ) => Err(e),
-        // Truncated, corrupt or of an old format: rebuild it.
-        Err(e) => Ok(Existing::Build(Some(e.to_string()))),
-    }
 }
 
 #[cfg(test)]
