@@ -8,7 +8,7 @@ Table statistics come from `results/tables-adjito-stats.md` and
 library's `tables::stats`, on the real tables: Adjito 0-28, Adji-Boto
 0-40), or with `--tables DIR` from the tables in DIR through the Python
 package (`adji.Tables(...).stats(level)`). The MCTS chart reads
-`results/python-mcts-adjito.jsonl` and `results/python-mcts-adjiboto.jsonl`
+`results/runs/python-mcts-adjito.jsonl` and `results/runs/python-mcts-adjiboto.jsonl`
 (`examples/openspiel_match.py`). Writes `results/python-wdl-per-level.png`,
 `results/python-value-distribution.png` and `results/python-mcts-vs-exact.png`.
 """
@@ -102,7 +102,7 @@ def plot_values(stats: dict, source: str) -> None:
 def plot_mcts() -> None:
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.2))
     for game, marker, color in (("adjito", "o", "#1565c0"), ("adjiboto", "s", "#ef6c00")):
-        f = RESULTS / f"python-mcts-{game}.jsonl"
+        f = RESULTS / "runs" / f"python-mcts-{game}.jsonl"
         if not f.exists():
             continue
         seen, rows = set(), []
