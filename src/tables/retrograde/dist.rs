@@ -44,11 +44,12 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use super::cell::{cells, Cell};
+use super::driver::{run_level, LevelPasses, Phase};
 use super::events::Mode;
 use super::frontier::DIRTY_CHUNK;
 use super::level::{forward_cells, value_masks, LevelBounds, ValueMask, Words};
 use super::packed::{packs, Word};
-use super::part::{needs_scan, or_masks, Layout, Part};
+use super::part::{or_masks, Layout, Part};
 use super::remote::{forward_remote, Lower, BLOCK};
 use super::{
     check_size_sharded as level_positions, plan_sharded, remove_single_file, shard_state,
@@ -305,7 +306,7 @@ fn open_lower<G: Game>(
             Ok(t) => lower.push_own(t, Layout::even(level_positions::<G>(k)?, p)),
             Err(e) => {
                 return Err(TableError::Shards {
-                    path: shard::level_source(dir, rules, rule, k),
+                    path: crate::tables::locate::level_source(dir, rules, rule, k),
                     what: format!(
                         "level {k} is in this rank's directory neither whole ({whole}) nor as \
                          its own shard {me} of {p} ({e}); building level {n} needs every lower \
@@ -373,9 +374,17 @@ fn build_level_distributed<G: Game, W: Word>(
     bar.start(&format!("level {n}"), words.len() as u64);
     let most = (0..layout.parts()).map(|d| layout.range(d).end - layout.range(d).start);
     let blocks = (most.max().unwrap_or(0) as usize).div_ceil(BLOCK);
-    rank.forward(&mut words, (lower, rule), blocks, bar)?;
-    rank.kahn(cells(&mut words));
-    rank.sweep(&mut words);
+    run_level(
+        &mut DistPasses {
+            rank: &mut rank,
+            words: &mut words,
+            lower: (lower, rule),
+            blocks,
+            masks: (Vec::new(), Vec::new()),
+            start: (0.0, 0.0),
+        },
+        bar,
+    )?;
     let bounds = LevelBounds::finish(words);
     let report = rank.finish_report(t0);
     let tw = Instant::now();
@@ -453,7 +462,6 @@ impl<'c, 'l, G: Game, W: Word> Rank<'c, 'l, G, W> {
         blocks: usize,
         bar: &dyn Progress,
     ) -> Result<(), TableError> {
-        let (t, c0) = (Instant::now(), self.phase_start());
         let dirty: Vec<_> = (0..words.len().div_ceil(DIRTY_CHUNK))
             .map(|_| AtomicBool::new(false))
             .collect();
@@ -478,8 +486,6 @@ impl<'c, 'l, G: Game, W: Word> Rank<'c, 'l, G, W> {
             self.report.comm_secs += s.comm.0;
             self.cpu.1 += s.comm.1;
         }
-        self.report.forward_secs = t.elapsed().as_secs_f64();
-        self.report.phase_cpu_secs[0] = self.phase_cpu(c0);
         Ok(())
     }
 
@@ -526,15 +532,6 @@ impl<'c, 'l, G: Game, W: Word> Rank<'c, 'l, G, W> {
         }
     }
 
-    /// The acyclic pass, from the positions the forward pass settled.
-    fn kahn(&mut self, cells: &[Cell]) {
-        let (t, c0) = (Instant::now(), self.phase_start());
-        self.part.kahn_local(cells, &mut |_| {});
-        self.rounds(cells, Mode::Kahn);
-        self.report.kahn_secs = t.elapsed().as_secs_f64();
-        self.report.phase_cpu_secs[1] = self.phase_cpu(c0);
-    }
-
     /// The thresholds any rank needs: the sums over all ranks of the value
     /// masks of their unsettled positions, as one count per bit, ORed back
     /// into masks.
@@ -556,27 +553,6 @@ impl<'c, 'l, G: Game, W: Word> Rank<'c, 'l, G, W> {
         (mask(&v[..256]), mask(&v[256..]))
     }
 
-    /// The threshold sweep over the slice.
-    fn sweep(&mut self, words: &mut Words) {
-        let (t0, c0) = (Instant::now(), self.phase_start());
-        let n = self.part.n();
-        let (mask_lo, mask_hi, settled) = value_masks(words, n);
-        self.report.kahn_settled = settled;
-        let (glo, ghi) = self.global_masks((&or_masks(&mask_lo), &or_masks(&mask_hi)));
-        let cells = cells(words);
-        let ni = n as i32;
-        for t in (-ni..=ni).rev() {
-            if !needs_scan(&glo, &ghi, t, n) {
-                continue;
-            }
-            self.part
-                .scan_local(cells, (&mask_lo, &mask_hi), t, &mut |_| {});
-            self.rounds(cells, Mode::Threshold(t));
-        }
-        self.report.sweep_secs = t0.elapsed().as_secs_f64();
-        self.report.phase_cpu_secs[2] = self.phase_cpu(c0);
-    }
-
     /// The rank's report, with its computation time (the level's time so
     /// far less the time in collectives).
     fn finish_report(mut self, t0: Instant) -> RankReport {
@@ -585,6 +561,69 @@ impl<'c, 'l, G: Game, W: Word> Rank<'c, 'l, G, W> {
         self.report.compute_secs = t0.elapsed().as_secs_f64() - self.report.comm_secs;
         self.report.compute_cpu_secs = process_cpu_secs() - self.cpu.0 - self.cpu.1;
         self.report
+    }
+}
+
+/// A rank's part of a level as the passes of [`run_level`]: each pass
+/// runs on the rank's slice, then exchange rounds until no rank sends
+/// anything (every rank runs the same passes in the same order).
+struct DistPasses<'r, 'c, 'l, G: Game, W: Word> {
+    rank: &'r mut Rank<'c, 'l, G, W>,
+    words: &'r mut Words,
+    lower: (&'r Lower, LoopRule),
+    blocks: usize,
+    /// The chunk masks of the slice's unsettled positions' exit values
+    /// (set by [`LevelPasses::masks`]).
+    masks: (Vec<ValueMask>, Vec<ValueMask>),
+    /// [`Rank::phase_start`] of the phase under way.
+    start: (f64, f64),
+}
+
+impl<G: Game, W: Word> LevelPasses for DistPasses<'_, '_, '_, G, W> {
+    fn level(&self) -> u32 {
+        self.rank.part.n()
+    }
+
+    fn forward(&mut self, bar: &dyn Progress) -> Result<(), TableError> {
+        self.start = self.rank.phase_start();
+        self.rank.forward(self.words, self.lower, self.blocks, bar)
+    }
+
+    fn kahn(&mut self, _: &dyn Progress) -> Result<(), TableError> {
+        self.start = self.rank.phase_start();
+        let cells = cells(self.words);
+        self.rank.part.kahn_local(cells, &mut |_| {});
+        self.rank.rounds(cells, Mode::Kahn);
+        Ok(())
+    }
+
+    fn masks(&mut self) -> (ValueMask, ValueMask) {
+        self.start = self.rank.phase_start();
+        let (lo, hi, settled) = value_masks(self.words, self.rank.part.n());
+        self.rank.report.kahn_settled = settled;
+        let any = (or_masks(&lo), or_masks(&hi));
+        self.masks = (lo, hi);
+        self.rank.global_masks((&any.0, &any.1))
+    }
+
+    fn threshold(&mut self, t: i32, _: &dyn Progress) -> Result<(), TableError> {
+        let cells = cells(self.words);
+        let masks = (&self.masks.0[..], &self.masks.1[..]);
+        self.rank.part.scan_local(cells, masks, t, &mut |_| {});
+        self.rank.rounds(cells, Mode::Threshold(t));
+        Ok(())
+    }
+
+    fn took(&mut self, phase: Phase, secs: f64) {
+        let cpu = self.rank.phase_cpu(self.start);
+        let r = &mut self.rank.report;
+        let (slot, i) = match phase {
+            Phase::Forward => (&mut r.forward_secs, 0),
+            Phase::Kahn => (&mut r.kahn_secs, 1),
+            Phase::Sweep => (&mut r.sweep_secs, 2),
+        };
+        *slot = secs;
+        r.phase_cpu_secs[i] = cpu;
     }
 }
 

@@ -8,16 +8,18 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::cell::{cell_fields, cell_word, cells, Cell, IN_L, IN_W, NONE, PEND_L, PEND_W};
+use super::driver::{LevelPasses, Phase};
 use super::events::{event, Ev, Mode, Worker, L, LOCAL_MAX, W};
 use super::frontier::{for_each_board, Frontier, Sink, DIRTY_CHUNK};
 use super::packed::{pack, rot, unpack, Word};
+use super::part::or_masks;
 use super::preds::rank_packed;
 use super::quiet::exits;
 use super::seeds::claim_seeds;
 use crate::game::{Game, Position, MAX_PITS};
 use crate::index::{boards, rank};
 use crate::progress::Progress;
-use crate::tables::TableSet;
+use crate::tables::{TableError, TableSet};
 use crate::value::{capture_value, NEG_INF_BYTE, POS_INF_BYTE};
 
 /// Measurements of one level's build.
@@ -171,6 +173,11 @@ pub(super) struct LevelBuild<'a, G: Game, W: Word> {
     words: Words,
     dirty: [Vec<AtomicBool>; 2],
     pub(super) report: LevelReport,
+    /// Whether the acyclic pass runs (else the sweep settles everything).
+    pub(super) acyclic: bool,
+    /// The chunks' masks of the unsettled positions' exit values, taken
+    /// after the acyclic pass for the sweep's scans.
+    masks: (Vec<ValueMask>, Vec<ValueMask>),
     game: PhantomData<(G, W)>,
 }
 
@@ -198,6 +205,8 @@ impl<'a, G: Game, W: Word> LevelBuild<'a, G, W> {
                 word_bits: W::BITS,
                 ..Default::default()
             },
+            acyclic: true,
+            masks: (Vec::new(), Vec::new()),
             game: PhantomData,
         })
     }
@@ -241,43 +250,76 @@ impl<'a, G: Game, W: Word> LevelBuild<'a, G, W> {
         }
     }
 
-    /// Threshold sweep `t = n … −n` over the positions the acyclic pass
-    /// left (see the module comment of [`super`]).
-    pub(super) fn sweep(&mut self, bar: &dyn Progress) {
-        let (n, cap) = (self.n, self.cap);
-        let (mask_lo, mask_hi, settled) = value_masks(&self.words, n);
+    /// The masks of the unsettled positions' exit values, per chunk (kept
+    /// for the scans) and over the level; counts the positions the forward
+    /// and acyclic passes settled.
+    pub(super) fn masks(&mut self) -> (ValueMask, ValueMask) {
+        let (mask_lo, mask_hi, settled) = value_masks(&self.words, self.n);
         self.report.kahn_settled = settled;
-        let any = |m: &[ValueMask]| {
-            m.iter()
-                .fold([0u64; 4], |x, y| std::array::from_fn(|i| x[i] | y[i]))
-        };
-        let (any_lo, any_hi) = (any(&mask_lo), any(&mask_hi));
-        let mut report = std::mem::take(&mut self.report);
+        let any = (or_masks(&mask_lo), or_masks(&mask_hi));
+        self.masks = (mask_lo, mask_hi);
+        any
+    }
+
+    /// One threshold `t` of the sweep (see the module comment of
+    /// [`super`]): its scan, then frontier rounds until none is left.
+    pub(super) fn threshold(&mut self, t: i32, bar: &dyn Progress) {
+        let (n, cap) = (self.n, self.cap);
+        let report = &mut self.report;
+        report.scans += 1;
+        bar.message(&format!("level {n}: threshold {t:+}"));
+        let ts = Instant::now();
+        let (mask_lo, mask_hi) = (&self.masks.0, &self.masks.1);
         let dirty = &self.dirty;
         let words = &mut self.words;
-        let ni = n as i32;
-        for t in (-ni..=ni).rev() {
-            if !mask_has(&any_lo, t, ni) && !mask_has(&any_hi, -t, ni) {
-                continue;
-            }
-            report.scans += 1;
-            bar.message(&format!("level {n}: threshold {t:+}"));
-            let ts = Instant::now();
-            let mut front = scan::<G, W>(words, n, t, (&mask_lo, &mask_hi), dirty, cap);
-            report.scan_secs += ts.elapsed().as_secs_f64();
-            let cells = cells(words);
-            while !front.is_empty() {
-                report.max_frontier = report.max_frontier.max(front.len() as u64);
-                report.spills += front.spilled.iter().any(|&s| s) as u32;
-                front = round::<G, W>(cells, n, Mode::Threshold(t), front, dirty, cap);
-            }
+        let mut front = scan::<G, W>(words, n, t, (mask_lo, mask_hi), dirty, cap);
+        report.scan_secs += ts.elapsed().as_secs_f64();
+        let cells = cells(words);
+        while !front.is_empty() {
+            report.max_frontier = report.max_frontier.max(front.len() as u64);
+            report.spills += front.spilled.iter().any(|&s| s) as u32;
+            front = round::<G, W>(cells, n, Mode::Threshold(t), front, dirty, cap);
         }
-        self.report = report;
     }
 
     /// Finish: positions never in W get `lo = −∞`, never in L `hi = +∞`.
     pub(super) fn finish(self) -> (LevelBounds, LevelReport) {
         (LevelBounds::finish(self.words), self.report)
+    }
+}
+
+impl<G: Game, W: Word> LevelPasses for LevelBuild<'_, G, W> {
+    fn level(&self) -> u32 {
+        self.n
+    }
+
+    fn forward(&mut self, bar: &dyn Progress) -> Result<(), TableError> {
+        LevelBuild::forward(self, bar, self.acyclic);
+        Ok(())
+    }
+
+    fn kahn(&mut self, bar: &dyn Progress) -> Result<(), TableError> {
+        if self.acyclic {
+            LevelBuild::kahn(self, bar);
+        }
+        Ok(())
+    }
+
+    fn masks(&mut self) -> (ValueMask, ValueMask) {
+        LevelBuild::masks(self)
+    }
+
+    fn threshold(&mut self, t: i32, bar: &dyn Progress) -> Result<(), TableError> {
+        LevelBuild::threshold(self, t, bar);
+        Ok(())
+    }
+
+    fn took(&mut self, phase: Phase, secs: f64) {
+        match phase {
+            Phase::Forward => self.report.forward_secs = secs,
+            Phase::Kahn => self.report.kahn_secs = secs,
+            Phase::Sweep => self.report.sweep_secs = secs,
+        }
     }
 }
 

@@ -82,6 +82,7 @@
 
 mod cell;
 pub mod dist;
+mod driver;
 mod events;
 mod frontier;
 mod level;
@@ -255,17 +256,9 @@ fn build_bounds<G: Game, W: packed::Word>(
                 source: e,
             }
         })?;
+    lb.acyclic = config.acyclic_pass;
     bar.start(&format!("level {n}"), size as u64);
-    lb.forward(bar, config.acyclic_pass);
-    lb.report.forward_secs = t0.elapsed().as_secs_f64();
-    let t1 = Instant::now();
-    if config.acyclic_pass {
-        lb.kahn(bar);
-    }
-    lb.report.kahn_secs = t1.elapsed().as_secs_f64();
-    let t2 = Instant::now();
-    lb.sweep(bar);
-    lb.report.sweep_secs = t2.elapsed().as_secs_f64();
+    driver::run_level(&mut lb, bar)?;
     let (bounds, mut report) = lb.finish();
     report.total_secs = t0.elapsed().as_secs_f64();
     Ok((bounds, report))

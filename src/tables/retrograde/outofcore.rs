@@ -36,6 +36,7 @@ use memmap2::{MmapMut, MmapOptions};
 
 use super::cell::cells;
 use super::check_size_sharded;
+use super::driver::{run_level, LevelPasses, Phase};
 use super::events::Mode;
 use super::frontier::DIRTY_CHUNK;
 use super::level::{bound_bytes, finish_words, forward_cells, value_masks, ValueMask, Words};
@@ -376,7 +377,11 @@ struct Ooc<'a, G: Game, W: Word> {
     n: u32,
     layout: &'a Layout,
     stored: Vec<Stored>,
+    /// Each shard's chunk masks of its unsettled positions' exit values,
+    /// and how many of its positions are settled, as of its last turn of
+    /// the acyclic pass.
     masks: Vec<(Vec<ValueMask>, Vec<ValueMask>)>,
+    settled: Vec<u64>,
     inbox: Inboxes,
     report: OocReport,
     game: std::marker::PhantomData<(G, W)>,
@@ -399,6 +404,7 @@ impl<'a, G: Game, W: Word> Ooc<'a, G, W> {
                 })
                 .collect(),
             masks: vec![(Vec::new(), Vec::new()); s],
+            settled: vec![0; s],
             inbox: Inboxes::new(dir, n, s, config.inbox_bytes.max(rb)),
             report: OocReport {
                 level: n,
@@ -411,7 +417,7 @@ impl<'a, G: Game, W: Word> Ooc<'a, G, W> {
         }
     }
 
-    /// The whole level: passes, then the file.
+    /// The whole level: the passes ([`run_level`]), then the file.
     fn run(
         &mut self,
         lower: &TableSet,
@@ -419,46 +425,8 @@ impl<'a, G: Game, W: Word> Ooc<'a, G, W> {
         rule: LoopRule,
     ) -> Result<(), TableError> {
         let (t0, c0) = (Instant::now(), process_cpu_secs());
-        let n = self.n;
-        bar.start(&format!("level {n}"), self.layout.size());
-        bar.message(&format!(
-            "level {n}: forward pass, {} shards",
-            self.layout.parts()
-        ));
-        for s in 0..self.layout.parts() {
-            self.first_turn(s, lower, bar)?;
-        }
-        self.report.forward_secs = t0.elapsed().as_secs_f64();
-        let t1 = Instant::now();
-        bar.message(&format!("level {n}: acyclic pass"));
-        self.rounds(Mode::Kahn, false)?;
-        self.report.kahn_secs = t1.elapsed().as_secs_f64();
-        let t2 = Instant::now();
-        let (glo, ghi) = (
-            or_masks(
-                &self
-                    .masks
-                    .iter()
-                    .map(|m| or_masks(&m.0))
-                    .collect::<Vec<_>>(),
-            ),
-            or_masks(
-                &self
-                    .masks
-                    .iter()
-                    .map(|m| or_masks(&m.1))
-                    .collect::<Vec<_>>(),
-            ),
-        );
-        let ni = n as i32;
-        for t in (-ni..=ni).rev() {
-            if needs_scan(&glo, &ghi, t, n) {
-                bar.message(&format!("level {n}: threshold {t:+}"));
-                self.report.scans += 1;
-                self.rounds(Mode::Threshold(t), true)?;
-            }
-        }
-        self.report.sweep_secs = t2.elapsed().as_secs_f64();
+        bar.start(&format!("level {}", self.n), self.layout.size());
+        run_level(&mut OocPasses { ooc: self, lower }, bar)?;
         let t3 = Instant::now();
         self.write(rule)?;
         self.report.write_secs = t3.elapsed().as_secs_f64();
@@ -498,8 +466,9 @@ impl<'a, G: Game, W: Word> Ooc<'a, G, W> {
     /// Records the masks of a shard's cells (`with_masks`) and puts them back.
     fn end_turn(&mut self, s: usize, words: Loaded, with_masks: bool) -> Result<(), TableError> {
         if with_masks {
-            let (lo, hi, _) = value_masks(&words, self.n);
+            let (lo, hi, settled) = value_masks(&words, self.n);
             self.masks[s] = (lo, hi);
+            self.settled[s] = settled;
         }
         self.report.cell_bytes += self.stored[s].bytes();
         self.stored[s].save(words).map_err(self.io(s))?;
@@ -617,180 +586,60 @@ impl<'a, G: Game, W: Word> Ooc<'a, G, W> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::progress::NoProgress;
-    use crate::tables::{format, Table};
-    use crate::{AdjiBoto, Adjito};
+/// The out-of-core build of one level as the passes of [`run_level`]: a
+/// pass is a turn of each shard (the forward pass) or rounds of turns
+/// until every inbox is empty.
+struct OocPasses<'o, 'a, 't, G: Game, W: Word> {
+    ooc: &'o mut Ooc<'a, G, W>,
+    lower: &'t TableSet,
+}
 
-    /// The single-file level `n` that the shards in `dir` merge into.
-    fn merged<G: Game>(dir: &Path, rule: LoopRule, n: u32) -> Vec<u8> {
-        let out = tempfile::tempdir().unwrap();
-        shard::merge_level(&[dir.to_path_buf()], out.path(), G::RULES.tables(), rule, n).unwrap();
-        std::fs::read(format::level_path(out.path(), G::RULES.tables(), rule, n)).unwrap()
+impl<G: Game, W: Word> LevelPasses for OocPasses<'_, '_, '_, G, W> {
+    fn level(&self) -> u32 {
+        self.ooc.n
     }
 
-    fn config(shards: usize, store: CellStore, wide: bool) -> OocConfig {
-        OocConfig {
-            shards,
-            inbox_bytes: 60,
-            store,
-            wide,
+    fn forward(&mut self, bar: &dyn Progress) -> Result<(), TableError> {
+        let parts = self.ooc.layout.parts();
+        bar.message(&format!(
+            "level {}: forward pass, {parts} shards",
+            self.ooc.n
+        ));
+        for s in 0..parts {
+            self.ooc.first_turn(s, self.lower, bar)?;
         }
+        Ok(())
     }
 
-    /// Builds levels `0..=max` in memory in one directory, and each level
-    /// out of core from the same lower levels in another: the merged
-    /// shards are the in-memory files byte for byte.
-    fn same_as_in_memory<G: Game>(max: u32, rule: LoopRule, shards: usize, store: CellStore) {
-        same_as_in_memory_with::<G>(max, rule, (shards, store), false);
+    fn kahn(&mut self, bar: &dyn Progress) -> Result<(), TableError> {
+        bar.message(&format!("level {}: acyclic pass", self.ooc.n));
+        self.ooc.rounds(Mode::Kahn, false)
     }
 
-    /// [`same_as_in_memory`], the boards packed into 128 bits with `wide`.
-    fn same_as_in_memory_with<G: Game>(
-        max: u32,
-        rule: LoopRule,
-        (shards, store): (usize, CellStore),
-        wide: bool,
-    ) {
-        let one = tempfile::tempdir().unwrap();
-        super::super::build_tables::<G>(one.path(), rule, max, &NoProgress, |_| {}).unwrap();
-        let d = tempfile::tempdir().unwrap();
-        let mut lower = TableSet::empty(G::RULES.tables(), rule);
-        for n in 0..=max {
-            let c = config(shards, store, wide);
-            let r =
-                build_level_out_of_core::<G>(d.path(), rule, n, &lower, &NoProgress, &c).unwrap();
-            assert_eq!(r.word_bits, if wide { 128 } else { 64 });
-            let want = std::fs::read(format::level_path(one.path(), G::RULES.tables(), rule, n));
-            assert!(
-                merged::<G>(d.path(), rule, n) == want.unwrap(),
-                "{} level {n} {rule:?} S={shards} {store:?}",
-                G::ID
-            );
-            if n >= 6 && shards > 1 {
-                assert!(r.update_bytes > 0 && r.spilled_bytes > 0, "{r:?}");
-            }
-            let path = format::level_path(d.path(), G::RULES.tables(), rule, n);
-            lower.push(Table::open(&path, G::RULES.tables(), rule, n, G::PITS).unwrap());
-        }
-        let left: Vec<_> = std::fs::read_dir(d.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|f| f.starts_with(TMP_PREFIX))
-            .collect();
-        assert!(left.is_empty(), "temporary files left: {left:?}");
-    }
-
-    #[test]
-    fn out_of_core_levels_are_byte_identical_to_in_memory() {
-        for rule in [LoopRule::Start, LoopRule::Even] {
-            same_as_in_memory::<Adjito>(9, rule, 3, CellStore::File);
-            same_as_in_memory::<AdjiBoto>(11, rule, 5, CellStore::Mmap);
-            same_as_in_memory::<AdjiBoto>(11, rule, 3, CellStore::Kept);
-            same_as_in_memory::<Adjito>(9, rule, 4, CellStore::Kept);
-        }
-        same_as_in_memory::<Adjito>(8, LoopRule::Start, 1, CellStore::Mmap);
-        same_as_in_memory::<Adjito>(8, LoopRule::Even, 1, CellStore::Kept);
-        same_as_in_memory::<AdjiBoto>(9, LoopRule::Even, 2, CellStore::File);
-        same_as_in_memory::<crate::adjito::AdjitoMustReach>(9, LoopRule::Start, 4, CellStore::File);
-        same_as_in_memory::<crate::adjito::AdjitoMustReach>(8, LoopRule::Even, 3, CellStore::Mmap);
-        // The kept maps under the other rule sets too.
-        same_as_in_memory::<crate::adjito::AdjitoMustReach>(8, LoopRule::Start, 2, CellStore::Kept);
-        same_as_in_memory::<crate::adjito::AdjitoSlamForbidden>(
-            8,
-            LoopRule::Even,
-            2,
-            CellStore::Kept,
-        );
-        same_as_in_memory::<crate::adjiboto::AdjiBotoValdez>(
-            10,
-            LoopRule::Start,
-            3,
-            CellStore::Kept,
-        );
-    }
-
-    /// Out of core with the boards packed into 128 bits (as for the
-    /// levels beyond 64 bits), the files are the same.
-    #[test]
-    fn out_of_core_levels_with_wide_boards_are_byte_identical_to_in_memory() {
-        for rule in [LoopRule::Start, LoopRule::Even] {
-            same_as_in_memory_with::<Adjito>(9, rule, (3, CellStore::File), true);
-            same_as_in_memory_with::<AdjiBoto>(11, rule, (4, CellStore::Mmap), true);
-        }
-        let reach = (3, CellStore::File);
-        same_as_in_memory_with::<crate::adjito::AdjitoMustReach>(9, LoopRule::Start, reach, true);
-    }
-
-    /// Out of core on pools of 1 and of 3 threads, S = 2 and 3: the
-    /// merged shards are the in-memory files byte for byte.
-    #[test]
-    fn out_of_core_on_several_threads_is_byte_identical_to_in_memory() {
-        for threads in [1, 3] {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads);
-            pool.build().unwrap().install(|| {
-                for (rule, shards) in [LoopRule::Start, LoopRule::Even]
-                    .into_iter()
-                    .flat_map(|r| [(r, 2), (r, 3)])
-                {
-                    same_as_in_memory::<Adjito>(8, rule, shards, CellStore::File);
-                    same_as_in_memory::<AdjiBoto>(10, rule, shards, CellStore::Mmap);
-                    same_as_in_memory::<Adjito>(8, rule, shards, CellStore::Kept);
-                }
-            });
-        }
-    }
-
-    /// A planned build out of core (S = 3) resumed after one shard of a
-    /// level was corrupted rebuilds that level only and rewrites only that
-    /// shard.
-    #[test]
-    fn a_resumed_out_of_core_build_rewrites_only_the_bad_shard() {
-        use std::os::unix::fs::MetadataExt;
-        let (d, rule) = (tempfile::tempdir().unwrap(), LoopRule::Start);
-        let rules = Adjito::RULES.tables();
-        let plan = super::super::plan_within::<Adjito>(9, u64::MAX, Some(3)).unwrap();
-        let c = config(3, CellStore::File, false);
-        let build = || {
-            let mut evs = Vec::new();
-            super::super::build_tables_planned::<Adjito>(
-                d.path(),
-                rule,
-                &plan,
-                &c,
-                &NoProgress,
-                |e| evs.push(e.clone()),
-            )
-            .unwrap();
-            evs
+    fn masks(&mut self) -> (ValueMask, ValueMask) {
+        let ooc = &mut *self.ooc;
+        ooc.report.kahn_settled = ooc.settled.iter().sum();
+        let all = |f: fn(&(Vec<ValueMask>, Vec<ValueMask>)) -> &Vec<ValueMask>| {
+            or_masks(&ooc.masks.iter().map(|m| or_masks(f(m))).collect::<Vec<_>>())
         };
-        build();
-        let bad = shard::shard_path(d.path(), rules, rule, 8, 1, 3);
-        let good = shard::shard_path(d.path(), rules, rule, 8, 2, 3);
-        let ino = std::fs::metadata(&good).unwrap().ino();
-        let mut bytes = std::fs::read(&bad).unwrap();
-        let k = bytes.len() / 2;
-        bytes[k] ^= 0x11;
-        std::fs::write(&bad, bytes).unwrap();
-        let evs = build();
-        for e in &evs {
-            assert_eq!(e.skipped, e.level != 8, "level {}", e.level);
-        }
-        let rebuilt = evs[8].ooc.as_ref().expect("level 8 built out of core");
-        assert!(evs[8].replaced.is_some());
-        assert_eq!(rebuilt.shards_kept, 2);
-        assert_eq!(std::fs::metadata(&good).unwrap().ino(), ino);
-        let one = tempfile::tempdir().unwrap();
-        super::super::build_tables::<Adjito>(one.path(), rule, 9, &NoProgress, |_| {}).unwrap();
-        for n in 0..=9 {
-            let want = std::fs::read(format::level_path(one.path(), rules, rule, n)).unwrap();
-            let got = match n {
-                0 => std::fs::read(format::level_path(d.path(), rules, rule, n)).unwrap(),
-                _ => merged::<Adjito>(d.path(), rule, n),
-            };
-            assert!(got == want, "level {n}");
+        (all(|m| &m.0), all(|m| &m.1))
+    }
+
+    fn threshold(&mut self, t: i32, bar: &dyn Progress) -> Result<(), TableError> {
+        bar.message(&format!("level {}: threshold {t:+}", self.ooc.n));
+        self.ooc.report.scans += 1;
+        self.ooc.rounds(Mode::Threshold(t), true)
+    }
+
+    fn took(&mut self, phase: Phase, secs: f64) {
+        let r = &mut self.ooc.report;
+        match phase {
+            Phase::Forward => r.forward_secs = secs,
+            Phase::Kahn => r.kahn_secs = secs,
+            Phase::Sweep => r.sweep_secs = secs,
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
