@@ -59,7 +59,8 @@ fn sharded_levels_read_and_merge_like_level_files() {
     same_entries(&a, &b);
     let b = b.into_memory().unwrap();
     same_entries(&a, &b);
-    let found = format::levels_present(s.path(), RuleSet::AdjitoDefault, rule).unwrap();
+    let found =
+        adji::tables::locate::levels_present(s.path(), RuleSet::AdjitoDefault, rule).unwrap();
     assert_eq!(found.levels, (0..=9).collect::<Vec<_>>());
     let m = tempfile::tempdir().unwrap();
     for n in 0..=9 {

@@ -35,7 +35,8 @@ use crate::game::{Game, GameId, Move, Packed, Position};
 use crate::notation::{format_board, format_move};
 use crate::rules::RuleSet;
 use crate::tables::format::{file_name, level_path};
-use crate::tables::shard::{level_source, stream_level};
+use crate::tables::locate::level_source;
+use crate::tables::shard::stream_level;
 use crate::tables::{TableError, TableSet};
 use crate::value::{capture_value, LoopRule};
 

@@ -8,7 +8,7 @@ use clap::{ArgGroup, Args, Subcommand};
 use adji::game::Game;
 use adji::notation::{parse_state, Stores};
 use adji::report::{LevelCheck, ProbeReport};
-use adji::tables::format::levels_present;
+use adji::tables::locate::levels_present;
 use adji::tables::stats::{level_stats, markdown};
 use adji::tables::verify::{verify_dir, verify_peak, LevelOutcome, VerifyOptions};
 use adji::tables::{TableError, TableSet};

@@ -10,7 +10,8 @@ use clap::Args;
 
 use adji::certify::check::{hex, level_sha256, listed, read_checksum_list, Listed};
 use adji::game::Game;
-use adji::tables::format::{file_name, levels_present};
+use adji::tables::format::file_name;
+use adji::tables::locate::levels_present;
 
 use crate::args::TableSetArgs;
 use crate::error::CliError;

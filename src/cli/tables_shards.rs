@@ -8,7 +8,8 @@ use clap::Args;
 
 use adji::game::Game;
 use adji::rules::RuleSet;
-use adji::tables::format::{self, levels_present};
+use adji::tables::format;
+use adji::tables::locate::levels_present;
 use adji::tables::lock::BuildLock;
 use adji::tables::shard::{manifest_levels, merge_level, split_level, Merged};
 use adji::value::LoopRule;

@@ -281,7 +281,7 @@ pub fn file_name(rules: RuleSet, rule: LoopRule, level: u32) -> String {
 
 /// What every level file of `rules` and `rule` is named by, before the
 /// level.
-fn file_prefix(rules: RuleSet, rule: LoopRule) -> String {
+pub(crate) fn file_prefix(rules: RuleSet, rule: LoopRule) -> String {
     format!("{}-", set_name(rules, rule))
 }
 
@@ -494,65 +494,4 @@ pub fn write_level_with(
 /// The build-tool version written into headers and manifests.
 pub fn tool_version() -> String {
     format!("adji {}", env!("CARGO_PKG_VERSION"))
-}
-
-/// The names in `dir` (none when it does not exist).
-pub(crate) fn list_dir(dir: &Path) -> std::io::Result<Vec<String>> {
-    match std::fs::read_dir(dir) {
-        Ok(rd) => rd
-            .map(|e| e.map(|e| e.file_name().to_string_lossy().into_owned()))
-            .collect(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-        Err(e) => Err(e),
-    }
-}
-
-/// The table files of one game and rule in a directory, by name.
-#[derive(Debug, Default)]
-pub struct LevelFiles {
-    /// Levels with a file, ascending (whatever the files hold; opening
-    /// them checks that).
-    pub levels: Vec<u32>,
-    /// Files named for a level the game cannot have (above its seeds):
-    /// one [`TableError::LevelOutOfRange`] each, never opened.
-    pub strays: Vec<TableError>,
-}
-
-/// The levels of `game` under `rule` that have a file or a shard
-/// manifest ([`super::shard::manifest_path`]) in `dir`, by file name,
-/// ascending; a name with a level above the game's seeds ([`total_of`])
-/// is a stray, set apart so that no caller walks to it. When a level has
-/// both, readers use the level file ([`super::Table::open`]).
-///
-/// # Errors
-/// [`TableError::Io`] when the directory cannot be listed.
-pub fn levels_present(
-    dir: &Path,
-    rules: RuleSet,
-    rule: LoopRule,
-) -> Result<LevelFiles, TableError> {
-    let (game, prefix) = (rules.game(), file_prefix(rules.tables(), rule));
-    let names = list_dir(dir).map_err(|e| TableError::Io {
-        path: dir.to_path_buf(),
-        source: e,
-    })?;
-    let mut found = LevelFiles::default();
-    for name in &names {
-        let Some(level) = name.strip_prefix(&prefix).and_then(|n| {
-            n.strip_suffix(".adjt")
-                .or_else(|| n.strip_suffix(super::shard::MANIFEST_SUFFIX))
-        }) else {
-            continue;
-        };
-        let Ok(level) = level.parse::<u32>() else {
-            continue;
-        };
-        match check_level(&dir.join(name), game, level) {
-            Ok(()) => found.levels.push(level),
-            Err(e) => found.strays.push(e),
-        }
-    }
-    found.levels.sort_unstable();
-    found.levels.dedup();
-    Ok(found)
 }

@@ -2,11 +2,14 @@
 //! of the level stored, values exactly as the README's rules §4 defines them.
 //!
 //! - [`TableError`]: everything that can go wrong with tables;
-//! - [`format`]: the file format and atomic writes;
+//! - [`format`]: the level file format, its names and atomic writes;
+//! - [`locate`]: where a level's bytes are (a level file or a manifest),
+//!   and which levels a directory holds;
 //! - [`shard`]: a level stored as shard files and a manifest, merged and
 //!   split (a [`Table`] reads either form);
 //! - [`lock`]: the build locks of a directory and its stale temporary files;
 //! - [`retrograde`]: the parallel retrograde builder (named for its algorithm, not build output);
+//! - `payload`: the checks of a level's bytes as it is opened;
 //! - [`verify`]: header, checksum and successor checks;
 //! - [`stats`]: per-level statistics;
 //! - [`bench`]: probe speed.
@@ -17,7 +20,9 @@
 pub mod bench;
 mod error;
 pub mod format;
+pub mod locate;
 pub mod lock;
+mod payload;
 pub mod retrograde;
 pub mod shard;
 pub mod stats;
@@ -26,20 +31,20 @@ pub mod verify;
 use std::path::Path;
 
 use memmap2::Mmap;
-use rayon::prelude::*;
 
 use crate::fsutil::open_regular;
 use crate::game::{Game, GameId, Position};
 use crate::index::rank;
 use crate::rules::RuleSet;
-use crate::value::{
-    capture_value, decode_bound, possible_hi, possible_lo, possible_value, quiet_value, Bounds,
-    LoopRule,
-};
+use crate::value::{capture_value, decode_bound, quiet_value, Bounds, LoopRule};
 
 pub use format::{level_path, Header};
 
 pub use error::TableError;
+use payload::{
+    check_len, check_records, combine_crc, corrupted, first_impossible, map_file, scan_payload,
+    PayloadScan,
+};
 
 /// The bytes of a table: the file mapped, or a copy in anonymous memory
 /// on transparent huge pages ([`Table::into_memory`]).
@@ -421,196 +426,6 @@ impl Data {
     }
 }
 
-/// Maps a table file read-only.
-fn map_file(path: &Path, file: &std::fs::File) -> Result<Mmap, TableError> {
-    // SAFETY: table files are written once by rename and never modified
-    // in place; a concurrent truncation by another program could still
-    // fault, as with any mapped file.
-    unsafe { Mmap::map(file) }.map_err(|e| TableError::Io {
-        path: path.to_path_buf(),
-        source: e,
-    })
-}
-
-/// Refuses a file of `found` bytes where its header says `need`.
-fn check_len(path: &Path, found: u64, need: u64) -> Result<(), TableError> {
-    if found < need {
-        return Err(TableError::Truncated {
-            path: path.to_path_buf(),
-            expected: need,
-            found,
-        });
-    }
-    if found > need {
-        return Err(corrupted(path, format!("{} trailing bytes", found - need)));
-    }
-    Ok(())
-}
-
-/// [`TableError::Corrupted`] of `path`.
-fn corrupted(path: &Path, what: String) -> TableError {
-    TableError::Corrupted {
-        path: path.to_path_buf(),
-        what,
-    }
-}
-
-/// The CRC-32 of `a ‖ records` from `crc(a)` and `a`'s length.
-fn combine_crc(a: u32, a_len: u64, records: &[u8]) -> u32 {
-    let mut h = crc32fast::Hasher::new_with_initial_len(a, a_len);
-    h.combine(&crc32fast::Hasher::new_with_initial_len(
-        crc32fast::hash(records),
-        records.len() as u64,
-    ));
-    h.finalize()
-}
-
-/// The error for the first value byte of `seg` outside ±`n` (one is
-/// known to exist).
-fn first_impossible(seg: &Segment<'_>, n: i32) -> TableError {
-    let bad = |&(_, &b): &(usize, &u8)| {
-        let v = b as i8;
-        v != format::EXCEPTION && !possible_value(n, v as i32)
-    };
-    let (rank, v) = seg
-        .values
-        .iter()
-        .enumerate()
-        .find(bad)
-        .map_or((0, 0), |(i, &b)| (seg.first + i as u64, b as i8));
-    TableError::ImpossibleValue {
-        path: seg.path.to_path_buf(),
-        rank,
-        what: format!("value byte {v}, outside ±{n} (the seeds on the board)"),
-    }
-}
-
-/// The bounds of an exception record must be possible values of the
-/// level (or −∞ for `lo`, +∞ for `hi`, which the builder gives positions
-/// that never leave a quiet cycle) with `lo ≤ hi`.
-fn check_record_bounds(path: &Path, r: &[u8], n: i32) -> Result<(), TableError> {
-    let rank = format::record_rank(r);
-    let (lo, hi) = format::record_bounds(r);
-    let (lo, hi) = (lo as i8, hi as i8);
-    let possible = possible_lo(n, decode_bound(lo)) && possible_hi(n, decode_bound(hi));
-    let what = if !possible {
-        format!("exception bounds lo {lo}, hi {hi}, outside ±{n} (the seeds on the board)")
-    } else if lo > hi {
-        format!("exception bounds lo {lo} > hi {hi}")
-    } else {
-        return Ok(());
-    };
-    Err(TableError::ImpossibleValue {
-        path: path.to_path_buf(),
-        rank,
-        what,
-    })
-}
-
-/// The exception records of a segment must be whole records, strictly
-/// ascending, within the segment's ranks, with possible bounds
-/// ([`check_record_bounds`]) and `lo < hi` (or an infinite bound), zero
-/// padding, each on a marked value byte, so that a probe never misreads
-/// one (the full check counts the marked bytes against the records).
-fn check_records(seg: &Segment<'_>, path: &Path, width: usize, n: i32) -> Result<(), TableError> {
-    if !seg.records.len().is_multiple_of(width) {
-        return Err(corrupted(
-            path,
-            format!(
-                "exception list of {} bytes, not whole {width}-byte records",
-                seg.records.len()
-            ),
-        ));
-    }
-    let end = seg.first + seg.values.len() as u64;
-    let mut prev: Option<u64> = None;
-    for r in seg.records.chunks_exact(width) {
-        check_record_bounds(path, r, n)?;
-        let rank = format::record_rank(r);
-        let (lo, hi) = format::record_bounds(r);
-        let ok = prev.is_none_or(|p| rank > p)
-            && (seg.first..end).contains(&rank)
-            && format::is_exception(lo, hi)
-            && (lo as i8) <= (hi as i8)
-            && format::record_padding_zero(r)
-            && seg.values[(rank - seg.first) as usize] as i8 == format::EXCEPTION;
-        if !ok {
-            return Err(corrupted(
-                path,
-                format!("bad exception record for rank {rank}"),
-            ));
-        }
-        prev = Some(rank);
-    }
-    Ok(())
-}
-
-/// What [`scan_payload`] finds.
-#[derive(Debug, PartialEq, Eq)]
-struct PayloadScan {
-    /// CRC-32 of the payload.
-    crc: u32,
-    /// Value bytes marking a loop-sensitive entry.
-    marked: u64,
-    /// Value bytes outside `−n ..= n`, the marks included (−128 is never
-    /// a value: `n ≤ 100`).
-    outside: u64,
-}
-
-/// The CRC-32 of `payload`, and among its first `values` bytes those that
-/// mark a loop-sensitive entry and those outside ±`n`, in parallel over
-/// pieces of `piece` bytes (checksums joined with `crc32fast`'s combine).
-fn scan_payload(payload: &[u8], values: usize, n: u8, piece: usize) -> PayloadScan {
-    let pieces: Vec<(crc32fast::Hasher, u64, u64)> = payload
-        .par_chunks(piece)
-        .enumerate()
-        .map(|(i, c)| {
-            let mut h = crc32fast::Hasher::new();
-            let (mut marked, mut outside) = (0, 0);
-            let mut left = values.saturating_sub(i * piece);
-            // Blocks small enough to stay in cache between the checksum
-            // and the counts: one pass over memory.
-            for b in c.chunks(1 << 15) {
-                h.update(b);
-                let vals = &b[..left.min(b.len())];
-                left -= vals.len();
-                let (m, o) = count_values(vals, n);
-                (marked, outside) = (marked + m, outside + o);
-            }
-            (h, marked, outside)
-        })
-        .collect();
-    let mut crc = crc32fast::Hasher::new();
-    let (mut marked, mut outside) = (0, 0);
-    for (h, m, o) in &pieces {
-        crc.combine(h);
-        marked += m;
-        outside += o;
-    }
-    PayloadScan {
-        crc: crc.finalize(),
-        marked,
-        outside,
-    }
-}
-
-/// The bytes of `vals` that mark a loop-sensitive entry, and those
-/// outside `−n ..= n` (`n ≤ 100`, so the marks among them). Counted in
-/// byte-wide sums of up to 255 bytes, which vectorize fully.
-#[inline]
-fn count_values(vals: &[u8], n: u8) -> (u64, u64) {
-    let count = |c: &[u8], f: &dyn Fn(u8) -> bool| {
-        c.iter().fold(0u8, |a, &b| a.wrapping_add(f(b) as u8)) as u64
-    };
-    let (mut marked, mut outside) = (0, 0);
-    for c in vals.chunks(255) {
-        marked += count(c, &|b| b == format::EXCEPTION as u8);
-        // b + n (mod 256) ≤ 2n exactly for the bytes of −n ..= n.
-        outside += count(c, &|b| b.wrapping_add(n) > 2 * n);
-    }
-    (marked, outside)
-}
-
 /// Bytes as GiB with two decimals (for messages).
 pub(crate) fn fmt_gib(b: u64) -> String {
     format!("{:.2} GiB", b as f64 / (1u64 << 30) as f64)
@@ -821,74 +636,4 @@ pub fn move_values<G: Game>(set: &TableSet, pos: &Position) -> Option<Vec<MoveVa
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A segment beyond 2³² ranks with 16-byte records (the width of
-    /// Adji-Boto 44 and above) checks, and out-of-order, out-of-range or
-    /// padded records are refused: the reader's record checks at the
-    /// width a 4-billion-entry level has, without such a file.
-    #[test]
-    fn wide_records_of_a_segment_beyond_u32_are_checked() {
-        let first = u32::MAX as u64 - 3;
-        let mut values = vec![1u8; 10];
-        let mut recs = vec![0u8; 3 * 16];
-        for (k, &i) in [1usize, 4, 9].iter().enumerate() {
-            values[i] = format::EXCEPTION as u8;
-            format::encode_record(&mut recs[k * 16..(k + 1) * 16], first + i as u64, 0xfe, 3);
-        }
-        let path = Path::new("x");
-        let seg = |r: &[u8]| -> Result<(), TableError> {
-            let s = Segment {
-                first,
-                values: &values,
-                records: r,
-                path,
-                crcs: None,
-            };
-            check_records(&s, path, 16, 20)
-        };
-        seg(&recs).unwrap();
-        assert!(format::record_rank(&recs[16..32]) > u32::MAX as u64);
-        assert_eq!(format::find_record(&recs, 16, first + 9), Some((0xfe, 3)));
-        let mut swapped = recs.clone();
-        swapped[..16].copy_from_slice(&recs[16..32]);
-        swapped[16..32].copy_from_slice(&recs[..16]);
-        assert!(seg(&swapped).is_err());
-        let mut padded = recs.clone();
-        padded[15] = 1;
-        assert!(seg(&padded).is_err());
-        let mut outside = recs.clone();
-        format::encode_record(&mut outside[32..], first + 10, 0xfe, 3);
-        assert!(seg(&outside).is_err());
-        assert!(seg(&recs[..40]).is_err());
-    }
-
-    /// The pieced, parallel scan equals one sequential CRC and count, for
-    /// pieces that split the values, the exception list, or neither.
-    #[test]
-    fn pieced_payload_scan_equals_the_sequential_one() {
-        let mut payload: Vec<u8> = (0..10_007u32).map(|i| (i * 7919 % 251) as u8).collect();
-        for i in (0..payload.len()).step_by(97) {
-            payload[i] = format::EXCEPTION as u8;
-        }
-        for values in [0, 1, 5_000, 9_999, 10_007] {
-            for n in [0u8, 3, 48, 100] {
-                let vals = &payload[..values];
-                let count = |f: &dyn Fn(i8) -> bool| vals.iter().filter(|&&b| f(b as i8)).count();
-                let want = PayloadScan {
-                    crc: crc32fast::hash(&payload),
-                    marked: count(&|v| v == format::EXCEPTION) as u64,
-                    outside: count(&|v| (v as i32).abs() > n as i32) as u64,
-                };
-                for piece in [1, 7, 64, 4096, 1 << 20] {
-                    assert_eq!(
-                        scan_payload(&payload, values, n, piece),
-                        want,
-                        "values {values} n {n} piece {piece}"
-                    );
-                }
-            }
-        }
-    }
-}
+mod tests;

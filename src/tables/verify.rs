@@ -418,7 +418,7 @@ pub fn verify_dir<G: Game>(
     opts: &VerifyOptions,
     mut on_level: impl FnMut(&LevelVerdict),
 ) -> Result<DirReport, TableError> {
-    let files = format::levels_present(dir, G::RULES.tables(), rule)?;
+    let files = super::locate::levels_present(dir, G::RULES.tables(), rule)?;
     if opts.sample.is_none() {
         check_verify_memory::<G>(&files.levels, opts.memory)?;
     }
@@ -437,7 +437,7 @@ pub fn verify_dir<G: Game>(
         let t0 = Instant::now();
         let file = format::level_path(dir, G::RULES.tables(), rule, n);
         // A sharded level's verdict names its manifest.
-        let path = super::shard::level_source(dir, G::RULES, rule, n);
+        let path = super::locate::level_source(dir, G::RULES, rule, n);
         let outcome = match (
             Table::open(&file, G::RULES.tables(), rule, n, G::PITS),
             first_bad,

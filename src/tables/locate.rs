@@ -1,0 +1,84 @@
+//! Where a level's bytes are: which levels a directory holds (a level
+//! file or a shard manifest), and which of the two a level is read from.
+//! Every command that looks for a level asks here, so that they agree.
+
+use std::path::{Path, PathBuf};
+
+use super::format::{check_level, file_prefix, level_path};
+use super::shard::{manifest_path, MANIFEST_SUFFIX};
+use super::TableError;
+use crate::rules::RuleSet;
+use crate::value::LoopRule;
+
+/// The names in `dir` (none when it does not exist).
+pub(crate) fn list_dir(dir: &Path) -> std::io::Result<Vec<String>> {
+    match std::fs::read_dir(dir) {
+        Ok(rd) => rd
+            .map(|e| e.map(|e| e.file_name().to_string_lossy().into_owned()))
+            .collect(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(e),
+    }
+}
+
+/// The table files of one game and rule in a directory, by name.
+#[derive(Debug, Default)]
+pub struct LevelFiles {
+    /// Levels with a file, ascending (whatever the files hold; opening
+    /// them checks that).
+    pub levels: Vec<u32>,
+    /// Files named for a level the game cannot have (above its seeds):
+    /// one [`TableError::LevelOutOfRange`] each, never opened.
+    pub strays: Vec<TableError>,
+}
+
+/// The levels of `game` under `rule` that have a file or a shard
+/// manifest ([`manifest_path`]) in `dir`, by file name,
+/// ascending; a name with a level above the game's seeds ([`super::format::total_of`])
+/// is a stray, set apart so that no caller walks to it. When a level has
+/// both, readers use the level file ([`super::Table::open`]).
+///
+/// # Errors
+/// [`TableError::Io`] when the directory cannot be listed.
+pub fn levels_present(
+    dir: &Path,
+    rules: RuleSet,
+    rule: LoopRule,
+) -> Result<LevelFiles, TableError> {
+    let (game, prefix) = (rules.game(), file_prefix(rules.tables(), rule));
+    let names = list_dir(dir).map_err(|e| TableError::Io {
+        path: dir.to_path_buf(),
+        source: e,
+    })?;
+    let mut found = LevelFiles::default();
+    for name in &names {
+        let Some(level) = name.strip_prefix(&prefix).and_then(|n| {
+            n.strip_suffix(".adjt")
+                .or_else(|| n.strip_suffix(MANIFEST_SUFFIX))
+        }) else {
+            continue;
+        };
+        let Ok(level) = level.parse::<u32>() else {
+            continue;
+        };
+        match check_level(&dir.join(name), game, level) {
+            Ok(()) => found.levels.push(level),
+            Err(e) => found.strays.push(e),
+        }
+    }
+    found.levels.sort_unstable();
+    found.levels.dedup();
+    Ok(found)
+}
+
+/// What a verdict or message names for a level in `dir`: its level file,
+/// or its manifest when only that is there.
+pub fn level_source(dir: &Path, rules: RuleSet, rule: LoopRule, level: u32) -> PathBuf {
+    let file = level_path(dir, rules.tables(), rule, level);
+    let manifest = manifest_path(dir, rules, rule, level);
+    if std::fs::symlink_metadata(&file).is_err() && std::fs::symlink_metadata(&manifest).is_ok() {
+        manifest
+    } else {
+        file
+    }
+}

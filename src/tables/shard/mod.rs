@@ -1,0 +1,74 @@
+//! Sharded levels: a level stored as several shard files and a manifest,
+//! each shard holding a stretch of the level's ranks; what a distributed or
+//! out-of-core build writes. [`super::Table`] reads a sharded level like a
+//! level file (a level file in the same directory wins over a manifest);
+//! [`merge_level`] turns the shards into the level file, byte for byte what
+//! a one-process build writes, and [`split_level`] does the reverse.
+//!
+//! - [`name`]: the names of level files, shards and manifests;
+//! - [`file`]: the shard file format, writing and checking a shard;
+//! - [`manifest`]: the manifest format, writing and reading one;
+//! - [`open`]: a sharded level opened as one [`Table`];
+//! - [`merge`]: shards merged into the level file;
+//! - [`split`]: a level file split into shards.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+
+use super::format::{self, Bounds, Header, HEADER_LEN};
+use super::{Data, OpenCheck, Segment, Storage, Table, TableError};
+use crate::fsutil::{open_regular, write_atomic_with};
+use crate::game::GameId;
+use crate::index::level_size;
+use crate::rules::RuleSet;
+use crate::value::LoopRule;
+
+/// Shard file magic (the version byte follows).
+pub const SHARD_MAGIC: &[u8; 7] = b"ADJISHD";
+/// Shard file format version.
+pub const SHARD_VERSION: u8 = 1;
+/// Manifest format name.
+pub const MANIFEST_FORMAT: &str = "adji-shards";
+/// Manifest format version.
+pub const MANIFEST_VERSION: u32 = 1;
+/// Suffix of manifest file names, after the level.
+pub const MANIFEST_SUFFIX: &str = ".shards.json";
+/// Suffix of shard file names.
+pub const SHARD_SUFFIX: &str = ".adjs";
+/// The largest manifest read (far above a million shards' worth).
+const MANIFEST_MAX: u64 = 256 << 20;
+
+mod file;
+mod manifest;
+mod merge;
+mod name;
+mod open;
+mod split;
+
+pub use file::*;
+pub use manifest::*;
+pub use merge::*;
+pub use name::*;
+pub use open::*;
+pub use split::*;
+
+/// [`TableError::Shards`] of `path`.
+fn shards_error(path: &Path, what: impl Into<String>) -> TableError {
+    TableError::Shards {
+        path: path.to_path_buf(),
+        what: what.into(),
+    }
+}
+
+/// [`TableError::Io`] of `path`.
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> TableError + '_ {
+    move |e| TableError::Io {
+        path: path.to_path_buf(),
+        source: e,
+    }
+}
+
+#[cfg(test)]
+mod tests;
