@@ -1,22 +1,11 @@
 //! Human-readable board diagrams.
 
-use crate::game::{Game, GameId, State};
-
-/// Absolute pits of the top and bottom rows, left to right, as the bottom
-/// player sees the board.
-fn layout<G: Game>() -> (Vec<usize>, Vec<usize>) {
-    match G::ID {
-        // B sows left to right along the bottom, then right to left along the top.
-        GameId::Adjito => ((6..12).rev().collect(), (0..6).collect()),
-        // The source's diagram: 0..4 left to right on top, 9..5 below.
-        GameId::AdjiBoto => ((0..5).collect(), (5..10).rev().collect()),
-    }
-}
+use crate::game::{Game, State};
 
 /// A multi-line diagram: pit names, seeds, stores and the side to move.
 pub fn diagram<G: Game>(st: &State) -> String {
     let abs = G::to_absolute(&st.pos);
-    let (top, bottom) = layout::<G>();
+    let (top, bottom) = G::DIAGRAM;
     let cell = |v: String| format!("{v:>4}");
     let names = |row: &[usize]| {
         row.iter()

@@ -342,6 +342,9 @@ pub trait Game: Copy + Send + Sync + 'static + fmt::Debug + Default {
     const START_SEEDS: u8;
     /// Whether the game has a pass move.
     const HAS_PASS: bool;
+    /// The absolute pits of the board diagram's top and bottom rows, left
+    /// to right, as the bottom player sees the board.
+    const DIAGRAM: (&'static [usize], &'static [usize]);
 
     /// Index of the first pit of `side`'s row in absolute numbering.
     fn row_start(side: u8) -> usize;

@@ -66,8 +66,8 @@
 // Board code indexes several arrays by pit number; index loops read best.
 #![allow(clippy::needless_range_loop)]
 
-pub mod adjiboto;
-pub mod adjito;
+pub mod games;
+pub use games::{adjiboto, adjito};
 pub mod dispatch;
 pub mod display;
 pub mod distributed;

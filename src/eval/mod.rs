@@ -109,17 +109,31 @@ pub fn features<G: Game>(pos: &Position) -> [f64; NUM_FEATURES] {
             .count() as f64;
         f[12 + side] = row.iter().filter(|&&x| x as usize >= G::PITS).count() as f64;
     }
+    let (pit_feature, _) = per_game::<G>();
     for i in 0..G::PITS {
-        f[14 + i] = match G::ID {
-            GameId::Adjito => pos.pits[i] as f64,
-            GameId::AdjiBoto => sown_across(i, pos.pits[i], G::PITS) as f64,
-        };
+        f[14 + i] = pit_feature(i, pos.pits[i], G::PITS);
     }
     f
 }
 
 /// Of the seeds an Adji-Boto move from pit `i` (holding `s`) sows — all but
 /// one, laps passing the origin too — how many land on the other row.
+/// A pit's feature from its index, its seeds and the game's pits.
+type PitFeature = fn(usize, u8, usize) -> f64;
+
+/// The evaluation's choices per game, in one place: each pit's feature
+/// (Adjito: its seeds; Adji-Boto: the seeds its move sows onto the other
+/// row, [`sown_across`]) and the weights shipped in the binary.
+fn per_game<G: Game>() -> (PitFeature, &'static str) {
+    match G::ID {
+        GameId::Adjito => (|_, s, _| s as f64, include_str!("weights-adjito.json")),
+        GameId::AdjiBoto => (
+            |i, s, pits| sown_across(i, s, pits) as f64,
+            include_str!("weights-adjiboto.json"),
+        ),
+    }
+}
+
 fn sown_across(i: usize, s: u8, pits: usize) -> usize {
     let sown = (s as usize).saturating_sub(1);
     let half = pits / 2;
@@ -216,10 +230,7 @@ impl Model {
     /// The weights shipped in the binary (made by the command in
     /// `results/analysis.md`).
     pub fn default_for<G: Game>() -> Model {
-        let text = match G::ID {
-            GameId::Adjito => include_str!("weights-adjito.json"),
-            GameId::AdjiBoto => include_str!("weights-adjiboto.json"),
-        };
+        let (_, text) = per_game::<G>();
         Model::from_json::<G>(text).expect("shipped weights are valid (tested)")
     }
 

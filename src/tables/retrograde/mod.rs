@@ -87,7 +87,7 @@ mod events;
 mod frontier;
 mod level;
 pub mod outofcore;
-mod packed;
+use crate::games::packed;
 mod part;
 mod plan;
 mod preds;

@@ -13,10 +13,9 @@
 //! and a small table.
 //! `benches/preds.rs` measures them.
 
-use super::packed::{pit_bits, rot, unpack, Word, SUMS, TERMS};
-use crate::adjito::{capture_taken, legal_mask};
-use crate::game::{Game, GameId};
-use crate::rules::Reach;
+use super::packed::{pit_bits, rot, Word, SUMS, TERMS};
+use crate::game::Game;
+use crate::games;
 
 /// The rank ([`crate::index::rank`]) of a packed board of a level that
 /// packs.
@@ -42,180 +41,7 @@ pub(super) fn rank_packed<G: Game, W: Word>(x: W) -> u64 {
 #[inline]
 pub(super) fn for_each_pred<G: Game, W: Word>(x: W, mut f: impl FnMut(u64, W)) {
     let mut g = |p: W| f(rank_packed::<G, W>(p), p);
-    match G::ID {
-        GameId::Adjito => adjito_preds::<G, W>(rot::<G, W>(x), &mut g),
-        GameId::AdjiBoto => adjiboto_preds::<G, W>(rot::<G, W>(x), &mut g),
-    }
-}
-
-/// Adjito (`after`: the board as the previous mover left it, in that
-/// mover's terms): the origin `o` is an empty pit of the mover's row; the
-/// sowing is undone one seed at a time, the origin skipped, each prefix
-/// being a parent whose last seed captured nothing and that fed an empty
-/// opponent row.
-///
-/// Without a branch per seed: the sowing of `s = 11·q + i` seeds passed
-/// every other pit `q` times and the first `i` of them once more, so it
-/// can be undone while those pits held that many; whether its last seed
-/// captured depends on that pit alone, and feeding matters only when the
-/// opponent's row is empty after the move and `s` too short to reach it.
-/// Per origin and lap the steps allowed are one bit mask (bit `i − 1` for
-/// step `i`), and each parent is the board minus the laps plus a constant
-/// of the origin and the step ([`Word::adjito_unsow`]).
-#[inline]
-fn adjito_preds<G: Game, W: Word>(after: W, f: &mut impl FnMut(W)) {
-    const N: usize = 12;
-    const H: usize = 6;
-    let b = pit_bits::<G, W>();
-    let ones = W::adjito_runs()[H][N]; // 1 in each of the 12 fields
-    let unsow = W::adjito_unsow();
-    let a = unpack::<G, W>(after);
-    let opp_after: u32 = a[H..N].iter().map(|&x| x as u32).sum();
-    let pits_of = |v: u8| (0..N).fold(0u32, |m, j| m | u32::from(a[j] == v) << j);
-    // Bit j: a last seed in pit j captured nothing (it lies on the
-    // opponent's row, or the game's capture rule takes nothing there).
-    let quiet = (0..H).fold(0xFC0u32, |m, j| {
-        m | u32::from(capture_taken(G::RULES, a[N - 1 - j] as u32, opp_after) == 0) << j
-    });
-    // The pits from `o + 1` on, in sowing order (the origin last, dropped).
-    let turn = |x: u32, o: usize| ((x >> (o + 1)) | (x << (N - o - 1))) & 0x7FF;
-    let empty = pits_of(0);
-    let mut origins = empty & 0x3F;
-    while origins != 0 {
-        let o = origins.trailing_zeros() as usize;
-        origins &= origins - 1;
-        let ok = turn(quiet, o);
-        // Sowings too short to reach the opponent's row ([`reaches`]):
-        // never legal when that row is empty (then it is empty after them
-        // too), and under must-reach only when no pit of the parent reaches
-        // ([`legal_mask`], asked of each such parent below).
-        let short = (1u32 << (H - o - 1)) - 1;
-        let (barred, ask) = match G::RULES.reach() {
-            _ if opp_after == 0 => (short, 0),
-            Reach::WhenEmpty => (0, 0),
-            Reach::Always => (0, short),
-        };
-        // Lap q is reached only when no other pit held q − 1 or less, so
-        // its first pit holding q is the first the lap cannot pass.
-        let (mut q, mut lap) = (0u8, empty);
-        let origin = W::ONE << (b * o as u32);
-        loop {
-            let stop = (turn(lap, o) | 0x800).trailing_zeros();
-            let first = q == 0;
-            let mut steps = ok & ((1 << stop) - 1) & !if first { barred } else { 0 };
-            let base = after.wrapping_sub(W::of(q as u64).wrapping_mul(ones - origin))
-                + (W::of(11 * q as u64) << (b * o as u32));
-            while steps != 0 {
-                let i = steps.trailing_zeros() as usize + 1;
-                steps &= steps - 1;
-                let parent = base.wrapping_add(unsow[o][i]);
-                if first && ask >> (i - 1) & 1 != 0 {
-                    let p = unpack::<G, W>(parent);
-                    if legal_mask(G::RULES, &p) >> o & 1 == 0 {
-                        continue;
-                    }
-                }
-                f(parent);
-            }
-            if stop < 11 {
-                break;
-            }
-            q += 1;
-            lap = pits_of(q);
-        }
-    }
-}
-
-/// Adji-Boto: the pass (the board unchanged) when the parent's mover had
-/// no sowing move and the child's mover has one; and for each origin `o`
-/// of the mover's row, `k = after[o] − 1` full laps (every pit lost `k`
-/// seeds, so `k` is at most the smallest pit) and a remainder `r = 0..9`
-/// sown into `o + 1 ..= o + r` (none of them left empty by the laps), whose
-/// last seed is not followed by a pit of 1, 3 or 5; `r = 0` needs a lap.
-///
-/// On the packed board (`B` bits a pit), with two loops only: over the
-/// origins that can be undone (`k` at most the smallest pit: few, since
-/// most boards have an empty or small pit) and over the predecessors
-/// found. Tests that hold per pit are computed for all ten at once (into
-/// the top bit, `B − 1`, of each pit's field); per origin the remainders
-/// allowed are one mask of such bits, rotated to start after the origin,
-/// and the masks of all origins are merged into one (bit `B·r + o`). Each
-/// predecessor is the board minus its origin's laps plus a constant of the
-/// origin and the remainder ([`Word::adjiboto_unsow`]). One loop over the
-/// merged mask, rather than one per origin, took a fifth off the sweep at
-/// Adji-Boto 34 (`results/tables.md` §2, seventh round): the loops' exits
-/// were mispredicted branches. (Adjito's lap 0 merged the same way made
-/// its sweep slower at level 26, probably because most of its boards have
-/// a single origin, an empty pit of the mover's row.)
-#[inline]
-fn adjiboto_preds<G: Game, W: Word>(after: W, f: &mut impl FnMut(W)) {
-    let b = pit_bits::<G, W>();
-    let ones = W::adjiboto_runs()[5][10]; // 1 in each of the 10 fields
-    let top = ones << (b - 1); // the top bit of each field
-    let low = ones * W::of((1 << (b - 1)) - 1); // the bits below it
-    let row = (W::ONE << (5 * b)) - W::ONE; // the mover's five pits
-    let all_bits = (W::ONE << (10 * b)) - W::ONE;
-    let field = (W::ONE << b) - W::ONE;
-    // The top bit of each field of `x`: set when the field is not 0.
-    let nonzero = |x: W| (((x & low) + low) | x) & top;
-    // Pits of 2 or more (half the pit is not 0).
-    let sows = nonzero((after >> 1) & low);
-    let quiet = top & !taken_fields::<G, W>(after);
-    if sows & row == W::ZERO && sows & !row != W::ZERO {
-        f(after);
-    }
-    let least = (0..10)
-        .map(|j| (after >> (b * j)) & field)
-        .min()
-        .unwrap_or(W::ZERO);
-    // Rotates the fields so that the one after origin `o` comes first.
-    let turn = |x: W, o: u32| ((x >> (b * (o + 1))) | (x << (10 * b - b * (o + 1)))) & all_bits;
-    // The remainders allowed from every origin, as one mask: bit `B·r + o`
-    // for remainder `r` from origin `o` (the top bit of field `r` of the
-    // origin's mask, moved down to bit `o`); and each origin's board after
-    // undoing its laps.
-    let mut all = W::ZERO;
-    let mut base = [W::ZERO; 8];
-    // The origins that can be undone (an empty origin is not: `k` wraps).
-    let mut origins = (0..5u32).fold(0u32, |m, o| {
-        let k = ((after >> (b * o)) & field).wrapping_sub(W::ONE);
-        m | u32::from(k <= least) << o
-    });
-    while origins != 0 {
-        let o = origins.trailing_zeros();
-        origins &= origins - 1;
-        let k = ((after >> (b * o)) & field).wrapping_sub(W::ONE);
-        // Pits the laps empty: the remainder (sown into fields 0..r of the
-        // turned board) cannot take a seed back from one, so r stops at
-        // the first. The origin, last after the turn, keeps 1.
-        let laps = after.wrapping_sub(k.wrapping_mul(ones));
-        let empty = turn(top & !nonzero(laps), o) | W::ONE << (10 * b - 1);
-        let reach = (W::of(2) << empty.trailing_zeros()).wrapping_sub(W::ONE);
-        let rs = turn(quiet, o) & reach & !(W::of(u64::from(k == W::ZERO)) << (b - 1));
-        all |= rs >> (b - 1 - o);
-        // The origin (1 seed after the laps) gets back 10·k.
-        base[o as usize] = laps.wrapping_add(k.wrapping_mul(W::of(10)) << (b * o));
-    }
-    let unsow = W::adjiboto_unsow();
-    while all != W::ZERO {
-        let i = all.trailing_zeros() as usize;
-        all = all & (all - W::ONE);
-        f(base[i % b as usize].wrapping_add(unsow[i]));
-    }
-}
-
-/// The top bit of each field of the packed Adji-Boto board `x` whose pit
-/// a capture takes: [`crate::adjiboto::takes`] for every pit at once
-/// (pits of 0–5, below the top bit with low bits at most 5, that are also
-/// odd: 1, 3 or 5). A test checks it against `takes` on every count.
-#[inline]
-fn taken_fields<G: Game, W: Word>(x: W) -> W {
-    let b = pit_bits::<G, W>();
-    let ones = W::adjiboto_runs()[5][10];
-    let top = ones << (b - 1);
-    let low = ones * W::of((1 << (b - 1)) - 1);
-    let small = !(((x & low) + ones * W::of((1 << (b - 1)) - 6)) | x) & top;
-    small & (x & ones) << (b - 1)
+    games::packed_preds::<G, W>(rot::<G, W>(x), &mut g);
 }
 
 #[cfg(test)]
@@ -324,7 +150,7 @@ mod tests {
                 let want = W::of(u64::from(crate::adjiboto::takes(c))) << (b * j + b - 1);
                 let field = ((W::ONE << b) - W::ONE) << (b * j);
                 assert_eq!(
-                    super::taken_fields::<AdjiBoto, W>(x) & field,
+                    crate::games::adjiboto::packed::taken_fields::<AdjiBoto, W>(x) & field,
                     want,
                     "{c} in pit {j}, {} bits",
                     W::BITS

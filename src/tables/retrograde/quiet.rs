@@ -13,10 +13,9 @@
 //! against the game's code on every move of every position of small
 //! levels and of boards with laps.
 
-use super::packed::{pit_bits, rot, Word};
-use crate::adjiboto::{sowing, takes, Sowing};
-use crate::adjito::{capture_taken, landing};
-use crate::game::{Game, GameId, MAX_PITS};
+use super::packed::{rot, Word};
+use crate::game::{Game, MAX_PITS};
+use crate::games;
 
 /// The capture made by the legal sowing move from relative pit `o` of the
 /// main-phase board `pits` (packed: `x`): the seeds captured and the
@@ -25,10 +24,7 @@ use crate::game::{Game, GameId, MAX_PITS};
 /// from [`exits`]; the tests check this against the game's moves.)
 #[cfg(test)]
 pub(super) fn capture<G: Game, W: Word>(x: W, pits: &[u8; MAX_PITS], o: usize) -> Option<(u8, W)> {
-    match G::ID {
-        GameId::Adjito => adjito_capture::<G, W>(x, pits, o).map(|(v, y)| (v, rot::<G, W>(y))),
-        GameId::AdjiBoto => adjiboto_capture::<G, W>(x, pits, o).map(|(v, y)| (v, rot::<G, W>(y))),
-    }
+    games::packed_capture_checked::<G, W>(x, pits, o).map(|(v, y)| (v, rot::<G, W>(y)))
 }
 
 /// The forward pass's moves of the main-phase board `pits` (packed: `x`):
@@ -39,23 +35,18 @@ pub(super) fn capture<G: Game, W: Word>(x: W, pits: &[u8; MAX_PITS], o: usize) -
 /// it).
 ///
 /// Which moves are legal, and for Adji-Boto which capture, is decided for
-/// every origin at once from the counts ([`adjito_moves`],
-/// [`adjiboto_moves`]), without a move list, so that the only loop is
+/// every origin at once from the counts ([`games::packed_moves`]), without a move list, so that the only loop is
 /// over the moves that may capture (for Adjito, every legal move), instead
 /// of a branch per move that the processor mispredicts. Adjito's
-/// candidates are then decided one by one ([`adjito_capture`]);
-/// Adji-Boto's mask is exact, so its captures are only played
-/// ([`adjiboto_take`]). The tests check both against the game's moves.
+/// candidates are then decided one by one; Adji-Boto's mask is exact, so
+/// its captures are only played ([`games::packed_capture`]). The tests check both against the game's moves.
 #[inline]
 pub(super) fn exits<G: Game, W: Word>(
     x: W,
     pits: &[u8; MAX_PITS],
     mut on_capture: impl FnMut(u8, W),
 ) -> Option<u8> {
-    let (legal, mut caps) = match G::ID {
-        GameId::Adjito => adjito_moves::<G>(pits),
-        GameId::AdjiBoto => adjiboto_moves(pits),
-    };
+    let (legal, mut caps) = games::packed_moves::<G>(pits);
     if legal == 0 {
         return None;
     }
@@ -63,97 +54,13 @@ pub(super) fn exits<G: Game, W: Word>(
     while caps != 0 {
         let o = caps.trailing_zeros() as usize;
         caps &= caps - 1;
-        let taken = match G::ID {
-            GameId::Adjito => adjito_capture::<G, W>(x, pits, o),
-            GameId::AdjiBoto => Some(adjiboto_take::<G, W>(x, &sowing(pits, o))),
-        };
+        let taken = games::packed_capture::<G, W>(x, pits, o);
         if let Some((v, c)) = taken {
             on_capture(v, rot::<G, W>(c));
             quiet -= 1;
         }
     }
     Some(quiet)
-}
-
-/// Adjito's legal sowing moves (bit `o`: the pit is not empty and, when
-/// the opponent's row is empty, its seeds reach it: `s ≥ 6 − o`), each a
-/// capture to try: the capture test computed here for every origin at
-/// once (as for Adji-Boto) made the forward pass slower at Adjito 26
-/// (`results/tables.md` §2, seventh round), so [`adjito_capture`]
-/// decides each move.
-#[inline]
-fn adjito_moves<G: Game>(pits: &[u8; MAX_PITS]) -> (u32, u32) {
-    let legal = crate::adjito::legal_mask(G::RULES, pits);
-    (legal, legal)
-}
-
-/// Adji-Boto's legal sowing moves after the opening
-/// ([`crate::adjiboto::playable_mask`]) and, among them, those that
-/// capture ([`adjiboto_sowing`], [`takes`]).
-#[inline]
-fn adjiboto_moves(pits: &[u8; MAX_PITS]) -> (u32, u32) {
-    let legal = crate::adjiboto::playable_mask(pits, 0, 0);
-    let caps = (0..5).fold(0, |caps, o| {
-        caps | u32::from(takes(sowing(pits, o).v as u64)) << o
-    });
-    (legal, legal & caps)
-}
-
-/// Adjito: the capture of the legal move from `o` ([`landing`] and
-/// [`capture`], the game's rules), played on the packed board. Returns the
-/// seeds taken and the board after the move, not yet swapped.
-#[inline]
-fn adjito_capture<G: Game, W: Word>(x: W, pits: &[u8; MAX_PITS], o: usize) -> Option<(u8, W)> {
-    const N: usize = 12;
-    const H: usize = 6;
-    let l = landing(pits, o);
-    let (f, v) = l.facing?;
-    if capture_taken(G::RULES, v, l.opp_after) == 0 {
-        return None;
-    }
-    let runs = W::adjito_runs();
-    let bits = pit_bits::<G, W>();
-    let origin = W::ONE << (bits * o as u32);
-    let y = x - W::of(l.s as u64) * origin
-        + W::of(l.laps as u64) * (runs[H][N] - origin)
-        + runs[o][l.r]
-        - (W::of(v as u64) << (bits * f as u32));
-    Some((v as u8, y))
-}
-
-/// Adji-Boto: the capture of the legal sowing move from pit `o`, when the
-/// deciding pit then holds 1, 3 or 5; the capture runs on while pits hold
-/// 1, 3 or 5. Returns the seeds taken and the board after the move, not
-/// yet swapped.
-#[cfg(test)]
-fn adjiboto_capture<G: Game, W: Word>(x: W, pits: &[u8; MAX_PITS], o: usize) -> Option<(u8, W)> {
-    let s = sowing(pits, o);
-    takes(s.v as u64).then(|| adjiboto_take::<G, W>(x, &s))
-}
-
-/// Plays sowing `s`, a capture, on the packed board `x`: the seeds taken
-/// and the board after the move, not yet swapped.
-#[inline]
-fn adjiboto_take<G: Game, W: Word>(x: W, s: &Sowing) -> (u8, W) {
-    const N: usize = 10;
-    const H: usize = 5;
-    let runs = W::adjiboto_runs();
-    let bits = pit_bits::<G, W>();
-    let mut y = x - (W::of(s.m as u64) << (bits * s.o as u32))
-        + W::of(s.laps as u64) * runs[H][N]
-        + runs[s.o][s.r];
-    let mut taken = 0u64;
-    let mut j = s.q;
-    while j != s.last {
-        let c = ((y >> (bits * j as u32)) & ((W::ONE << bits) - W::ONE)).low();
-        if !takes(c) {
-            break;
-        }
-        taken += c;
-        y = y - (W::of(c) << (bits * j as u32));
-        j = (j + 1) % N;
-    }
-    (taken as u8, y)
 }
 
 #[cfg(test)]
@@ -248,7 +155,7 @@ mod tests {
         let expect = (!sowings.is_empty()).then(|| (sowings.len() - want.len()) as u8);
         assert_eq!((quiet, &got), (expect, &want), "{:?} {pits:?}", G::ID);
         if G::ID == crate::game::GameId::AdjiBoto {
-            let caps = super::adjiboto_moves(&pits).1.count_ones() as usize;
+            let caps = crate::games::adjiboto::packed::moves(&pits).1.count_ones() as usize;
             assert_eq!(caps, want.len(), "capture mask of {pits:?}");
         }
     }

@@ -1,8 +1,9 @@
 //! Boards packed into one machine word (one field of [`pit_bits`] bits a
 //! pit): the [`Word`] (64 bits where every board of a level fits, else
 //! 128), the two rows swapped on the packed form, the sowing constants of
-//! the packed moves, and the rank terms of the prefix sums: what every pass
-//! of the builder shares. Uses no other module of the builder.
+//! the packed moves, and the rank terms of the prefix sums: the form of
+//! the games' fast paths (`adjito/packed.rs`, `adjiboto/packed.rs`) and of
+//! every pass of the table builder. Imports only [`crate::game`].
 
 use std::fmt::Debug;
 use std::ops::{Add, BitAnd, BitOr, BitOrAssign, Mul, Not, Shl, Shr, Sub};
@@ -183,7 +184,7 @@ word!(u128, 6, 7, RUNS12_128, RUNS10_128, UNSOW12_128, UNSOW10_128);
 /// for Adji-Boto's 10 in 64 bits; 6 and 7 in 128 (the fewest that hold
 /// the game's every seed: 48 and 100).
 #[inline]
-pub(super) const fn pit_bits<G: Game, W: Word>() -> u32 {
+pub(crate) const fn pit_bits<G: Game, W: Word>() -> u32 {
     if G::PITS == 12 {
         W::ADJITO_BITS
     } else {
@@ -199,7 +200,7 @@ pub(crate) const fn packs<G: Game, W: Word>(n: u32) -> bool {
 
 /// A board of a level that [`packs`], in `W`.
 #[inline]
-pub(super) fn pack<G: Game, W: Word>(b: &[u8; MAX_PITS]) -> W {
+pub(crate) fn pack<G: Game, W: Word>(b: &[u8; MAX_PITS]) -> W {
     let bits = pit_bits::<G, W>();
     let mut x = W::ZERO;
     for i in (0..G::PITS).rev() {
@@ -210,7 +211,7 @@ pub(super) fn pack<G: Game, W: Word>(b: &[u8; MAX_PITS]) -> W {
 
 /// Inverse of [`pack`].
 #[inline]
-pub(super) fn unpack<G: Game, W: Word>(mut x: W) -> [u8; MAX_PITS] {
+pub(crate) fn unpack<G: Game, W: Word>(mut x: W) -> [u8; MAX_PITS] {
     let bits = pit_bits::<G, W>();
     let mask = (W::ONE << bits) - W::ONE;
     let mut b = [0u8; MAX_PITS];
@@ -229,7 +230,7 @@ pub(super) fn unpack<G: Game, W: Word>(mut x: W) -> [u8; MAX_PITS] {
 /// move sowed), so that a sorted round sweeps through the cells instead
 /// of jumping.
 #[inline]
-pub(super) fn rot<G: Game, W: Word>(x: W) -> W {
+pub(crate) fn rot<G: Game, W: Word>(x: W) -> W {
     let half = pit_bits::<G, W>() * (G::PITS / 2) as u32;
     let mask = (W::ONE << half) - W::ONE;
     (x >> half) | ((x & mask) << half)
@@ -238,11 +239,11 @@ pub(super) fn rot<G: Game, W: Word>(x: W) -> W {
 /// Largest prefix sum of a packed board plus one (a level that packs
 /// keeps every prefix sum below its field: at most 100, Adji-Boto's
 /// seeds).
-pub(super) const SUMS: usize = 128;
+pub(crate) const SUMS: usize = 128;
 
 /// `TERMS[j][c] = C(c + j, j + 1)`: the rank term of pit `j` when pits
 /// `0..=j` hold `c` seeds.
-pub(super) static TERMS: [[u64; SUMS]; MAX_PITS] = terms();
+pub(crate) static TERMS: [[u64; SUMS]; MAX_PITS] = terms();
 
 const fn terms() -> [[u64; SUMS]; MAX_PITS] {
     let mut t = [[0u64; SUMS]; MAX_PITS];
@@ -274,7 +275,7 @@ pub(crate) type Runs<W> = [[W; 13]; 7];
 /// `N` pits of `BITS` bits each (packed), for origins of the mover's row;
 /// `RUN[H][N]` is one seed in every pit. In 128 bits; each word takes
 /// its low bits.
-pub(super) const fn runs<const N: usize, const H: usize, const BITS: u32>() -> Runs<u128> {
+pub(crate) const fn runs<const N: usize, const H: usize, const BITS: u32>() -> Runs<u128> {
     let mut t = [[0u128; 13]; 7];
     let mut o = 0;
     while o < H {
@@ -298,7 +299,7 @@ pub(super) const fn runs<const N: usize, const H: usize, const BITS: u32>() -> R
 /// (`r < P`, so the origin is never among them), i.e. the origin's `r`
 /// less the sowing's run ([`runs`]). In 128 bits (wrapping: a word takes
 /// the low bits, the same difference modulo its size).
-pub(super) const fn unsow<const P: usize, const H: usize, const BITS: u32>() -> [[u128; P]; H] {
+pub(crate) const fn unsow<const P: usize, const H: usize, const BITS: u32>() -> [[u128; P]; H] {
     let run = runs::<P, H, BITS>();
     let mut t = [[0u128; P]; H];
     let mut o = 0;

@@ -20,6 +20,8 @@ use crate::game::{
 };
 use crate::rules::RuleSet;
 
+pub(crate) mod packed;
+
 /// The game Adji-Boto under the reading whose [`RuleSet::code`] is `R`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct AdjiBotoOf<const R: u8>;
@@ -133,6 +135,8 @@ impl<const R: u8> Game for AdjiBotoOf<R> {
     const TOTAL: u32 = 100;
     const START_SEEDS: u8 = 10;
     const HAS_PASS: bool = true;
+    // The source's diagram: 0..4 left to right on top, 9..5 below.
+    const DIAGRAM: (&'static [usize], &'static [usize]) = (&[0, 1, 2, 3, 4], &[9, 8, 7, 6, 5]);
 
     fn row_start(side: u8) -> usize {
         if side == 0 {

@@ -16,6 +16,8 @@
 use crate::game::{rotate_half, EndReason, Game, Move, MoveList, Played, Position, MAX_PITS};
 use crate::rules::{Reach, RuleSet, Slam};
 
+pub(crate) mod packed;
+
 /// The game Adjito under the reading whose [`RuleSet::code`] is `R`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct AdjitoOf<const R: u8>;
@@ -181,6 +183,9 @@ impl<const R: u8> Game for AdjitoOf<R> {
     const TOTAL: u32 = 48;
     const START_SEEDS: u8 = 4;
     const HAS_PASS: bool = false;
+    // B sows left to right along the bottom, then right to left along the top.
+    const DIAGRAM: (&'static [usize], &'static [usize]) =
+        (&[11, 10, 9, 8, 7, 6], &[0, 1, 2, 3, 4, 5]);
 
     fn row_start(side: u8) -> usize {
         if side == 0 {
