@@ -97,6 +97,12 @@ pub const MANIFEST_SUFFIX: &str = ".shards.json";
 pub const SHARD_SUFFIX: &str = ".adjs";
 /// The largest manifest read (far above a million shards' worth).
 const MANIFEST_MAX: u64 = 256 << 20;
+/// The most shards a level may have. A reader maps every shard of every
+/// level it opens, and Linux allows a process 65,530 mappings by default
+/// (`vm.max_map_count`): a level split into 66,030 shards could not be
+/// read at all ("Cannot allocate memory"). 512 shards for each of
+/// Adji-Boto's 101 levels stay under that limit with room to spare.
+pub const MAX_SHARDS: u32 = 512;
 
 /// Where a shard sits in its level: shard `index` of `of`, holding
 /// entries `first .. first + count` of the level's colex rank order.
@@ -227,15 +233,48 @@ pub fn manifest_path(dir: &Path, rules: RuleSet, rule: LoopRule, level: u32) -> 
     ))
 }
 
-/// What a verdict or message names for a level in `dir`: its level file,
-/// or its manifest when only that is there.
-pub fn level_source(dir: &Path, rules: RuleSet, rule: LoopRule, level: u32) -> PathBuf {
+/// Where a level's bytes are in a directory ([`locate_level`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LevelAt {
+    /// Its level file (which may still be missing or bad: the reader says).
+    File(PathBuf),
+    /// Its shards, by their manifest.
+    Shards(PathBuf),
+}
+
+impl LevelAt {
+    /// The level file's or the manifest's path.
+    pub fn path(&self) -> &Path {
+        match self {
+            LevelAt::File(p) | LevelAt::Shards(p) => p,
+        }
+    }
+}
+
+/// The one rule of where level `level`'s bytes are in `dir`, which every
+/// reader, hasher and verdict follows: its level file, unless nothing can
+/// be opened there (missing, or a symbolic link to nothing) and the level's
+/// manifest is in the same directory; then its shards.
+pub fn locate_level(dir: &Path, rules: RuleSet, rule: LoopRule, level: u32) -> LevelAt {
     let file = format::level_path(dir, rules.tables(), rule, level);
     let manifest = manifest_path(dir, rules, rule, level);
-    if std::fs::symlink_metadata(&file).is_err() && std::fs::symlink_metadata(&manifest).is_ok() {
-        manifest
-    } else {
-        file
+    match std::fs::metadata(&file) {
+        Err(e)
+            if e.kind() == std::io::ErrorKind::NotFound
+                && std::fs::symlink_metadata(&manifest).is_ok() =>
+        {
+            LevelAt::Shards(manifest)
+        }
+        _ => LevelAt::File(file),
+    }
+}
+
+/// What a verdict or message names for a level in `dir`: its level file,
+/// or its manifest when the level is read from its shards
+/// ([`locate_level`]).
+pub fn level_source(dir: &Path, rules: RuleSet, rule: LoopRule, level: u32) -> PathBuf {
+    match locate_level(dir, rules, rule, level) {
+        LevelAt::File(p) | LevelAt::Shards(p) => p,
     }
 }
 
@@ -502,7 +541,7 @@ pub fn write_shard_with(
             ),
         ));
     }
-    std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+    crate::fsutil::create_dir_all(dir).map_err(io_error(dir))?;
     let width = format::record_len(total);
     let records = format::exception_records(first, count as usize, width, bounds);
     let mut header = ShardHeader {
@@ -774,6 +813,12 @@ impl Manifest {
                 self.record_len
             ));
         }
+        if self.shards.len() > MAX_SHARDS as usize {
+            return bad(format!(
+                "{} shards, more than the {MAX_SHARDS} a level may have",
+                self.shards.len()
+            ));
+        }
         check_cover(path, rules, rule, level, total, &self.shards)?;
         let exc: u64 = self.shards.iter().map(|s| s.exceptions).sum();
         if exc != self.exceptions {
@@ -816,7 +861,7 @@ pub fn write_manifest(
     let mut text =
         serde_json::to_string_pretty(&m).map_err(|e| shards_error(&path, e.to_string()))?;
     text.push('\n');
-    std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+    crate::fsutil::create_dir_all(dir).map_err(io_error(dir))?;
     crate::fsutil::write_atomic(&path, text.as_bytes()).map_err(io_error(&path))?;
     Ok(path)
 }
@@ -1063,8 +1108,13 @@ pub fn manifest_level(name: &str, rules: RuleSet, rule: LoopRule) -> Option<u32>
 pub enum Merged {
     /// The level file was written.
     Written(PathBuf),
-    /// A good level file was already there (it opens and checks); kept.
+    /// A level file was already there, its header and payload those the
+    /// shards merge into (it opens and checks, its header is the
+    /// manifest's); kept.
     Kept(PathBuf),
+    /// A level file was already there but is not what the shards merge
+    /// into, or does not open (the reason); replaced, atomically.
+    Replaced(PathBuf, String),
 }
 
 /// The manifest of a level from the copies in `dirs` (which must agree),
@@ -1145,9 +1195,11 @@ fn open_parts(
 /// Merges the shards of `level` found in `dirs` (shards may be spread
 /// over them; each may hold a copy of the manifest, and the copies must
 /// agree) into the level file in `out`, byte for byte the file a
-/// one-process build writes. A level file already in `out` that opens
-/// and checks is kept. Every shard's checksums and the payload's are
-/// checked while copying; the file is written atomically.
+/// one-process build writes. A level file already in `out` is kept only
+/// when it is that file (the manifest's header over a payload that
+/// checks); any other is replaced ([`Merged::Replaced`] says why). Every
+/// shard's checksums and the payload's are checked while copying; the file
+/// is written atomically.
 ///
 /// # Errors
 /// [`TableError::Missing`] when no dir has the level's manifest; one
@@ -1163,13 +1215,30 @@ pub fn merge_level(
     let (m, manifest) = find_manifest(dirs, rules, rule, level)?;
     let target = format::level_path(out, rules, rule, level);
     let pits = format::pits_of(rules.game());
-    if std::fs::symlink_metadata(&target).is_ok()
-        && Table::open(&target, rules, rule, level, pits).is_ok()
-    {
-        return Ok(Merged::Kept(target));
+    let header = m.level_header(rules, rule);
+    // A file already there is kept only when it is what the merge writes:
+    // the manifest's header (its payload CRC among it) over a payload
+    // that checks against it; anything else is replaced, and said so.
+    let mut replaced = None;
+    if std::fs::metadata(&target).is_ok_and(|m| m.is_file()) {
+        match Table::open(&target, rules, rule, level, pits) {
+            Ok(t) if t.header == header => return Ok(Merged::Kept(target)),
+            Ok(t) => {
+                replaced = Some(format!(
+                    "its header (payload CRC {:08x}, {} exceptions, tool {:?}) is not the \
+                     manifest's (payload CRC {:08x}, {} exceptions, tool {:?})",
+                    t.header.payload_crc,
+                    t.header.exceptions,
+                    t.header.tool,
+                    header.payload_crc,
+                    header.exceptions,
+                    header.tool
+                ))
+            }
+            Err(e) => replaced = Some(e.to_string()),
+        }
     }
     let parts = open_parts(dirs, (&m, &manifest), rules, rule, level)?;
-    let header = m.level_header(rules, rule);
     let mut failed = None;
     let res = write_atomic_with(&target, |w| copy_merged(w, &header, &parts, &mut failed));
     match (res, failed) {
@@ -1179,7 +1248,10 @@ pub fn merge_level(
     }
     // Sizes and records of the result, as any reader checks them.
     Table::open_checked(&target, rules, rule, level, pits, OpenCheck::Header)?;
-    Ok(Merged::Written(target))
+    Ok(match replaced {
+        Some(why) => Merged::Replaced(target, why),
+        None => Merged::Written(target),
+    })
 }
 
 /// Writes the bytes of the level file that the shards of `level` in
@@ -1252,8 +1324,8 @@ fn copy_merged(
 ///
 /// # Errors
 /// [`TableError::Missing`] when the level has no file in `dir` (a
-/// manifest does not count); [`TableError::Shards`] for `shards == 0`;
-/// errors of opening the file and writing.
+/// manifest does not count); [`TableError::Shards`] for `shards == 0` or
+/// more than [`MAX_SHARDS`]; errors of opening the file and writing.
 pub fn split_level(
     dir: &Path,
     out: &Path,
@@ -1266,6 +1338,15 @@ pub fn split_level(
     let path = format::level_path(dir, rules, rule, level);
     if shards == 0 {
         return Err(shards_error(&path, "cannot split into 0 shards"));
+    }
+    if shards > MAX_SHARDS {
+        return Err(shards_error(
+            &path,
+            format!(
+                "cannot split into {shards} shards: a level has at most {MAX_SHARDS} (readers \
+                 map every shard, and a process may hold only so many mappings)"
+            ),
+        ));
     }
     if let Err(e) = std::fs::symlink_metadata(&path) {
         return Err(TableError::from_open(&path, level, e));
