@@ -1,7 +1,9 @@
 //! Files the tool writes and reads: one atomic-write helper (temporary file
 //! in the target directory, fsync, rename), cleanup of our own stale
-//! temporary files after a kill, and opening of regular files only (a FIFO
-//! or device named like a table must not hang or confuse a reader).
+//! temporary files after a kill, opening of regular files only (a FIFO
+//! or device named like a table must not hang or confuse a reader), and the
+//! directories a command needs ([`require_dir`], [`create_dir_all`]: a file
+//! where a directory is expected is named as such).
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -144,6 +146,75 @@ pub fn read_regular_to_string(path: &Path, max_bytes: u64) -> io::Result<String>
     Ok(text)
 }
 
+/// The error of `path`, which exists but is not a directory:
+/// "PATH is a file, not a directory" (or a FIFO, a device, ...).
+pub fn not_a_directory(path: &Path, meta: &std::fs::Metadata) -> io::Error {
+    let what = match kind_name(meta) {
+        "not a regular file" => "a file",
+        k => k,
+    };
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("{} is {what}, not a directory", path.display()),
+    )
+}
+
+/// Checks that `path` is an existing directory (after following links).
+///
+/// # Errors
+/// `NotFound` ("PATH: no such directory") when it is missing;
+/// [`not_a_directory`] when it is a file or anything else.
+pub fn require_dir(path: &Path) -> io::Result<()> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(m) => Err(not_a_directory(path, &m)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            format!("{}: no such directory", path.display()),
+        )),
+        Err(e) => Err(e),
+    }
+}
+
+/// Checks that `path` is a directory or does not exist yet (a directory a
+/// command will make).
+///
+/// # Errors
+/// [`not_a_directory`] when something else stands there.
+pub fn dir_or_absent(path: &Path) -> io::Result<()> {
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_dir() => Err(not_a_directory(path, &m)),
+        _ => Ok(()),
+    }
+}
+
+/// Creates the directory `path` and its parents, as
+/// [`std::fs::create_dir_all`], but names a file standing where a
+/// directory is needed (`path` or one of its parents) instead of
+/// "File exists" or "Not a directory".
+///
+/// # Errors
+/// [`not_a_directory`] for such a file; else the creation's own error.
+pub fn create_dir_all(path: &Path) -> io::Result<()> {
+    match std::fs::create_dir_all(path) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            // The deepest existing ancestor (or the path itself) that is
+            // not a directory is the culprit.
+            for p in path.ancestors().filter(|p| !p.as_os_str().is_empty()) {
+                if let Ok(m) = std::fs::metadata(p) {
+                    return Err(if m.is_dir() {
+                        e
+                    } else {
+                        not_a_directory(p, &m)
+                    });
+                }
+            }
+            Err(e)
+        }
+    }
+}
+
 fn kind_name(meta: &std::fs::Metadata) -> &'static str {
     #[cfg(unix)]
     {
@@ -206,6 +277,32 @@ mod tests {
         assert_eq!(remove_stale_temps(d.path()).unwrap(), 1);
         assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 2);
         assert_eq!(remove_stale_temps(&d.path().join("none")).unwrap(), 0);
+    }
+
+    /// Issue 37, item 8: a file where a directory is expected is named as
+    /// such, whether the directory is to exist or to be made.
+    #[test]
+    fn a_file_where_a_directory_is_expected_is_named() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("f");
+        std::fs::write(&f, b"x").unwrap();
+        let want = format!("{} is a file, not a directory", f.display());
+        assert_eq!(require_dir(&f).unwrap_err().to_string(), want);
+        assert_eq!(create_dir_all(&f).unwrap_err().to_string(), want);
+        assert_eq!(
+            create_dir_all(&f.join("sub")).unwrap_err().to_string(),
+            want
+        );
+        assert_eq!(dir_or_absent(&f).unwrap_err().to_string(), want);
+        let missing = d.path().join("m");
+        dir_or_absent(&missing).unwrap();
+        assert!(require_dir(&missing)
+            .unwrap_err()
+            .to_string()
+            .ends_with("m: no such directory"));
+        create_dir_all(&missing.join("a/b")).unwrap();
+        require_dir(&missing.join("a/b")).unwrap();
+        create_dir_all(&missing).unwrap();
     }
 
     #[test]

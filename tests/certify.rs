@@ -265,7 +265,13 @@ fn claim_of(cert: &Certificate, i: usize) -> Claim {
 /// returns the rejection.
 fn rejected(cert: &Certificate, dir: &Path) -> Rejected {
     let back = Certificate::decode(&cert.encode()).unwrap();
-    check(&back, dir).unwrap_err()
+    let e = check(&back, dir).unwrap_err();
+    // Issue 37, item 4: the messages said "it claims claim value ≥ 2".
+    let text = e.to_string();
+    for slip in ["claims claim", "claim claim", "as claim", "value value"] {
+        assert!(!text.contains(slip), "{text}");
+    }
+    e
 }
 
 /// Rejected naming node `i` or, when a parent's edge check meets it first,
@@ -305,7 +311,10 @@ fn every_attack_is_rejected_naming_the_first_bad_node() {
     ] {
         let mut c = cert.clone();
         c.nodes[i].t += if claim == Claim::AtLeast { 1 } else { -1 };
-        names(&rejected(&c, dir.path()), &c, i);
+        let e = rejected(&c, dir.path());
+        names(&e, &c, i);
+        // The message says what the claims are, once (issue 37, item 4).
+        assert!(e.what.contains("but it claims value "), "{e}");
     }
 
     // Drop a move of a node that must answer every move.
@@ -494,14 +503,15 @@ fn the_command_line_writes_checks_and_rejects() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{out:?}");
+    // Sound, but no checksum list named: no table is trusted (exit 4).
     let out = adji()
         .args(["certify", "check", f, "--tables", d])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{out:?}");
-    assert!(text.starts_with("accepted: "), "{text}");
-    assert!(text.contains("tables: "), "{text}");
+    assert_eq!(out.status.code(), Some(4), "{out:?}");
+    assert!(text.starts_with("sound, tables not verified"), "{text}");
+    assert!(text.contains("checksums: none named"), "{text}");
     let mut b = std::fs::read(&file).unwrap();
     let n = b.len();
     std::fs::write(&file, &b[..n / 2]).unwrap();
@@ -599,11 +609,11 @@ fn certify_check_reads_and_hashes_sharded_levels() {
     assert!(text.contains("tables: verified"), "{text}");
     // A list with a line it cannot read verifies nothing, naming the line
     // (the lenient parser skipped it, and the tables were "verified"); the
-    // certificate is still accepted.
+    // certificate is sound, the tables not verified (exit 3).
     std::fs::write(&sums_file, format!("{sums}garbage\n")).unwrap();
     let out = check();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{out:?}");
+    assert_eq!(out.status.code(), Some(3), "{out:?}");
     assert!(text.contains("tables: not verified"), "{text}");
     assert!(
         text.contains("line 8: expected 64 hexadecimal digits"),
@@ -621,4 +631,124 @@ fn certify_check_reads_and_hashes_sharded_levels() {
     assert!(!text.contains("tables: verified"), "{out:?}");
     assert!(!out.status.success(), "{out:?}");
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
+
+/// Issue 37, items 1 and 2: `certify check` trusts only the checksum list
+/// its user names, says which it used, and exits 0 only when the
+/// certificate is sound and every level it reads matches that list: 4 with
+/// no list (even run from a directory that holds a list at
+/// `results/tables-checksums.txt`, which it used to read), 3 when a level
+/// differs from the named list or is not in it, 1 when rejected; the JSON
+/// verdict says which. (Before, all three of the first cases exited 0,
+/// "accepted", the first with "tables: verified".)
+#[test]
+fn certify_check_exits_0_only_over_tables_of_a_named_list() {
+    use adji::certify::check::file_sha256;
+    let t = tempfile::tempdir().unwrap();
+    let tables = t.path().join("tables");
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    let adji = || Command::cargo_bin("adji").unwrap();
+    build::<Adjito>(&tables, LoopRule::Start, 6);
+    let (rules, rule) = (RuleSet::AdjitoDefault, LoopRule::Start);
+    let mut sums = String::new();
+    for n in 0..=6 {
+        let file = level_path(&tables, rules, rule, n);
+        let hex: String = file_sha256(&file)
+            .unwrap()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        sums += &format!("{hex}  {name}\n");
+    }
+    // A directory holding a list where the old default looked for one.
+    let cwd = t.path().join("cwd");
+    std::fs::create_dir_all(cwd.join("results")).unwrap();
+    std::fs::write(cwd.join("results/tables-checksums.txt"), &sums).unwrap();
+    let good = t.path().join("good.txt");
+    std::fs::write(&good, &sums).unwrap();
+    let cert = t.path().join("p.cert");
+    adji()
+        .args(["certify", "--game", "adjito", "--position"])
+        .args(["0,1,0,2,1,0/1,0,2,1,0,1 B", "--tables", &s(&tables)])
+        .args(["--out", &s(&cert)])
+        .assert()
+        .success();
+    let run = |extra: &[&str]| {
+        let out = adji()
+            .current_dir(&cwd)
+            .args(["certify", "check", &s(&cert), "--tables", &s(&tables)])
+            .args(extra)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        (out.status.code(), text)
+    };
+    let json = |text: &str| -> serde_json::Value { serde_json::from_str(text.trim()).unwrap() };
+
+    // No list named: not the one in the current directory.
+    let (code, text) = run(&[]);
+    assert_eq!(code, Some(4), "{text}");
+    assert!(!text.contains("tables: verified"), "{text}");
+    assert!(text.contains("checksums: none named"), "{text}");
+    let (code, text) = run(&["--json"]);
+    assert_eq!(code, Some(4), "{text}");
+    let v = json(&text);
+    assert_eq!(v["verdict"], "no-checksum-list", "{text}");
+    assert!(v["checksums"].is_null(), "{text}");
+
+    // The named list, matching: proved, exit 0, and the list named.
+    let (code, text) = run(&["--checksums", &s(&good)]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.starts_with("proved: "), "{text}");
+    assert!(text.contains(&format!("checksums: {}", s(&good))), "{text}");
+    let (code, text) = run(&["--checksums", &s(&good), "--json"]);
+    assert_eq!(code, Some(0), "{text}");
+    let v = json(&text);
+    assert_eq!(v["verdict"], "proved", "{text}");
+    assert_eq!(v["checksums"], s(&good), "{text}");
+    assert_eq!(v["tables"], "verified", "{text}");
+
+    // A named list the levels differ from, or that lacks them: exit 3.
+    let wrong = t.path().join("wrong.txt");
+    let flipped: String = sums
+        .lines()
+        .map(|l| {
+            format!(
+                "{}{}\n",
+                if l.starts_with('0') { "1" } else { "0" },
+                &l[1..]
+            )
+        })
+        .collect();
+    std::fs::write(&wrong, flipped).unwrap();
+    let short = t.path().join("short.txt");
+    std::fs::write(&short, "# no level listed\n").unwrap();
+    for (list, why) in [(&wrong, "differs"), (&short, "not recorded")] {
+        let (code, text) = run(&["--checksums", &s(list)]);
+        assert_eq!(code, Some(3), "{text}");
+        assert!(text.contains(why), "{text}");
+        let (code, text) = run(&["--checksums", &s(list), "--json"]);
+        assert_eq!(code, Some(3), "{text}");
+        let v = json(&text);
+        assert_eq!(v["verdict"], "tables-not-verified", "{text}");
+        assert!(
+            v["not_verified"][0].as_str().unwrap().contains(why),
+            "{text}"
+        );
+    }
+
+    // Rejected: exit 1, and the JSON says so.
+    let mut b = std::fs::read(&cert).unwrap();
+    let n = b.len();
+    b[n - 1] ^= 0xFF;
+    std::fs::write(&cert, &b).unwrap();
+    let (code, text) = run(&["--checksums", &s(&good), "--json"]);
+    assert_eq!(code, Some(1), "{text}");
+    let v = json(&text);
+    assert_eq!(v["verdict"], "rejected", "{text}");
+    assert!(
+        v["rejected"].as_str().unwrap().contains("checksum"),
+        "{text}"
+    );
 }

@@ -581,3 +581,193 @@ fn checksum_lists_levels_and_sharded_levels_alike_and_checks_lists() {
     let args = ["tables", "checksum", "--dir", s(&sh)];
     assert_quiet(&args, with_closed_stdout(&args, true));
 }
+
+/// Issue 37, item 8: a regular file given where a directory is expected
+/// is named as such by every command that takes one ("File exists (os
+/// error 17)" and "no such directory" before).
+#[test]
+fn a_file_given_for_a_directory_is_named_as_such() {
+    let t = tempfile::tempdir().unwrap();
+    let file = t.path().join("FILE");
+    std::fs::write(&file, b"x").unwrap();
+    let f = s(&file);
+    let want = format!("{f} is a file, not a directory");
+    let tables = t.path().join("tables");
+    ok(&[
+        "tables",
+        "build",
+        "--game",
+        "adjito",
+        "--max-seeds",
+        "3",
+        "--dir",
+        s(&tables),
+    ]);
+    let d = s(&tables);
+    for args in [
+        vec![
+            "tables",
+            "build",
+            "--game",
+            "adjito",
+            "--max-seeds",
+            "3",
+            "--dir",
+            f,
+        ],
+        vec!["tables", "split", "--dir", d, "--shards", "2", "--out", f],
+        vec!["tables", "split", "--dir", f, "--shards", "2"],
+        vec!["tables", "checksum", "--dir", f],
+        vec!["tables", "verify", "--dir", f],
+        vec!["tables", "merge", "--dir", f, d],
+        vec!["tables", "merge", "--dir", d, f],
+        vec![
+            "openings", "--game", "adjito", "--plies", "1", "--depth", "1", "--tables", d, "--out",
+            f,
+        ],
+    ] {
+        fails_with(&args, &want);
+    }
+    // The file is untouched, and a missing directory is still said so.
+    assert_eq!(std::fs::read(&file).unwrap(), b"x");
+    fails_with(
+        &["tables", "checksum", "--dir", s(&t.path().join("none"))],
+        "no such directory",
+    );
+}
+
+/// Issue 37, item 5: `tables merge` keeps a level file already in OUT only
+/// when it is what the shards merge into. A file with another payload (its
+/// checksums recomputed, so that it opens and checks) was kept, exit 0;
+/// it is now replaced, atomically, and the output says so.
+#[test]
+fn merge_replaces_a_level_file_that_is_not_what_the_shards_merge_into() {
+    let t = tempfile::tempdir().unwrap();
+    let (single, sharded) = single_and_sharded(t.path());
+    let out = t.path().join("out");
+    let merge = ["tables", "merge", "--dir", s(&out), s(&sharded)];
+    ok(&merge);
+    let name = "adjito-start-009.adjt";
+    let good = std::fs::read(single.join(name)).unwrap();
+    // A plain value byte (0..=5) changed to another, checksums recomputed.
+    let i = (64..good.len()).find(|&i| good[i] <= 5).unwrap() - 64;
+    common::forge(&out.join(name), &[(i, good[64 + i] ^ 1)]);
+    assert_ne!(std::fs::read(out.join(name)).unwrap(), good);
+    let said = ok(&merge);
+    let line = said.lines().find(|l| l.contains(name)).unwrap();
+    assert!(
+        line.starts_with("merged ") && line.contains("replaced"),
+        "{said}"
+    );
+    assert_eq!(std::fs::read(out.join(name)).unwrap(), good);
+    // The others are what the shards merge into: kept, and said so.
+    assert_eq!(
+        said.lines().filter(|l| l.starts_with("kept ")).count(),
+        9,
+        "{said}"
+    );
+    let said = ok(&merge);
+    assert_eq!(
+        said.lines().filter(|l| l.starts_with("kept ")).count(),
+        10,
+        "{said}"
+    );
+}
+
+/// Issue 37, item 6: `tables split --shards N` writes only what readers
+/// can read: at the bound (512) the level splits and reads back as its
+/// file; above it the split is refused naming the bound (66,030 shards had
+/// been written, and every reader then failed with "Cannot allocate
+/// memory").
+#[test]
+fn split_is_bounded_to_shard_counts_readers_can_read() {
+    let t = tempfile::tempdir().unwrap();
+    let single = t.path().join("single");
+    let build = ["tables", "build", "--game", "adjito", "--max-seeds", "6"];
+    ok(&[&build[..], &["--dir", s(&single)]].concat());
+    let out = t.path().join("out");
+    let split = |n: &str| {
+        [
+            "tables",
+            "split",
+            "--dir",
+            s(&single),
+            "--levels",
+            "6",
+            "--shards",
+            n,
+            "--out",
+            s(&out),
+        ]
+        .map(String::from)
+    };
+    let e = fails_with(&strs(&split("513")), "513");
+    assert!(e.contains("512"), "{e}");
+    assert!(!out.exists() || names(&out).is_empty());
+    ok(&strs(&split("512")));
+    assert_eq!(
+        names(&out).iter().filter(|n| n.ends_with(".adjs")).count(),
+        512
+    );
+    let want = ok(&["tables", "checksum", "--dir", s(&single)]);
+    let level6 = want
+        .lines()
+        .find(|l| l.ends_with("adjito-start-006.adjt"))
+        .unwrap();
+    let got = ok(&["tables", "checksum", "--dir", s(&out)]);
+    assert_eq!(got.trim_end(), level6);
+    // The library refuses it too, naming the bound.
+    let e = adji::tables::shard::split_level(
+        &single,
+        &t.path().join("lib"),
+        adji::rules::RuleSet::AdjitoDefault,
+        adji::value::LoopRule::Start,
+        6,
+        513,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("at most 512"), "{e}");
+}
+
+/// Issue 37, item 7: a dangling symbolic link in place of a level file,
+/// beside the level's manifest and shards: every command reads the level
+/// from its shards, `tables checksum` and `certify check`'s hashing too
+/// (they said the level was not built).
+#[test]
+#[cfg(unix)]
+fn a_dangling_link_for_a_level_file_reads_the_shards_in_every_command() {
+    let t = tempfile::tempdir().unwrap();
+    let (single, sharded) = single_and_sharded(t.path());
+    for n in 0..=9 {
+        let name = format!("adjito-start-{n:03}.adjt");
+        std::os::unix::fs::symlink(t.path().join("nowhere"), sharded.join(name)).unwrap();
+    }
+    let want = ok(&["tables", "checksum", "--dir", s(&single)]);
+    assert_eq!(ok(&["tables", "checksum", "--dir", s(&sharded)]), want);
+    let list = t.path().join("sums.txt");
+    std::fs::write(&list, &want).unwrap();
+    let pos = "0,1,0,2,1,0/1,0,2,1,0,2 B";
+    let cert = t.path().join("p.cert");
+    ok(&[
+        "certify",
+        "--game",
+        "adjito",
+        "--position",
+        pos,
+        "--tables",
+        s(&sharded),
+        "--out",
+        s(&cert),
+    ]);
+    let said = ok(&[
+        "certify",
+        "check",
+        s(&cert),
+        "--tables",
+        s(&sharded),
+        "--checksums",
+        s(&list),
+    ]);
+    assert!(said.contains("tables: verified"), "{said}");
+    assert!(said.contains("levels read"), "{said}");
+}

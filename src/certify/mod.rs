@@ -3,7 +3,9 @@
 //! This module owns the certificate's meaning and its file format; the
 //! writer ([`write`](mod@write), which uses the search and the tables) and the
 //! independent checker ([`check`], which uses only the move rules, the value
-//! algebra and a table reader) are its two halves.
+//! algebra and a table reader) are its two halves; [`sums`] holds the
+//! checksum lists and table hashes by which the checker's user trusts the
+//! tables.
 //!
 //! # What a certificate proves
 //!
@@ -20,7 +22,9 @@
 //! ([`crate::value`]) and the table entries its leaves name: those are
 //! right when the files are the ones `adji tables verify` checked in full
 //! (which proves each `lo` the least and each `hi` the greatest fixpoint),
-//! which the checker tells by their SHA-256 in `results/tables-checksums.txt`.
+//! which the checker tells by their SHA-256 in a checksum list its user
+//! names (such as the repository's `results/tables-checksums.txt`), and
+//! only by that.
 //!
 //! It is a graph of nodes. Each node proves a claim `value ≥ t` or
 //! `value ≤ t` about a board (relative to the mover, the side to move
@@ -101,6 +105,7 @@
 //! them determined by the root and the moves.)
 
 pub mod check;
+pub mod sums;
 pub mod write;
 
 use crate::game::{GameId, Packed};
@@ -277,11 +282,136 @@ impl Certificate {
 
     /// Reads a certificate, checking magic, version, checksum, header
     /// fields and every record's shape (not what the records claim: that
-    /// is [`check`]'s work).
+    /// is [`check`]'s work). [`Records::parse`] reads the same file
+    /// without decoding its nodes, as the checker does.
     ///
     /// # Errors
     /// The first thing wrong, naming the node for a bad record.
     pub fn decode(bytes: &[u8]) -> Result<Certificate, FormatError> {
+        let r = Records::parse(bytes)?;
+        let h = r.head;
+        Ok(Certificate {
+            rules: h.rules,
+            rule: h.rule,
+            root: h.root,
+            first: h.first,
+            value: h.value,
+            at_least: h.at_least,
+            at_most: h.at_most,
+            nodes: (0..r.len()).map(|i| r.node(i).to_node()).collect(),
+        })
+    }
+}
+
+/// A certificate's header: everything but its nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Head {
+    /// The rule set (and so the game).
+    pub rules: RuleSet,
+    /// The loop rule.
+    pub rule: LoopRule,
+    /// The root position (side to move included).
+    pub root: Packed,
+    /// The first move whose value is proved, or `None` for the root's.
+    pub first: Option<u8>,
+    /// The value proved.
+    pub value: i32,
+    /// The node proving `value ≥ v`.
+    pub at_least: u32,
+    /// The node proving `value ≤ v`.
+    pub at_most: u32,
+}
+
+impl Head {
+    /// The game.
+    pub fn game(&self) -> GameId {
+        self.rules.game()
+    }
+}
+
+/// A certificate file read for checking: its header, and its node records
+/// left in the file's bytes, found by their offsets (4 bytes a node). So a
+/// check holds the file, 4 bytes a node here and a few more in the checker
+/// ([`check::check_records`]): within 4 times the file's size, since a
+/// node takes at least 7 bytes of it (a record of 2 bytes or more, and,
+/// but for the two root nodes, a 5-byte edge of a parent's).
+#[derive(Clone, Debug)]
+pub struct Records<'a> {
+    /// The header.
+    pub head: Head,
+    body: &'a [u8],
+    offsets: Vec<u32>,
+}
+
+/// A node's proof as its record holds it ([`Records::node`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProofRef<'a> {
+    /// The game is over at the node.
+    End,
+    /// An endgame table entry: level and index.
+    Table {
+        /// Level (seeds on the board).
+        level: u8,
+        /// Index (colex rank) in the level.
+        index: u64,
+    },
+    /// One move (for `≥`) and the node of its child.
+    One {
+        /// The move.
+        mv: u8,
+        /// The child's node.
+        child: u32,
+    },
+    /// Every legal move (for `≤`): count × (move u8, child u32 LE).
+    All(&'a [u8]),
+}
+
+/// A node as its record holds it ([`Records::node`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NodeRef<'a> {
+    /// The claim's threshold.
+    pub t: i8,
+    /// How the claim is proved.
+    pub proof: ProofRef<'a>,
+}
+
+impl<'a> NodeRef<'a> {
+    /// The nodes its proof refers to, with their moves, in order.
+    pub fn edges(self) -> impl Iterator<Item = (u8, u32)> + 'a {
+        let (one, all): (Option<(u8, u32)>, &'a [u8]) = match self.proof {
+            ProofRef::One { mv, child } => (Some((mv, child)), &[]),
+            ProofRef::All(b) => (None, b),
+            _ => (None, &[]),
+        };
+        one.into_iter().chain(all.chunks_exact(5).map(|c| {
+            (
+                c[0],
+                u32::from_le_bytes(c[1..5].try_into().expect("5-byte edge")),
+            )
+        }))
+    }
+
+    /// The decoded node.
+    pub fn to_node(&self) -> Node {
+        let proof = match self.proof {
+            ProofRef::End => Proof::End,
+            ProofRef::Table { level, index } => Proof::Table { level, index },
+            ProofRef::One { mv, child } => Proof::One { mv, child },
+            ProofRef::All(_) => Proof::All(self.edges().collect()),
+        };
+        Node { t: self.t, proof }
+    }
+}
+
+impl<'a> Records<'a> {
+    /// Reads a certificate file's header and finds its node records,
+    /// checking magic, version, checksum, header fields and every record's
+    /// shape, as [`Certificate::decode`] does. A node count that the file's
+    /// bytes cannot hold is refused before anything is allocated for it.
+    ///
+    /// # Errors
+    /// The first thing wrong, naming the node for a bad record.
+    pub fn parse(bytes: &'a [u8]) -> Result<Records<'a>, FormatError> {
         if bytes.len() < HEADER_LEN + 4 {
             return Err(FormatError::Short(bytes.len()));
         }
@@ -292,6 +422,12 @@ impl Certificate {
         if version != VERSION {
             return Err(FormatError::Version(version));
         }
+        if bytes.len() > MAX_BYTES {
+            return Err(FormatError::Header(format!(
+                "{} bytes, more than a certificate may hold ({MAX_BYTES})",
+                bytes.len()
+            )));
+        }
         // The records first, so that a cut names the first node it lost;
         // then the checksum over everything before its four bytes.
         let (body, tail) = bytes.split_at(bytes.len() - 4);
@@ -301,9 +437,13 @@ impl Certificate {
         let count = r.u32().expect("header") as usize;
         let at_least = r.u32().expect("header");
         let at_most = r.u32().expect("header");
-        let mut nodes = Vec::with_capacity(count.min(body.len() / 2));
+        // Each node is a record of 2 bytes or more and, but for the two
+        // root nodes, the child of a 5-byte edge in another's record.
+        let room = (body.len() - HEADER_LEN + 10) / 7;
+        let mut offsets = Vec::with_capacity(if count <= room { count } else { 0 });
         for i in 0..count {
-            let node = decode_node(&mut r).ok_or_else(|| FormatError::Node {
+            let at = r.at;
+            skip_node(&mut r).ok_or_else(|| FormatError::Node {
                 node: i,
                 what: format!(
                     "record malformed or cut short at byte {} (the file holds {} bytes for {count} nodes)",
@@ -311,7 +451,9 @@ impl Certificate {
                     bytes.len()
                 ),
             })?;
-            nodes.push(node);
+            if count <= room {
+                offsets.push(at as u32);
+            }
         }
         if r.at != body.len() {
             return Err(FormatError::Header(format!(
@@ -324,6 +466,13 @@ impl Certificate {
         if stored != computed {
             return Err(FormatError::Checksum { stored, computed });
         }
+        if count > room {
+            return Err(FormatError::Header(format!(
+                "{count} nodes, more than its {} bytes of records can prove (at most {room}: a \
+                 record of 2 bytes or more each, and a 5-byte edge to each but the root nodes)",
+                body.len() - HEADER_LEN
+            )));
+        }
         let game = GameId::from_code(body[10])
             .ok_or_else(|| FormatError::Header(format!("unknown game code {}", body[10])))?;
         let rules = RuleSet::from_code(game, body[11]).ok_or_else(|| {
@@ -331,8 +480,21 @@ impl Certificate {
         })?;
         let rule = LoopRule::from_code(body[12])
             .ok_or_else(|| FormatError::Header(format!("unknown loop rule code {}", body[12])))?;
-        for (i, n) in nodes.iter().enumerate() {
-            if let Some(c) = children(n).find(|&c| c as usize >= count) {
+        let rec = Records {
+            head: Head {
+                rules,
+                rule,
+                root,
+                first: (body[13] != NO_MOVE).then_some(body[13]),
+                value,
+                at_least,
+                at_most,
+            },
+            body,
+            offsets,
+        };
+        for i in 0..count {
+            if let Some((_, c)) = rec.node(i).edges().find(|&(_, c)| c as usize >= count) {
                 return Err(FormatError::Node {
                     node: i,
                     what: format!("child {c} does not exist ({count} nodes)"),
@@ -346,18 +508,45 @@ impl Certificate {
                 )));
             }
         }
-        Ok(Certificate {
-            rules,
-            rule,
-            root,
-            first: (body[13] != NO_MOVE).then_some(body[13]),
-            value,
-            at_least,
-            at_most,
-            nodes,
-        })
+        Ok(rec)
+    }
+
+    /// The number of nodes.
+    pub fn len(&self) -> usize {
+        self.offsets.len()
+    }
+
+    /// Whether there are no nodes (never, once parsed: the root nodes exist).
+    pub fn is_empty(&self) -> bool {
+        self.offsets.is_empty()
+    }
+
+    /// Node `i` (`i < len()`), read from its record.
+    pub fn node(&self, i: usize) -> NodeRef<'a> {
+        let b = &self.body[self.offsets[i] as usize..];
+        let proof = match b[1] {
+            0 => ProofRef::End,
+            1 => ProofRef::Table {
+                level: b[2],
+                index: u64::from_le_bytes(b[3..11].try_into().expect("parsed")),
+            },
+            2 => ProofRef::One {
+                mv: b[2],
+                child: u32::from_le_bytes(b[3..7].try_into().expect("parsed")),
+            },
+            _ => ProofRef::All(&b[3..3 + 5 * b[2] as usize]),
+        };
+        NodeRef {
+            t: b[0] as i8,
+            proof,
+        }
     }
 }
+
+/// The largest certificate file read: node offsets are 32-bit (the
+/// largest certificate made, of Adjito's start with tables to 20, has 102
+/// MB).
+pub const MAX_BYTES: usize = u32::MAX as usize;
 
 /// The nodes a node's proof refers to.
 pub fn children(n: &Node) -> impl Iterator<Item = u32> + '_ {
@@ -391,29 +580,24 @@ fn encode_node(n: &Node, b: &mut Vec<u8>) {
     }
 }
 
-fn decode_node(r: &mut Reader) -> Option<Node> {
-    let [t, kind] = r.take(2)?.try_into().ok()?;
-    let proof = match kind {
-        0 => Proof::End,
-        1 => Proof::Table {
-            level: r.take(1)?[0],
-            index: u64::from_le_bytes(r.take(8)?.try_into().ok()?),
-        },
-        2 => Proof::One {
-            mv: r.take(1)?[0],
-            child: r.u32()?,
-        },
+/// Steps over a well-formed node record, or `None`.
+fn skip_node(r: &mut Reader) -> Option<()> {
+    let [_, kind] = r.take(2)?.try_into().ok()?;
+    match kind {
+        0 => {}
+        1 => {
+            r.take(9)?;
+        }
+        2 => {
+            r.take(5)?;
+        }
         3 => {
-            let count = r.take(1)?[0];
-            let mut v = Vec::with_capacity(count as usize);
-            for _ in 0..count {
-                v.push((r.take(1)?[0], r.u32()?));
-            }
-            Proof::All(v)
+            let count = r.take(1)?[0] as usize;
+            r.take(5 * count)?;
         }
         _ => return None,
-    };
-    Some(Node { t: t as i8, proof })
+    }
+    Some(())
 }
 
 struct Reader<'a> {

@@ -6,10 +6,11 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
+use serde::Serialize;
 
-use adji::certify::check::{check, read_checksum_list, tables_status, TablesStatus};
+use adji::certify::check::{check_records, read_checksum_list, tables_status, TablesStatus};
 use adji::certify::write::Writer;
-use adji::certify::Certificate;
+use adji::certify::{Head, Records};
 use adji::game::Game;
 use adji::notation::{format_state, parse_state, Stores};
 use adji::search::{Options, Searcher};
@@ -34,7 +35,8 @@ pub struct CertifyArgs {
 #[derive(Subcommand, Debug)]
 pub enum CertifyCommand {
     /// Verify a certificate with the independent checker: exit 0 only if it
-    /// holds; otherwise name the first bad node.
+    /// holds and every table level it reads matches the checksum list named
+    /// with --checksums (exit statuses: docs/CERTIFICATES.md).
     Check(CheckArgs),
 }
 
@@ -72,13 +74,43 @@ pub struct CheckArgs {
     /// Endgame tables directory.
     #[arg(long, value_name = "DIR")]
     pub tables: PathBuf,
-    /// The recorded SHA-256 of verified table files.
-    #[arg(
-        long,
-        value_name = "FILE",
-        default_value = "results/tables-checksums.txt"
-    )]
-    pub checksums: PathBuf,
+    /// The SHA-256 list of the verified table files to trust (as `adji
+    /// tables checksum` writes it); without it no table is trusted and the
+    /// exit status says so.
+    #[arg(long, value_name = "FILE")]
+    pub checksums: Option<PathBuf>,
+    /// Print the verdict as one JSON line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The verdict of `certify check`, and its exit status (the table in
+/// docs/CERTIFICATES.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Sound, and every table level it reads matches the named list (or it
+    /// reads none): exit 0.
+    Proved,
+    /// Not sound, or not a certificate: exit 1.
+    Rejected,
+    /// Sound, but a level it reads differs from the named list, is not in
+    /// it, or the list cannot be read whole: exit 3.
+    TablesNotVerified,
+    /// Sound, but it reads table levels and no list was named: exit 4.
+    NoChecksumList,
+}
+
+impl Verdict {
+    /// The exit status (2 is the usage error's).
+    pub fn code(self) -> u8 {
+        match self {
+            Verdict::Proved => 0,
+            Verdict::Rejected => 1,
+            Verdict::TablesNotVerified => 3,
+            Verdict::NoChecksumList => 4,
+        }
+    }
 }
 
 /// `certify` and `certify check`.
@@ -184,40 +216,160 @@ fn make<G: Game>(a: &MakeArgs, threads: usize) -> Result<(), CliError> {
     ))
 }
 
+/// What `certify check` reports (one JSON line with `--json`).
+#[derive(Serialize)]
+struct CheckReport {
+    verdict: Verdict,
+    file: String,
+    /// Why the certificate was rejected.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rejected: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rules: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    loop_rule: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    of: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nodes: Option<usize>,
+    levels: Vec<u32>,
+    /// The checksum list trusted, as named with `--checksums` (none: null).
+    checksums: Option<String>,
+    /// What the tables are: "none used", "verified", "not verified" or
+    /// "no checksum list".
+    tables: &'static str,
+    /// The levels (or the list) that could not be verified, and why.
+    not_verified: Vec<String>,
+}
+
 fn check_file(a: &CheckArgs) -> Result<(), CliError> {
     let t0 = Instant::now();
     let bytes = read_certificate(&a.file)?;
-    let rejected = |e: String| CliError::Failed(format!("{}: rejected: {e}", a.file.display()));
-    let cert = Certificate::decode(&bytes).map_err(|e| rejected(e.to_string()))?;
-    let acc = check(&cert, &a.tables).map_err(|e| rejected(e.to_string()))?;
-    let checked = t0.elapsed().as_secs_f64();
-    // A list that cannot be read whole verifies nothing; the certificate's
-    // check stands.
-    let status = match read_checksum_list(&a.checksums) {
-        Ok(recorded) => tables_status(&cert, &a.tables, &acc.levels, &recorded)?,
-        Err(why) => TablesStatus::NotVerified(vec![why.to_string()]),
+    let sums_name = a.checksums.as_ref().map(|p| p.display().to_string());
+    let rejected = |e: String| {
+        if a.json {
+            out::print(format_args!(
+                "{}\n",
+                serde_json::to_string(&CheckReport {
+                    verdict: Verdict::Rejected,
+                    file: a.file.display().to_string(),
+                    rejected: Some(e),
+                    game: None,
+                    rules: None,
+                    loop_rule: None,
+                    value: None,
+                    of: None,
+                    nodes: None,
+                    levels: Vec::new(),
+                    checksums: sums_name.clone(),
+                    tables: "none used",
+                    not_verified: Vec::new(),
+                })?
+            ))?;
+            return Err(CliError::Status(Verdict::Rejected.code()));
+        }
+        Err(CliError::Failed(format!(
+            "{}: rejected: {e}",
+            a.file.display()
+        )))
     };
-    out::print(format_args!(
-        "accepted: {} ({} rules, --loop {}): value {} of {}\n\
-         {} nodes: {} table leaves, {} game ends, {} on loop-safe quiet cycles; table levels {}\n\
-         tables: {}\nchecked in {checked:.2} s (checksums {:.2} s more)\n",
-        a.file.display(),
-        cert.rules.name(),
-        cert.rule.name(),
-        cert.value,
-        root_text(&cert),
-        acc.nodes,
-        acc.table_leaves,
-        acc.end_leaves,
-        acc.on_cycles,
-        levels_text(&acc.levels),
-        status_text(&status, &a.tables, &a.checksums),
-        t0.elapsed().as_secs_f64() - checked
-    ))
+    // The records stay in the file's bytes: a check holds at most about 4
+    // times the file (adji::certify::Records).
+    let rec = match Records::parse(&bytes) {
+        Ok(r) => r,
+        Err(e) => return rejected(e.to_string()),
+    };
+    let cert = rec.head;
+    let acc = match check_records(&rec, &a.tables) {
+        Ok(acc) => acc,
+        Err(e) => return rejected(e.to_string()),
+    };
+    let checked = t0.elapsed().as_secs_f64();
+    // Only the list the user named is trusted; a list that cannot be read
+    // whole verifies nothing. The certificate's check stands either way.
+    let status = match (&a.checksums, acc.levels.is_empty()) {
+        (_, true) => TablesStatus::Unused,
+        (None, false) => TablesStatus::NotVerified(Vec::new()),
+        (Some(path), false) => match read_checksum_list(path) {
+            Ok(recorded) => tables_status(cert.rules, cert.rule, &a.tables, &acc.levels, &recorded)
+                .unwrap_or_else(|e| TablesStatus::NotVerified(vec![e.to_string()])),
+            Err(why) => TablesStatus::NotVerified(vec![why.to_string()]),
+        },
+    };
+    let (verdict, tables, not_verified) = match (&status, &a.checksums) {
+        (TablesStatus::Unused, _) => (Verdict::Proved, "none used", Vec::new()),
+        (TablesStatus::Verified, _) => (Verdict::Proved, "verified", Vec::new()),
+        (TablesStatus::NotVerified(_), None) => {
+            (Verdict::NoChecksumList, "no checksum list", Vec::new())
+        }
+        (TablesStatus::NotVerified(why), Some(_)) => {
+            (Verdict::TablesNotVerified, "not verified", why.clone())
+        }
+    };
+    let report = CheckReport {
+        verdict,
+        file: a.file.display().to_string(),
+        rejected: None,
+        game: Some(cert.game().to_string()),
+        rules: Some(cert.rules.name().to_string()),
+        loop_rule: Some(cert.rule.name().to_string()),
+        value: Some(cert.value),
+        of: Some(root_text(&cert)),
+        nodes: Some(acc.nodes),
+        levels: acc.levels.clone(),
+        checksums: sums_name,
+        tables,
+        not_verified,
+    };
+    if a.json {
+        out::print(format_args!("{}\n", serde_json::to_string(&report)?))?;
+    } else {
+        out::print(format_args!(
+            "{}: {} ({} rules, --loop {}): value {} of {}\n\
+             {} nodes: {} table leaves, {} game ends, {} on loop-safe quiet cycles; table levels {}\n\
+             checksums: {}\ntables: {}\nchecked in {checked:.2} s (checksums {:.2} s more)\n",
+            verdict_text(verdict),
+            a.file.display(),
+            cert.rules.name(),
+            cert.rule.name(),
+            cert.value,
+            root_text(&cert),
+            acc.nodes,
+            acc.table_leaves,
+            acc.end_leaves,
+            acc.on_cycles,
+            levels_text(&acc.levels),
+            a.checksums
+                .as_ref()
+                .map_or("none named (--checksums LIST)".into(), |p| p
+                    .display()
+                    .to_string()),
+            status_text(&status, &a.tables, a.checksums.as_deref()),
+            t0.elapsed().as_secs_f64() - checked
+        ))?;
+    }
+    match verdict {
+        Verdict::Proved => Ok(()),
+        v => Err(CliError::Status(v.code())),
+    }
 }
 
-/// The largest certificate file read (the format's nodes are 2–35 bytes).
-const MAX_CERT_BYTES: u64 = 16 << 30;
+/// The first word of the text report.
+fn verdict_text(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Proved => "proved",
+        Verdict::Rejected => "rejected",
+        Verdict::TablesNotVerified => "sound, tables not verified",
+        Verdict::NoChecksumList => "sound, tables not verified (no checksum list)",
+    }
+}
+
+/// The largest certificate file read ([`adji::certify::MAX_BYTES`]).
+const MAX_CERT_BYTES: u64 = adji::certify::MAX_BYTES as u64;
 
 /// A certificate file's bytes: a regular file (a FIFO or device is refused
 /// before it is opened, so nothing blocks) of at most [`MAX_CERT_BYTES`].
@@ -238,8 +390,8 @@ fn read_certificate(path: &Path) -> Result<Vec<u8>, CliError> {
     Ok(bytes)
 }
 
-fn root_text(cert: &Certificate) -> String {
-    fn text<G: Game>(cert: &Certificate) -> String {
+fn root_text(cert: &Head) -> String {
+    fn text<G: Game>(cert: &Head) -> String {
         let root = cert.root.unpack();
         let board = adji::notation::format_board::<G>(&root);
         match cert.first {
@@ -260,14 +412,17 @@ fn levels_text(levels: &[u32]) -> String {
     }
 }
 
-fn status_text(s: &TablesStatus, dir: &Path, sums: &Path) -> String {
-    match s {
-        TablesStatus::Unused => "none used".into(),
-        TablesStatus::Verified => format!(
-            "verified: every level read has the SHA-256 recorded in {}",
+fn status_text(s: &TablesStatus, dir: &Path, sums: Option<&Path>) -> String {
+    match (s, sums) {
+        (TablesStatus::Unused, _) => "none used".into(),
+        (TablesStatus::Verified, Some(sums)) => format!(
+            "verified: every level read has the SHA-256 listed in {}",
             sums.display()
         ),
-        TablesStatus::NotVerified(why) => {
+        (TablesStatus::Verified, None) | (TablesStatus::NotVerified(_), None) => {
+            "not verified: no checksum list named, so no table is trusted".into()
+        }
+        (TablesStatus::NotVerified(why), Some(_)) => {
             let more = match why.len() {
                 0..=3 => String::new(),
                 n => format!(" and {} more", n - 3),

@@ -1,6 +1,7 @@
 //! The command line's one error type. Every failure prints one message on
-//! standard error and exits with 1; a closed standard output (the reader,
-//! e.g. `head`, went away) exits quietly with 0.
+//! standard error and exits with 1 (a command that reported its outcome
+//! itself may exit with another status, as `certify check` does); a closed
+//! standard output (the reader, e.g. `head`, went away) exits quietly with 0.
 
 use std::io;
 use std::path::PathBuf;
@@ -74,6 +75,11 @@ pub enum CliError {
     /// Writing standard output failed (other than a closed pipe).
     #[error("writing standard output: {0}")]
     Stdout(io::Error),
+    /// The command reported its outcome already: exit with this status,
+    /// saying nothing more (as `certify check` does for a verdict other
+    /// than "proved").
+    #[error("exit status {0}")]
+    Status(u8),
     /// Standard output was closed by its reader: stop quietly.
     #[error("standard output closed")]
     Closed,
@@ -110,6 +116,7 @@ impl CliError {
 pub fn exit(r: Result<(), CliError>) -> ExitCode {
     match r {
         Ok(()) | Err(CliError::Closed) => ExitCode::SUCCESS,
+        Err(CliError::Status(code)) => ExitCode::from(code),
         #[cfg(feature = "mpi")]
         Err(CliError::ReportedByRankZero) => ExitCode::FAILURE,
         Err(e) => {

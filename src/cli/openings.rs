@@ -192,6 +192,7 @@ impl OpeningsArgs {
     /// With `--resume`, reports without a checkpoint are refused too: there
     /// is nothing to resume, and they would be overwritten.
     fn check_out(&self, out: &Path) -> Result<(), CliError> {
+        adji::fsutil::dir_or_absent(out).map_err(|e| CliError::Input(format!("--out: {e}")))?;
         if self.force {
             return Ok(());
         }

@@ -278,12 +278,7 @@ fn verify_game<G: Game>(a: &VerifyArgs, tally: &mut Tally) -> Result<(), CliErro
 fn verify(a: &VerifyArgs) -> Result<(), CliError> {
     set_threads(a.threads)?;
     let dir = &a.dir.dir;
-    if !dir.is_dir() {
-        return Err(CliError::Input(format!(
-            "{}: no such directory",
-            dir.display()
-        )));
-    }
+    adji::fsutil::require_dir(dir).map_err(|e| CliError::Input(format!("--dir: {e}")))?;
     // Every rule set with tables of its own, or the one asked for.
     let sets: Vec<RuleSet> = match a.game {
         Some(g) => vec![crate::args::rule_set(g, &a.rules)?.tables()],

@@ -211,6 +211,7 @@ pub fn check_max_seeds<G: Game>(a: &BuildArgs) -> Result<(), CliError> {
 /// `tables build`.
 pub fn build<G: Game>(a: &BuildArgs) -> Result<(), CliError> {
     check_max_seeds::<G>(a)?;
+    adji::fsutil::dir_or_absent(&a.dir.dir).map_err(|e| CliError::Input(format!("--dir: {e}")))?;
     let mut p = plan_of::<G>(a)?;
     let per = project::<G>(&mut p);
     // The tables are the work, not the text: `| head` never stops a build.

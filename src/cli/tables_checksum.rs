@@ -38,12 +38,7 @@ pub fn checksum(a: &ChecksumArgs) -> Result<(), CliError> {
 /// Hashes every level of `G` in `--dir`, ascending, and prints or checks.
 fn checksum_game<G: Game>(a: &ChecksumArgs) -> Result<(), CliError> {
     let (rules, rule, dir) = (G::RULES.tables(), a.set.rule.rule(), &a.set.dir.dir);
-    if !dir.is_dir() {
-        return Err(CliError::Input(format!(
-            "{}: no such directory",
-            dir.display()
-        )));
-    }
+    adji::fsutil::require_dir(dir).map_err(|e| CliError::Input(format!("--dir: {e}")))?;
     let list = a
         .check
         .as_deref()

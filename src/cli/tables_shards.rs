@@ -11,7 +11,7 @@ use adji::rules::RuleSet;
 use adji::tables::format;
 use adji::tables::locate::levels_present;
 use adji::tables::lock::BuildLock;
-use adji::tables::shard::{manifest_levels, merge_level, split_level, Merged};
+use adji::tables::shard::{manifest_levels, merge_level, split_level, Merged, MAX_SHARDS};
 use adji::value::LoopRule;
 
 use crate::args::{GameRulesArgs, RuleArg, TablesDirArg};
@@ -45,8 +45,9 @@ pub struct SplitArgs {
     pub dir: TablesDirArg,
     #[command(flatten)]
     pub rule: RuleArg,
-    /// Shards per level (nearly equal stretches of ranks).
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    /// Shards per level (nearly equal stretches of ranks), at most 512: a
+    /// reader maps every shard, and a process may hold only so many mappings.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=MAX_SHARDS as i64))]
     pub shards: u32,
     /// Directory the shards and manifests are written to [default: --dir].
     /// Where a level file and a manifest lie side by side, readers use the
@@ -117,13 +118,9 @@ fn other_manifests(dirs: &[PathBuf], rules: RuleSet, rule: LoopRule) -> Result<S
 /// Merges every level of `G` that has a manifest in the shard dirs.
 fn merge_game<G: Game>(a: &MergeArgs) -> Result<(), CliError> {
     let (rules, rule, dirs) = (G::RULES.tables(), a.rule.rule(), &a.shard_dirs);
+    adji::fsutil::dir_or_absent(&a.dir.dir).map_err(|e| CliError::Input(format!("--dir: {e}")))?;
     for d in dirs {
-        if !d.is_dir() {
-            return Err(CliError::Input(format!(
-                "{}: no such directory",
-                d.display()
-            )));
-        }
+        adji::fsutil::require_dir(d).map_err(|e| CliError::Input(e.to_string()))?;
     }
     let levels = manifest_levels(dirs, rules, rule)?;
     if levels.is_empty() {
@@ -136,7 +133,7 @@ fn merge_game<G: Game>(a: &MergeArgs) -> Result<(), CliError> {
         )));
     }
     let out_dir = &a.dir.dir;
-    std::fs::create_dir_all(out_dir).map_err(CliError::file(out_dir))?;
+    adji::fsutil::create_dir_all(out_dir).map_err(|e| CliError::Input(format!("--dir: {e}")))?;
     let _lock = BuildLock::acquire(out_dir, rules, rule)?;
     // A closed standard output does not stop the merge halfway.
     let mut log = out::Log::default();
@@ -144,7 +141,11 @@ fn merge_game<G: Game>(a: &MergeArgs) -> Result<(), CliError> {
         match merge_level(dirs, out_dir, rules, rule, n)? {
             Merged::Written(p) => log.print(format_args!("merged {}\n", p.display()))?,
             Merged::Kept(p) => log.print(format_args!(
-                "kept   {} (already there, opens and checks)\n",
+                "kept   {} (already there: the file the shards merge into)\n",
+                p.display()
+            ))?,
+            Merged::Replaced(p, why) => log.print(format_args!(
+                "merged {} (replaced the file there: {why})\n",
                 p.display()
             ))?,
         }
@@ -196,15 +197,11 @@ fn split_levels<G: Game>(a: &SplitArgs, dir: &Path) -> Result<Vec<u32>, CliError
 /// Splits the level files of `G` into shards.
 fn split_game<G: Game>(a: &SplitArgs) -> Result<(), CliError> {
     let (rules, rule, dir) = (G::RULES.tables(), a.rule.rule(), &a.dir.dir);
-    if !dir.is_dir() {
-        return Err(CliError::Input(format!(
-            "{}: no such directory",
-            dir.display()
-        )));
-    }
+    adji::fsutil::require_dir(dir).map_err(|e| CliError::Input(format!("--dir: {e}")))?;
     let out_dir = a.out.as_deref().unwrap_or(dir);
+    adji::fsutil::dir_or_absent(out_dir).map_err(|e| CliError::Input(format!("--out: {e}")))?;
     let levels = split_levels::<G>(a, dir)?;
-    std::fs::create_dir_all(out_dir).map_err(CliError::file(out_dir))?;
+    adji::fsutil::create_dir_all(out_dir).map_err(|e| CliError::Input(format!("--out: {e}")))?;
     let _lock = BuildLock::acquire(out_dir, rules, rule)?;
     // A closed standard output does not stop the split halfway.
     let mut log = out::Log::default();

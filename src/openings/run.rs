@@ -134,7 +134,7 @@ pub fn run<G: Game, S: Send>(
     let t0 = Instant::now();
     let tree = enumerate::<G>(cfg.root, cfg.plies, cfg.max_nodes)?;
     let io = |e| OpeningsError::Io(out.to_path_buf(), e);
-    std::fs::create_dir_all(out).map_err(io)?;
+    crate::fsutil::create_dir_all(out).map_err(io)?;
     crate::fsutil::remove_stale_temps(out).map_err(io)?;
     let loaded = checkpoint::open::<G>(cfg, out, resume)?;
     let workers = Workers::new(init, analyse);
@@ -282,7 +282,7 @@ fn prepare_out(out: &Path, resume: bool) -> Result<(), OpeningsError> {
         let p = p.to_path_buf();
         move |e| OpeningsError::Io(p, e)
     };
-    std::fs::create_dir_all(out).map_err(io(out))?;
+    crate::fsutil::create_dir_all(out).map_err(io(out))?;
     crate::fsutil::remove_stale_temps(out).map_err(io(out))?;
     if !resume {
         for p in checkpoint::rank_files(out)? {

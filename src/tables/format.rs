@@ -458,7 +458,7 @@ pub fn write_level_with(
     let rules = rules.tables();
     let path = level_path(dir, rules, rule, level);
     // The tables directory is the builder's own: made when missing.
-    std::fs::create_dir_all(dir).map_err(|e| TableError::Io {
+    crate::fsutil::create_dir_all(dir).map_err(|e| TableError::Io {
         path: dir.to_path_buf(),
         source: e,
     })?;

@@ -71,14 +71,45 @@ pub fn levels_present(
     Ok(found)
 }
 
-/// What a verdict or message names for a level in `dir`: its level file,
-/// or its manifest when only that is there.
-pub fn level_source(dir: &Path, rules: RuleSet, rule: LoopRule, level: u32) -> PathBuf {
+/// Where a level's bytes are in a directory ([`locate_level`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LevelAt {
+    /// Its level file (which may still be missing or bad: the reader says).
+    File(PathBuf),
+    /// Its shards, by their manifest.
+    Shards(PathBuf),
+}
+
+impl LevelAt {
+    /// The level file's or the manifest's path.
+    pub fn path(&self) -> &Path {
+        match self {
+            LevelAt::File(p) | LevelAt::Shards(p) => p,
+        }
+    }
+}
+
+/// The one rule of where level `level`'s bytes are in `dir`, which every
+/// reader, hasher and verdict follows: its level file, unless nothing can
+/// be opened there (missing, or a symbolic link to nothing) and the level's
+/// manifest is in the same directory; then its shards.
+pub fn locate_level(dir: &Path, rules: RuleSet, rule: LoopRule, level: u32) -> LevelAt {
     let file = level_path(dir, rules.tables(), rule, level);
     let manifest = manifest_path(dir, rules, rule, level);
-    if std::fs::symlink_metadata(&file).is_err() && std::fs::symlink_metadata(&manifest).is_ok() {
-        manifest
-    } else {
-        file
+    match std::fs::metadata(&file) {
+        Err(e)
+            if e.kind() == std::io::ErrorKind::NotFound
+                && std::fs::symlink_metadata(&manifest).is_ok() =>
+        {
+            LevelAt::Shards(manifest)
+        }
+        _ => LevelAt::File(file),
     }
+}
+
+/// What a verdict or message names for a level in `dir`: its level file,
+/// or its manifest when the level is read from its shards
+/// ([`locate_level`]).
+pub fn level_source(dir: &Path, rules: RuleSet, rule: LoopRule, level: u32) -> PathBuf {
+    locate_level(dir, rules, rule, level).path().to_path_buf()
 }

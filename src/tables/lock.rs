@@ -67,7 +67,7 @@ impl BuildLock {
             let path = path.to_path_buf();
             move |source| TableError::Io { path, source }
         };
-        std::fs::create_dir_all(dir).map_err(io(dir))?;
+        crate::fsutil::create_dir_all(dir).map_err(io(dir))?;
         let set = format::set_name(rules, rule);
         let files_path = dir.join(files_lock_name(&set));
         let files = open_lock(&files_path)?;

@@ -156,9 +156,11 @@ impl Table {
         let file = match open_regular(path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                // Where the level is, by the one rule every command asks.
                 let dir = path.parent().unwrap_or(Path::new("."));
-                let manifest = shard::manifest_path(dir, rules, rule, level);
-                if std::fs::symlink_metadata(&manifest).is_ok() {
+                if let locate::LevelAt::Shards(manifest) =
+                    locate::locate_level(dir, rules, rule, level)
+                {
                     return shard::open_sharded(&manifest, rules, rule, level, check);
                 }
                 return Err(TableError::from_open(path, level, e));

@@ -151,7 +151,7 @@ pub fn build_level_out_of_core<G: Game>(
             path: PathBuf::from("(lower levels)"),
         });
     }
-    std::fs::create_dir_all(dir).map_err(|e| io_at(dir, e))?;
+    crate::fsutil::create_dir_all(dir).map_err(|e| io_at(dir, e))?;
     let layout = Layout::even(size, config.shards.clamp(1, size.max(1) as usize));
     if packs::<G, u64>(n) && !config.wide {
         run::<G, u64>(dir, rule, (n, &layout), lower, bar, config)

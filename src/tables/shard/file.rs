@@ -310,7 +310,7 @@ pub fn write_shard_with(
             ),
         ));
     }
-    std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+    crate::fsutil::create_dir_all(dir).map_err(io_error(dir))?;
     let width = format::record_len(total);
     let records = format::exception_records(first, count as usize, width, bounds);
     let mut header = ShardHeader {

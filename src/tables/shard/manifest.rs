@@ -286,6 +286,12 @@ impl Manifest {
                 self.record_len
             ));
         }
+        if self.shards.len() > MAX_SHARDS as usize {
+            return bad(format!(
+                "{} shards, more than the {MAX_SHARDS} a level may have",
+                self.shards.len()
+            ));
+        }
         check_cover(path, rules, rule, level, total, &self.shards)?;
         let exc: u64 = self.shards.iter().map(|s| s.exceptions).sum();
         if exc != self.exceptions {
@@ -328,7 +334,7 @@ pub fn write_manifest(
     let mut text =
         serde_json::to_string_pretty(&m).map_err(|e| shards_error(&path, e.to_string()))?;
     text.push('\n');
-    std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+    crate::fsutil::create_dir_all(dir).map_err(io_error(dir))?;
     crate::fsutil::write_atomic(&path, text.as_bytes()).map_err(io_error(&path))?;
     Ok(path)
 }

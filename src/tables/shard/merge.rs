@@ -8,8 +8,13 @@ use super::*;
 pub enum Merged {
     /// The level file was written.
     Written(PathBuf),
-    /// A good level file was already there (it opens and checks); kept.
+    /// A level file was already there, its header and payload those the
+    /// shards merge into (it opens and checks, its header is the
+    /// manifest's); kept.
     Kept(PathBuf),
+    /// A level file was already there but is not what the shards merge
+    /// into, or does not open (the reason); replaced, atomically.
+    Replaced(PathBuf, String),
 }
 
 /// The manifest of a level from the copies in `dirs` (which must agree),
@@ -94,9 +99,11 @@ pub(super) fn open_parts(
 /// Merges the shards of `level` found in `dirs` (shards may be spread
 /// over them; each may hold a copy of the manifest, and the copies must
 /// agree) into the level file in `out`, byte for byte the file a
-/// one-process build writes. A level file already in `out` that opens
-/// and checks is kept. Every shard's checksums and the payload's are
-/// checked while copying; the file is written atomically.
+/// one-process build writes. A level file already in `out` is kept only
+/// when it is that file (the manifest's header over a payload that
+/// checks); any other is replaced ([`Merged::Replaced`] says why). Every
+/// shard's checksums and the payload's are checked while copying; the file
+/// is written atomically.
 ///
 /// # Errors
 /// [`TableError::Missing`] when no dir has the level's manifest; one
@@ -112,13 +119,30 @@ pub fn merge_level(
     let (m, manifest) = find_manifest(dirs, rules, rule, level)?;
     let target = format::level_path(out, rules, rule, level);
     let pits = format::pits_of(rules.game());
-    if std::fs::symlink_metadata(&target).is_ok()
-        && Table::open(&target, rules, rule, level, pits).is_ok()
-    {
-        return Ok(Merged::Kept(target));
+    let header = m.level_header(rules, rule);
+    // A file already there is kept only when it is what the merge writes:
+    // the manifest's header (its payload CRC among it) over a payload
+    // that checks against it; anything else is replaced, and said so.
+    let mut replaced = None;
+    if std::fs::metadata(&target).is_ok_and(|m| m.is_file()) {
+        match Table::open(&target, rules, rule, level, pits) {
+            Ok(t) if t.header == header => return Ok(Merged::Kept(target)),
+            Ok(t) => {
+                replaced = Some(format!(
+                    "its header (payload CRC {:08x}, {} exceptions, tool {:?}) is not the \
+                     manifest's (payload CRC {:08x}, {} exceptions, tool {:?})",
+                    t.header.payload_crc,
+                    t.header.exceptions,
+                    t.header.tool,
+                    header.payload_crc,
+                    header.exceptions,
+                    header.tool
+                ))
+            }
+            Err(e) => replaced = Some(e.to_string()),
+        }
     }
     let parts = open_parts(dirs, (&m, &manifest), rules, rule, level)?;
-    let header = m.level_header(rules, rule);
     let mut failed = None;
     let res = write_atomic_with(&target, |w| copy_merged(w, &header, &parts, &mut failed));
     match (res, failed) {
@@ -128,7 +152,10 @@ pub fn merge_level(
     }
     // Sizes and records of the result, as any reader checks them.
     Table::open_checked(&target, rules, rule, level, pits, OpenCheck::Header)?;
-    Ok(Merged::Written(target))
+    Ok(match replaced {
+        Some(why) => Merged::Replaced(target, why),
+        None => Merged::Written(target),
+    })
 }
 
 /// Writes the bytes of the level file that the shards of `level` in

@@ -39,6 +39,12 @@ pub const MANIFEST_SUFFIX: &str = ".shards.json";
 pub const SHARD_SUFFIX: &str = ".adjs";
 /// The largest manifest read (far above a million shards' worth).
 const MANIFEST_MAX: u64 = 256 << 20;
+/// The most shards a level may have. A reader maps every shard of every
+/// level it opens, and Linux allows a process 65,530 mappings by default
+/// (`vm.max_map_count`): a level split into 66,030 shards could not be
+/// read at all ("Cannot allocate memory"). 512 shards for each of
+/// Adji-Boto's 101 levels stay under that limit with room to spare.
+pub const MAX_SHARDS: u32 = 512;
 
 mod file;
 mod manifest;

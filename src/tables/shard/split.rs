@@ -8,8 +8,8 @@ use super::*;
 ///
 /// # Errors
 /// [`TableError::Missing`] when the level has no file in `dir` (a
-/// manifest does not count); [`TableError::Shards`] for `shards == 0`;
-/// errors of opening the file and writing.
+/// manifest does not count); [`TableError::Shards`] for `shards == 0` or
+/// more than [`MAX_SHARDS`]; errors of opening the file and writing.
 pub fn split_level(
     dir: &Path,
     out: &Path,
@@ -22,6 +22,15 @@ pub fn split_level(
     let path = format::level_path(dir, rules, rule, level);
     if shards == 0 {
         return Err(shards_error(&path, "cannot split into 0 shards"));
+    }
+    if shards > MAX_SHARDS {
+        return Err(shards_error(
+            &path,
+            format!(
+                "cannot split into {shards} shards: a level has at most {MAX_SHARDS} (readers \
+                 map every shard, and a process may hold only so many mappings)"
+            ),
+        ));
     }
     if let Err(e) = std::fs::symlink_metadata(&path) {
         return Err(TableError::from_open(&path, level, e));
