@@ -8,8 +8,9 @@
 //!
 //! ```text
 //! word 0  seq       sequence counter (odd while a writer is inside)
-//! word 1  key_lo    full 128-bit key: the packed position (side cleared)
-//! word 2  key_hi      plus the entry kind (see `Kind`)
+//! word 1  key_lo    full 128-bit key: the packed position (side cleared),
+//! word 2  key_hi      the entry kind (see `Kind`) and the search's
+//!                     [`Context`] (rule set and loop rule)
 //! word 3  data      lower:i16 | upper:i16 | best move:u8 | generation:u8 | work:u16
 //! ```
 //! `lower`/`upper` bound the value (`lower == upper` is an exact entry; a
@@ -39,13 +40,23 @@
 //! depth-preferred first slot with an always-replace second one was no
 //! better than least-work.)
 //!
+//! # Context
+//!
+//! A value depends on the rules as much as on the board: the same packed
+//! board has other values under another game, rule set or loop rule. Every
+//! key therefore carries a [`Context`] (made by the searcher from its game
+//! type and options, never by a front end), so a table shared by searches
+//! under different rules (one Python `Solver`, a server's pool) never
+//! answers one with the bounds of another.
+//!
 //! [`DashTable`] offers the same interface over a `DashMap`, for benchmarks.
 
 use std::sync::atomic::{fence, AtomicU64, AtomicU8, Ordering};
 
 use dashmap::DashMap;
 
-use crate::value::Range;
+use crate::rules::RuleSet;
+use crate::value::{LoopRule, Range};
 
 /// What an entry bounds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,10 +72,35 @@ pub enum Kind {
     Hi = 3,
 }
 
-/// A table key: the packed position (side cleared) and the kind.
+/// Bit of a key where the entry kind starts (the packed position uses the
+/// bits below 96).
+const KIND_SHIFT: u32 = 110;
+/// Bit of a key where the [`Context`] starts.
+const CONTEXT_SHIFT: u32 = 112;
+
+/// What the bounds of an entry depend on besides the board: the rule set
+/// (which names the game) and the loop rule. Part of every key, so that
+/// searches under different rules can share one table and never read each
+/// other's entries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Context(u128);
+
+impl Context {
+    /// The context of a search of rule set `rules` under loop rule `rule`.
+    pub const fn new(rules: RuleSet, rule: LoopRule) -> Context {
+        // game: 2 bits (codes 1, 2), rule set: 2 bits (codes 0..=2), loop rule: 1 bit.
+        let tag =
+            rules.game().code() as u128 | (rules.code() as u128) << 2 | (rule.code() as u128) << 4;
+        Context(tag << CONTEXT_SHIFT)
+    }
+}
+
+/// A table key: the packed position (side cleared), the kind and the
+/// search's context.
 #[inline]
-pub fn key(packed: u128, kind: Kind) -> u128 {
-    packed | ((kind as u128) << 110)
+pub fn key(packed: u128, kind: Kind, ctx: Context) -> u128 {
+    debug_assert!(packed >> 96 == 0, "a packed position uses 96 bits");
+    packed | ((kind as u128) << KIND_SHIFT) | ctx.0
 }
 
 /// What a probe returns.
@@ -248,8 +284,13 @@ impl AtomicTable {
         self.slots.len() * SLOT_BYTES
     }
 
+    /// The bucket of `key`, by its board and kind only: a search's
+    /// buckets are the same under every context (the context only tells
+    /// entries apart, by the full-key compare), so the search of one rule
+    /// set behaves exactly as before contexts existed.
     #[inline]
     fn bucket(&self, key: u128) -> usize {
+        let key = key & ((1u128 << CONTEXT_SHIFT) - 1);
         let h = crate::game::mix64((key as u64) ^ crate::game::mix64((key >> 64) as u64));
         (h as usize & self.mask) * 2
     }
@@ -403,6 +444,34 @@ impl TransTable for DashTable {
 #[cfg(test)]
 mod sizing_tests {
     use super::*;
+
+    /// Every game, rule set and loop rule has its own context, and an
+    /// entry stored under one is not found under another (same board).
+    #[test]
+    fn contexts_keep_the_rules_apart() {
+        let all: Vec<Context> = RuleSet::ALL
+            .into_iter()
+            .flat_map(|r| {
+                [
+                    Context::new(r, LoopRule::Start),
+                    Context::new(r, LoopRule::Even),
+                ]
+            })
+            .collect();
+        let t = AtomicTable::new(1);
+        let board = crate::game::Position::default().pack_board().0 | 5;
+        let e = Entry::new(Range { lower: 3, upper: 3 }, NO_MOVE, 100);
+        t.store(key(board, Kind::Rule, all[0]), e);
+        assert_eq!(t.probe(key(board, Kind::Rule, all[0])), Some(e));
+        for (i, a) in all.iter().enumerate() {
+            for b in &all[i + 1..] {
+                assert_ne!(a, b);
+            }
+            if i > 0 {
+                assert_eq!(t.probe(key(board, Kind::Rule, *a)), None, "{a:?}");
+            }
+        }
+    }
 
     #[test]
     fn sizes_are_checked_not_wrapped() {

@@ -363,3 +363,78 @@ fn search_does_not_need_the_callers_stack() {
     assert!(v.exact());
     assert_eq!(v, solve());
 }
+
+/// The analysis of `pos` under rule set `G` and loop rule `rule` on table `tt`.
+fn analyse_on<G: Game>(tt: &AtomicTable, rule: LoopRule, pos: &Position) -> Vec<(u8, i32, i32)> {
+    let s = Searcher::<G, _>::new(None, tt, opts(rule, false)).unwrap();
+    let a = s.analyse(pos);
+    assert!(a.value.exact(), "{:?} {rule:?} {pos:?}", G::RULES);
+    let mut v: Vec<(u8, i32, i32)> = a
+        .moves
+        .iter()
+        .map(|m| (m.mv.0, m.value.lower, m.value.upper))
+        .collect();
+    v.sort_unstable();
+    v.push((0xFF, a.value.lower, a.value.upper));
+    v
+}
+
+/// One transposition table shared by searches under every game, rule set
+/// and loop rule, in a random order, gives each search the values of a
+/// search on a fresh table (issue 37, item 9: the table was keyed by the
+/// board only, so a `slam-forbidden` solve, or one of the other game or
+/// loop rule, left entries that the next search read as its own). Each
+/// board is read as a position of both games (its pits 10 and 11 empty).
+#[test]
+fn a_table_shared_across_rules_gives_the_values_of_fresh_tables() {
+    use adji::rules::RuleSet;
+    let tt = AtomicTable::new(4);
+    let mut rng = 37u64;
+    let mut differ = 0;
+    for _ in 0..24 {
+        let n = 8 + (common::lcg(&mut rng) % 6) as usize;
+        let idx = common::lcg(&mut rng) % level_size(n, 10);
+        let pos = Position {
+            pits: unrank(idx, n, 10),
+            side: (idx & 1) as u8,
+            opening: 0,
+        };
+        let mut runs: Vec<(RuleSet, LoopRule)> = RuleSet::ALL
+            .into_iter()
+            .flat_map(|r| [(r, LoopRule::Start), (r, LoopRule::Even)])
+            .collect();
+        // a random order (Fisher-Yates)
+        for i in (1..runs.len()).rev() {
+            runs.swap(i, (common::lcg(&mut rng) % (i as u64 + 1)) as usize);
+        }
+        let mut seen = std::collections::HashSet::new();
+        for (r, rule) in runs {
+            let shared = adji::with_rules!(r, G => analyse_on::<G>(&tt, rule, &pos));
+            let fresh =
+                adji::with_rules!(r, G => analyse_on::<G>(&AtomicTable::new(1), rule, &pos));
+            assert_eq!(shared, fresh, "{r:?} {rule:?} {pos:?}");
+            seen.insert(fresh);
+        }
+        differ += (seen.len() > 1) as usize;
+    }
+    // the rules give the same boards other values: the test can tell
+    assert!(differ > 12, "only {differ} boards differ between rules");
+}
+
+/// The case of the report: after a `slam-forbidden` solve, the same table
+/// gave the default reading's position the other value, marked exact.
+#[test]
+fn a_slam_forbidden_solve_leaves_nothing_for_the_default_reading() {
+    use adji::adjito::AdjitoSlamForbidden;
+    let st = adji::notation::parse_state::<Adjito>(
+        "0,0,0,1,0,1/0,0,1,0,1,2 B 20-22",
+        adji::notation::Stores::Required,
+    )
+    .unwrap();
+    let tt = AtomicTable::new(4);
+    let slam = analyse_on::<AdjitoSlamForbidden>(&tt, LoopRule::Start, &st.pos);
+    let shared = analyse_on::<Adjito>(&tt, LoopRule::Start, &st.pos);
+    let fresh = analyse_on::<Adjito>(&AtomicTable::new(1), LoopRule::Start, &st.pos);
+    assert_ne!(slam, fresh, "the two readings differ here");
+    assert_eq!(shared, fresh);
+}

@@ -180,3 +180,144 @@ def test_observation_tensor_layout():
     a = load("adjito", position="0,1,0,2,0,1/1,0,3,0,1,2 A 18-19").new_initial_state()
     assert np.array(a.observation_tensor(1)).tolist() == [0, 1, 0, 2, 0, 1, 1, 0, 3, 0, 1, 2, 18, 19, 1]
     assert s.observation_string(0) == str(s)
+
+
+RULE_SETS = [("adjito", "default"), ("adjito", "must-reach"), ("adjito", "slam-forbidden"),
+             ("adjiboto", "default"), ("adjiboto", "valdez")]
+
+
+def snapshot(s) -> tuple:
+    """What a state is, as OpenSpiel sees it."""
+    return (s.history(), s.legal_actions(), s.returns(), str(s), s.is_terminal(),
+            s.current_player(), s.information_state_string(0), s.observation_string(0))
+
+
+@pytest.mark.parametrize("game,rules", RULE_SETS)
+def test_states_survive_pickle_deepcopy_and_serialisation(game, rules):
+    """Issue 37, item 12: all three raised TypeError. A copy has the same
+    history, legal actions, returns and string, and plays on as the
+    original does (the loop rule's memory of the stretch included)."""
+    import copy
+    import pickle
+
+    rng = random.Random(12)
+    g = load(game, rules=rules)
+    for plies in [0, 1, 7, 40, 10_000]:
+        s = g.new_initial_state()
+        while len(s.history()) < plies and not s.is_terminal():
+            s.apply_action(rng.choice(s.legal_actions()))
+        copies = [
+            pickle.loads(pickle.dumps(s)),
+            copy.deepcopy(s),
+            pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(g, s))[1],
+            s.clone(),
+        ]
+        for c in copies:
+            assert snapshot(c) == snapshot(s)
+            assert c.position == s.position and c.driver.history == s.driver.history
+        # the copies play on as the original does
+        line = []
+        t = s.clone()
+        while not t.is_terminal() and len(line) < 200:
+            a = rng.choice(t.legal_actions())
+            line.append(a)
+            t.apply_action(a)
+        for c in copies:
+            for a in line:
+                c.apply_action(a)
+            assert snapshot(c) == snapshot(t)
+    assert copy.deepcopy(s).driver is not s.driver
+
+
+def test_a_driver_pickles_and_refuses_a_forged_history():
+    import pickle
+
+    d = adji.Driver(game="adjiboto", rules="valdez")
+    for m in ["5", "0", "8"]:
+        d.play(m)
+    e = pickle.loads(pickle.dumps(d))
+    assert (e.history, e.position, e.start) == (d.history, d.position, d.start)
+    assert e.position.rules == "valdez"
+    f = adji.Driver(game="adjiboto")
+    with pytest.raises(adji.AdjiError, match="illegal|cannot"):
+        f.__setstate__(["5", "5"])
+    assert f.history == [] and f.position == adji.Position.start("adjiboto")
+
+
+def small_start(game: str, rng: random.Random) -> str:
+    """A small position (few seeds, many quiet moves: repetitions are
+    frequent) in the game parameter's form."""
+    while True:
+        p = random_small_position(game, rng, rng.randint(3, 7))
+        if not p.game_over:
+            return p.notation
+
+
+# Adji-Boto's quiet-move cycles start at level 16 and random play rarely
+# closes one: its games start on this 10-move cycle and follow it with
+# probability 0.8 while on it (then play at random).
+CYCLE_START = "2,1,2,1,2/1,2,2,1,2 1 42-42 main"
+CYCLE = ["0", "7", "2", "9", "4", "6", "1", "8", "3", "5"]
+
+
+def test_the_adjiboto_cycle_is_one():
+    p = adji.Position(CYCLE_START, "adjiboto")
+    q = p
+    for m in CYCLE:
+        assert q.captures(m) == 0
+        q = q.play(m)
+    assert q == p
+
+
+def random_games(game: str, rules: str, rng: random.Random):
+    """Games of `game` under `rules` played at random, each as its list of
+    states (the last one terminal)."""
+    starts = ["start"] + [small_start(game, rng) for _ in range(6)]
+    if game == "adjiboto":
+        starts.append(CYCLE_START)
+    for start in starts:
+        g = load(game, rules=rules, position=start)
+        games = 3 if start == "start" else 30
+        for _ in range(games):
+            s = g.new_initial_state()
+            states = [s.clone()]
+            on_cycle = start == CYCLE_START
+            while not s.is_terminal():
+                on_cycle = on_cycle and rng.random() < 0.8
+                if on_cycle:
+                    s.apply_action(s.position.move_to_action(CYCLE[len(s.history()) % len(CYCLE)]))
+                else:
+                    s.apply_action(rng.choice(s.legal_actions()))
+                states.append(s.clone())
+            yield g, states
+
+
+@pytest.mark.parametrize("game,rules", RULE_SETS)
+def test_information_states_are_perfect_recall(game, rules):
+    """Issue 37, item 13: the information state was the position alone, so
+    under the loop rule two states with the same string could differ in
+    what the same action does (one ends by repetition, the other goes on).
+    Over random games: equal strings imply equal legal actions, equal
+    returns and, for every action, equal next states (string, terminality,
+    returns). (The game's play has no loop-rule parameter: a repetition
+    ends a game whichever way the solver scores loops.)"""
+    rng = random.Random(13)
+    checked = repeats = 0
+    seen = {}
+    for g, states in random_games(game, rules, rng):
+        for s in states:
+            key = (str(g), s.information_state_string(0))
+            assert s.information_state_string(1) == key[1]  # perfect information
+            outcome = [s.legal_actions(), s.returns(), s.is_terminal()]
+            for a in s.legal_actions():
+                c = s.child(a)
+                outcome.append((a, str(c), c.is_terminal(), c.returns(),
+                                c.information_state_string(0)))
+                repeats += c.driver.end_reason == "Loop"
+            if key in seen:
+                assert seen[key] == outcome, key
+                checked += 1
+            else:
+                seen[key] = outcome
+    assert checked > 50, "random games met few equal information states"
+    assert repeats > 0, "no move ended a game by repetition: the loop rule was not exercised"

@@ -75,22 +75,14 @@ impl EvalArg {
     }
 }
 
-/// The largest model file read (`--eval`, `--a-eval`, `--b-eval`): a model
-/// is a few kilobytes of JSON, so anything near this is not one.
-const MODEL_MAX_BYTES: u64 = 16 << 20;
-
 /// The largest `--exclude` file read: about a million positions, one a line.
 const EXCLUDE_MAX_BYTES: u64 = 64 << 20;
 
-/// The model named by option `opt`: `baseline`, or a model file (an
-/// unreadable or malformed file is refused naming the option).
+/// The model named by option `opt`: `baseline`, or a model file read as
+/// the library reads one ([`Model::load`]: regular files of bounded size
+/// only); an unusable file is refused naming the option.
 fn load_model<G: Game>(opt: &str, p: &std::path::Path) -> Result<Model, CliError> {
-    if p.as_os_str() == "baseline" {
-        return Ok(Model::baseline::<G>());
-    }
-    let bad = |e: &dyn std::fmt::Display| CliError::Input(format!("{opt} {}: {e}", p.display()));
-    let text = adji::fsutil::read_regular_to_string(p, MODEL_MAX_BYTES).map_err(|e| bad(&e))?;
-    Model::from_json::<G>(&text).map_err(|e| bad(&e))
+    Model::load::<G>(p).map_err(|e| CliError::Input(format!("{opt} {}: {e}", p.display())))
 }
 
 /// `analyse`.

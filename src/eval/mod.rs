@@ -199,7 +199,16 @@ pub enum ModelError {
     /// A weight is not a finite number.
     #[error("the model has a weight that is not a finite number")]
     NotFinite,
+    /// The file cannot be read as a model file: missing, not a regular
+    /// file (a FIFO or device, refused before it is opened), larger than
+    /// [`MODEL_MAX_BYTES`], or not text.
+    #[error("{0}")]
+    Read(#[from] std::io::Error),
 }
+
+/// The largest model file read: a model is a few kilobytes of JSON, so
+/// anything near this is not one.
+pub const MODEL_MAX_BYTES: u64 = 16 << 20;
 
 impl Model {
     /// Parses and checks a model for game `G`.
@@ -225,6 +234,23 @@ impl Model {
             return Err(ModelError::NotFinite);
         }
         Ok(m)
+    }
+
+    /// The model named `path` for game `G`: `baseline` (the split alone,
+    /// [`Model::baseline`]) or a model file, read only if it is a regular
+    /// file of at most [`MODEL_MAX_BYTES`] (so a FIFO cannot block the
+    /// reader, nor `/dev/zero` grow it). Every front end (`--eval`,
+    /// `adji.analyse(eval=...)`) loads through here.
+    ///
+    /// # Errors
+    /// [`ModelError::Read`] for a file that cannot be read so, the other
+    /// variants for one that is not a model of `G`.
+    pub fn load<G: Game>(path: &std::path::Path) -> Result<Model, ModelError> {
+        if path.as_os_str() == "baseline" {
+            return Ok(Model::baseline::<G>());
+        }
+        let text = crate::fsutil::read_regular_to_string(path, MODEL_MAX_BYTES)?;
+        Model::from_json::<G>(&text)
     }
 
     /// The weights shipped in the binary (made by the command in

@@ -51,7 +51,9 @@
 //!   only at stretch starts of the same kind.
 //!
 //! A result that depended on a repeat is never stored (only used on its
-//! path), so no path can read another path's repeat.
+//! path), so no path can read another path's repeat. Every key also
+//! carries the search's rule set and loop rule ([`crate::tt::Context`]),
+//! so searches under other rules may share the table.
 
 use std::time::{Duration, Instant};
 
@@ -175,6 +177,10 @@ pub struct Abort;
 pub struct Searcher<'a, G: Game, T: TransTable> {
     tables: Option<&'a TableSet>,
     tt: &'a T,
+    /// The rules part of every table key ([`crate::tt::Context`]): made
+    /// here from `G` and the loop rule, so that no caller can share a
+    /// table across rules wrongly.
+    tt_ctx: crate::tt::Context,
     opts: Options,
     shared: Shared,
     /// Children being searched, shared by the threads (made on first use).
@@ -219,11 +225,19 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
         Ok(Searcher {
             tables: if opts.use_tables { tables } else { None },
             tt,
+            tt_ctx: crate::tt::Context::new(G::RULES, opts.rule),
             opts,
             shared: Shared::new(opts.limits, opts.max_ply),
             busy: std::sync::OnceLock::new(),
             _g: Default::default(),
         })
+    }
+
+    /// The table key of packed board `board` as a `kind` entry of this
+    /// search (its game, rule set and loop rule included).
+    #[inline]
+    fn key(&self, board: u128, kind: crate::tt::Kind) -> u128 {
+        crate::tt::key(board, kind, self.tt_ctx)
     }
 
     fn probe_tt(&self, ctx: &mut ctx::Ctx, k: u128) -> Option<crate::tt::Entry> {

@@ -13,7 +13,7 @@
 //! documentation of [`crate::search`]).
 
 use crate::game::{Game, MoveList, Packed, Position};
-use crate::tt::{key, Entry, Kind, TransTable, NO_MOVE};
+use crate::tt::{Entry, Kind, TransTable, NO_MOVE};
 use crate::value::{capture_value, Range, NEG_INF, POS_INF};
 
 use super::ctx::Ctx;
@@ -158,7 +158,7 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
     ) -> Result<Known, (i32, bool)> {
         // Free entries bound `lo` from below and `hi` from above: they hold
         // for every w, and a cut made with them alone depends on no repeat.
-        let free_entry = self.probe_tt(ctx, key(board, Kind::Free));
+        let free_entry = self.probe_tt(ctx, self.key(board, Kind::Free));
         let free = free_entry.map_or(
             Range {
                 lower: NEG_INF,
@@ -175,7 +175,10 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
         // reported as repeat-dependent, so no caller stores it as Free.
         let seed = Range::full(node.pos.level() as i32, node.w);
         let mut own = free.meet(seed);
-        if let Some(e) = node.start.and_then(|k| self.probe_tt(ctx, key(board, k))) {
+        if let Some(e) = node
+            .start
+            .and_then(|k| self.probe_tt(ctx, self.key(board, k)))
+        {
             own = own.meet(e.range());
             if e.best != NO_MOVE {
                 hint = e.best;
@@ -357,13 +360,13 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
         let mut boards = [Packed(0); 6];
         for (c, b) in rest.iter().zip(boards.iter_mut()) {
             *b = c.pos.pack_board();
-            self.tt.prefetch(key(b.0, Kind::Free));
+            self.tt.prefetch(self.key(b.0, Kind::Free));
         }
         for (c, &board) in rest.iter().zip(boards.iter()) {
             let score = if c.captured > 0 {
                 let mut upper = POS_INF;
                 for k in [Kind::Free, Kind::Rule] {
-                    if let Some(e) = self.probe_tt(ctx, key(board.0, k)) {
+                    if let Some(e) = self.probe_tt(ctx, self.key(board.0, k)) {
                         upper = upper.min(e.upper as i32);
                     }
                 }
@@ -372,7 +375,7 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
                 if ctx.repeats(board.with_side(c.pos.side).key()) {
                     continue;
                 }
-                match self.probe_tt(ctx, key(board.0, Kind::Free)) {
+                match self.probe_tt(ctx, self.key(board.0, Kind::Free)) {
                     Some(e) => -(e.upper as i32),
                     None => continue,
                 }
@@ -401,11 +404,11 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
         let entry = |r: Range| Entry::new(r, found.best_mv, found.spent);
         if !found.rep {
             let r = found.bounds(known.free, alpha, beta);
-            self.tt.store(key(board, Kind::Free), entry(r));
+            self.tt.store(self.key(board, Kind::Free), entry(r));
         }
         if let Some(kind) = start {
             let r = found.bounds(known.own, alpha, beta);
-            self.tt.store(key(board, kind), entry(r));
+            self.tt.store(self.key(board, kind), entry(r));
         }
     }
 }

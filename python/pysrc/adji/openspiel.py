@@ -35,6 +35,17 @@ Parameters:
   final score difference (player 0's seeds minus player 1's, zero-sum);
   ``wdl`` makes them +1/0/-1 for a win, draw or loss.
 
+Information state: perfect recall. Under the loop rule a position alone
+does not tell what a move does (it may end the game by repetition after one
+history and not after another), so ``information_state_string`` is the start
+position and every move played, ``"<start> | <move> <move> ..."``; equal
+strings are equal games. There is no information-state tensor (a history
+has no fixed size); the observation below is the position alone.
+
+States can be copied and saved: ``copy.deepcopy``, ``pickle`` and
+``pyspiel.serialize_game_and_state`` keep the start and the moves, and the
+copy replays them.
+
 Observation tensor (from the point of view of player ``p``; raw seed
 counts as floats):
 
@@ -147,8 +158,12 @@ class _AdjiGame(pyspiel.Game):
         return AdjiState(self, adji.Driver(self.start))
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        """The observer of the module documentation (perfect information)."""
-        return _Observer(self.GAME, params)
+        """The observer of the module documentation: the position for an
+        observation, the whole game (start and moves) for a perfect-recall
+        information state."""
+        if iig_obs_type is None or not iig_obs_type.perfect_recall:
+            return _Observer(self.GAME, params)
+        return _HistoryObserver(params)
 
 
 class AdjitoGame(_AdjiGame):
@@ -257,6 +272,31 @@ class _Observer:
 
     def string_from(self, state: AdjiState, player: int) -> str:
         return str(state)
+
+
+class _HistoryObserver:
+    """The information state: the start position and every move played.
+
+    Under the loop rule the position alone does not tell what a move does
+    (the same position ends the game by repetition after one history and
+    not after another), so the information state is perfect-recall: equal
+    strings are equal games, hence equal legal actions, outcomes and
+    returns. Both players see the same (perfect information); there is no
+    tensor (``provides_information_state_tensor`` is false), as a history
+    has no fixed size."""
+
+    def __init__(self, params):
+        if params:
+            raise ValueError(f"observation parameters not supported; passed {params}")
+        self.tensor = None
+        self.dict = {}
+
+    def set_from(self, state: AdjiState, player: int):
+        pass
+
+    def string_from(self, state: AdjiState, player: int) -> str:
+        d = state.driver
+        return f"{d.start.notation} | {' '.join(d.history)}"
 
 
 GAMES = {"adjito": AdjitoGame, "adjiboto": AdjiBotoGame}
