@@ -119,10 +119,13 @@ fn host_of(req: &Request) -> Result<Option<String>, Response> {
     let header = match header.map(|h| h.to_str()) {
         None => None,
         Some(Ok(h)) if well_formed(h) => Some(h.to_string()),
-        Some(h) => return Err(bad(format!(
-            "Host '{}' is not a host name or address with an optional port (digits, at most 65535)",
-            shown(h.unwrap_or("(not text)"))
-        ))),
+        Some(h) => {
+            return Err(bad(format!(
+                "Host '{}' is not a host name or address with an optional port (digits, at \
+                 most 65535)",
+                shown(h.unwrap_or("(not text)"))
+            )))
+        }
     };
     let Some(target) = req.uri().authority().map(|a| a.as_str()) else {
         return Ok(header);

@@ -326,8 +326,8 @@ struct Watched {
 
 impl Watched {
     /// Times a write's outcome: a write that waits starts (or keeps) the
-    /// clock and fails with `TimedOut` once it runs out; any other outcome
-    /// stops it.
+    /// clock and fails with `TimedOut` once it runs out; a write that is
+    /// done (bytes taken, or an error) stops it.
     fn timed<T>(
         &mut self,
         cx: &mut Context<'_>,
@@ -396,8 +396,9 @@ impl AsyncWrite for Watched {
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        // A socket's flush never waits (the bytes are the kernel's once
+        // written), so it neither starts nor stops the write clock.
         let r = Pin::new(&mut self.io).poll_flush(cx);
-        let r = self.timed(cx, r);
         if matches!(r, Poll::Ready(Ok(()))) {
             self.activity.unflushed.store(false, Ordering::Release);
         }
