@@ -208,7 +208,9 @@ async fn an_ambiguous_or_malformed_host_is_refused_with_400() {
         }
     }
     // Absolute-form targets: the target's host follows the same policy.
-    let absolute: [(String, Vec<(&str, &str)>, u16); 7] = [
+    /// A request target, its headers and the status it gets.
+    type Case<'a> = (String, Vec<(&'a str, &'a str)>, u16);
+    let absolute: [Case; 7] = [
         ("http://evil.example/api/info".into(), vec![], 421),
         ("http://evil.example/".into(), vec![], 421),
         (

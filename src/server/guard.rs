@@ -105,44 +105,41 @@ fn well_formed(a: &str) -> bool {
 }
 
 /// The host a request names (its target's authority, else its `Host`
-/// header; `None` when it names none), or the 400 answer when it names one
-/// ambiguously (see the module's documentation).
-fn host_of(req: &Request) -> Result<Option<String>, Response> {
-    let bad = |m: String| refuse(StatusCode::BAD_REQUEST, m);
+/// header; `None` when it names none), or why it names one ambiguously (the
+/// message of a 400; see the module's documentation).
+fn host_of(req: &Request) -> Result<Option<String>, String> {
     let mut hosts = req.headers().get_all(header::HOST).iter();
     let header = hosts.next();
     if hosts.next().is_some() {
-        return Err(bad(
-            "more than one Host header: a request names one host".to_string()
-        ));
+        return Err("more than one Host header: a request names one host".to_string());
     }
     let header = match header.map(|h| h.to_str()) {
         None => None,
         Some(Ok(h)) if well_formed(h) => Some(h.to_string()),
         Some(h) => {
-            return Err(bad(format!(
+            return Err(format!(
                 "Host '{}' is not a host name or address with an optional port (digits, at \
                  most 65535)",
                 shown(h.unwrap_or("(not text)"))
-            )))
+            ))
         }
     };
     let Some(target) = req.uri().authority().map(|a| a.as_str()) else {
         return Ok(header);
     };
     if !well_formed(target) {
-        return Err(bad(format!(
+        return Err(format!(
             "the request target's host '{}' is not a host name or address with an optional \
              port (digits, at most 65535)",
             shown(target)
-        )));
+        ));
     }
     match header {
-        Some(h) if !h.eq_ignore_ascii_case(target) => Err(bad(format!(
+        Some(h) if !h.eq_ignore_ascii_case(target) => Err(format!(
             "the request target names host '{}' but the Host header '{}'",
             shown(target),
             shown(&h)
-        ))),
+        )),
         _ => Ok(Some(target.to_string())),
     }
 }
@@ -155,7 +152,7 @@ fn refuse(status: StatusCode, message: String) -> Response {
 fn verdict(hosts: &Hosts, req: &Request) -> Option<Response> {
     let host = match host_of(req) {
         Ok(h) => h.unwrap_or_default(),
-        Err(r) => return Some(r),
+        Err(m) => return Some(refuse(StatusCode::BAD_REQUEST, m)),
     };
     if !hosts.allows_authority(&host) {
         return Some(refuse(
