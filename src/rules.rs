@@ -257,7 +257,9 @@ impl RuleSet {
             }
             RuleSet::AdjiBotoValdez => {
                 "Valdez, 50 Ways to Play Mancala (2023), p. 61, as the open-source MancalaGames \
-                 program plays it"
+                 program plays it, but for one capture: a chain that comes all the way round \
+                 stops at the pit of the last seed, as its rule text says, where the program \
+                 takes that pit too (docs/RULES.md, section 7.3)"
             }
         }
     }

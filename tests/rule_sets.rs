@@ -931,3 +931,55 @@ fn loop_sensitive_positions_per_reading() {
     assert_eq!(per_level::<AdjitoSlamForbidden>(), [0; 9]);
     assert_eq!(per_level::<AdjiBotoValdez>(), [0; 9]);
 }
+
+/// Where `valdez` and the MancalaGames program part (the rules document,
+/// §7.3): a capture chain that comes all the way round to the pit of the
+/// last seed stops there under every reading of adji (the rules §3), while
+/// the program's capture loop takes that pit too. Replays `moves` from
+/// `position` under `valdez`: the seeds each move captured and the result.
+fn valdez_game(position: &str, moves: &str) -> (Vec<u8>, adji::driver::GameResult) {
+    use adji::notation::{parse_move, parse_state, Stores};
+    let start = parse_state::<AdjiBotoValdez>(position, Stores::Required).unwrap();
+    let mut pos = start.pos;
+    let mut line = Vec::new();
+    for m in moves.split_whitespace() {
+        let mv = parse_move::<AdjiBotoValdez>(&pos, m).unwrap();
+        pos = AdjiBotoValdez::play_unchecked(&pos, mv).pos;
+        line.push(mv);
+    }
+    let r = adji::driver::replay::<AdjiBotoValdez>(start, &line).unwrap();
+    let caps = r.steps.iter().map(|s| s.captured).collect();
+    (caps, r.result.expect("the game ends"))
+}
+
+#[test]
+fn valdez_capture_chain_stops_at_the_last_pit_after_a_full_round() {
+    use adji::game::EndReason;
+    // Player 1 sows pit 0 (9 seeds): every pit then holds 1; the chain takes
+    // pits 9, 0, …, 7 and stops at pit 8, where the last seed fell. Player
+    // 1's 58 end the game (more than 50), and pit 8's seed is player 0's
+    // at the sweep: 42-58. MancalaGames takes it too, 41-59 (a one-seed
+    // difference of the kind issue 37 met six times).
+    let (caps, r) = valdez_game("9,0,0,0,0/0,0,0,0,1 1 49-41 main", "0");
+    assert_eq!(caps, [9]);
+    assert_eq!(r.reason, EndReason::MoreThanHalf);
+    assert_eq!(r.score, [42, 58]);
+    // The pit of the last seed holds 5 when the chain comes round: adji
+    // leaves it to its owner, who goes on playing (player 1 passes, player
+    // 0 sows it) and loses 49-51; MancalaGames captures it and ends the
+    // game at once, 52-48 for player 0.
+    let (caps, r) = valdez_game("1,1,3,3,3/3,3,2,4,1 0 48-28 main", "6 pass 8");
+    assert_eq!(caps, [19, 0, 0]);
+    assert_eq!(r.reason, EndReason::NoMoves);
+    assert_eq!(r.score, [49, 51]);
+    assert_eq!(r.winner, Some(1));
+    // The default reading has the same chain (the two readings share the
+    // main phase and its tables).
+    let start = adji::notation::parse_state::<AdjiBoto>(
+        "9,0,0,0,0/0,0,0,0,1 1 49-41 main",
+        adji::notation::Stores::Required,
+    )
+    .unwrap();
+    let mv = adji::notation::parse_move::<AdjiBoto>(&start.pos, "0").unwrap();
+    assert_eq!(AdjiBoto::play_unchecked(&start.pos, mv).captured, 9);
+}

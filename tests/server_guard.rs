@@ -180,3 +180,71 @@ fn allow_host_adds_a_name() {
     let (ok, out, _) = cli(&["serve", "--help"]);
     assert!(ok && out.contains("--allow-host"), "{out}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_ambiguous_or_malformed_host_is_refused_with_400() {
+    let s = start(small(1, 4, 10)).await;
+    let port = s.addr.port();
+    let good = format!("127.0.0.1:{port}");
+    let bad_hosts: [&[(&str, &str)]; 9] = [
+        // Two Host headers, allowed or not, equal or not.
+        &[("Host", "localhost"), ("Host", "localhost")],
+        &[("Host", "localhost"), ("Host", "evil.example")],
+        &[("Host", "evil.example"), ("Host", "localhost")],
+        // A port that is not a port.
+        &[("Host", "localhost:abc")],
+        &[("Host", "127.0.0.1:80x")],
+        &[("Host", "localhost:65536")],
+        &[("Host", "localhost:0000080")],
+        // User information.
+        &[("Host", "evil@localhost")],
+        &[("Host", "")],
+    ];
+    for h in bad_hosts {
+        for path in ["/", "/api/info", SOLVE] {
+            let (st, body) = raw(s.addr, path, h);
+            assert_eq!(st, 400, "{h:?} {path}: {body}");
+            assert!(body.contains("Host"), "{h:?}: {body}");
+        }
+    }
+    // Absolute-form targets: the target's host follows the same policy.
+    /// A request target, its headers and the status it gets.
+    type Case<'a> = (String, Vec<(&'a str, &'a str)>, u16);
+    let absolute: [Case; 7] = [
+        ("http://evil.example/api/info".into(), vec![], 421),
+        ("http://evil.example/".into(), vec![], 421),
+        (
+            "http://evil.example/api/info".into(),
+            vec![("Host", "evil.example")],
+            421,
+        ),
+        // A target that disagrees with its Host header.
+        (
+            format!("http://{good}/api/info"),
+            vec![("Host", "evil.example")],
+            400,
+        ),
+        (
+            "http://evil.example/api/info".into(),
+            vec![("Host", "localhost")],
+            400,
+        ),
+        ("http://localhost:abc/api/info".into(), vec![], 400),
+        (
+            format!("http://{good}/api/info"),
+            vec![("Host", good.as_str())],
+            200,
+        ),
+    ];
+    for (target, h, want) in &absolute {
+        let (st, body) = raw(s.addr, target, h);
+        assert_eq!(st, *want, "GET {target} {h:?}: {body}");
+    }
+    // Well-formed hosts are still served.
+    for h in ["localhost", "localhost:", "LOCALHOST:8080", "[::1]:65535"] {
+        let (st, body) = raw(s.addr, "/api/info", &[("Host", h)]);
+        assert_eq!(st, 200, "Host {h}: {body}");
+    }
+    let (st, body) = raw(s.addr, &format!("http://{good}/api/info"), &[]);
+    assert_eq!(st, 200, "{body}");
+}

@@ -1,6 +1,7 @@
 //! Slow and silent clients on loopback (slowloris): connections that send
 //! half a request head, or nothing, or go quiet after a request, are
-//! closed after `--header-timeout`; at most `--max-connections` are open at
+//! closed after `--header-timeout`; connections that send requests and
+//! never read the answers are closed after `--write-timeout`; at most `--max-connections` are open at
 //! once (at the cap a new one closes the oldest idle one), and `/api/info`
 //! still answers a legitimate client, even while attackers reopen silent
 //! connections as fast as they are closed. Each test starts the release binary
@@ -224,6 +225,8 @@ fn bad_limits_are_usage_errors() {
         ["--header-timeout", "100000"],
         ["--max-connections", "0"],
         ["--max-connections", "10000000"],
+        ["--write-timeout", "0"],
+        ["--write-timeout", "100000"],
     ] {
         let mut all = vec!["serve", "--port", "0"];
         all.extend(args);
@@ -383,4 +386,62 @@ fn a_newcomer_is_refused_only_when_every_connection_is_busy() {
     }
     // Their places are free again.
     assert!(info_within(addr, Duration::from_secs(2)).is_some());
+}
+
+/// A connection that asks for the page's script (28 KiB) `n` times in a
+/// row and never reads an answer: the server's writes fill the socket's
+/// buffers and wait.
+fn unread(addr: SocketAddr, n: usize) -> TcpStream {
+    let mut c = TcpStream::connect(addr).expect("connects");
+    c.set_write_timeout(Some(Duration::from_secs(2))).unwrap();
+    let requests = b"GET /board.js HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".repeat(n);
+    // The server may stop reading before it has them all: that is the point.
+    let _ = c.write_all(&requests);
+    c.set_nonblocking(true).unwrap();
+    c
+}
+
+#[test]
+fn clients_that_never_read_are_closed_after_the_write_timeout() {
+    let write_timeout = Duration::from_secs(2);
+    let (_s, addr) = serve(&[
+        "--header-timeout",
+        "30",
+        "--write-timeout",
+        "2",
+        "--max-connections",
+        "2",
+    ]);
+    let t0 = Instant::now();
+    // 3,000 answers of 28 KiB (84 MiB): far more than loopback buffers hold.
+    let mut hogs = vec![unread(addr, 3000), unread(addr, 3000)];
+    std::thread::sleep(Duration::from_millis(300));
+    // Both places are held by connections busy with a request.
+    assert!(
+        info(addr).is_none() || t0.elapsed() >= write_timeout,
+        "a newcomer is refused while both connections are busy"
+    );
+    // A third client is served once the write timeout closes them.
+    let waited = info_within(addr, Duration::from_secs(10));
+    let elapsed = t0.elapsed();
+    assert!(
+        waited.is_some(),
+        "no answer in {elapsed:?}: clients that never read hold the connections"
+    );
+    assert!(
+        elapsed < write_timeout + Duration::from_secs(3),
+        "served only after {elapsed:?}"
+    );
+    assert!(
+        all_closed_within(&mut hogs, Duration::from_secs(5)).is_some(),
+        "the clients that never read are closed"
+    );
+    let _ = std::io::stderr().write_all(
+        format!(
+            "\nwrite timeout 2 s, 2 of 2 connections held by clients that never read: \
+             a third client answered {:.2} s after they connected\n",
+            elapsed.as_secs_f64()
+        )
+        .as_bytes(),
+    );
 }

@@ -75,6 +75,10 @@ pub struct ServeArgs {
     /// silent on an open connection; then it is closed.
     #[arg(long, value_name = "SECONDS", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=3600))]
     pub header_timeout: u32,
+    /// Seconds a client may leave an answer unread (the connection's
+    /// buffers full, no byte taken); then it is closed.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=3600))]
+    pub write_timeout: u32,
     /// Connections open at once; at the cap a new one closes the oldest
     /// idle one, or is closed itself when every one is busy with a request.
     /// Must fit the descriptor limit (ulimit -n) with room to spare.
@@ -118,6 +122,7 @@ pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
         allow_hosts: a.allow_host.clone(),
         conn: ConnLimits {
             header_timeout: Duration::from_secs(a.header_timeout.into()),
+            write_timeout: Duration::from_secs(a.write_timeout.into()),
             max_connections: a.max_connections as usize,
         },
     };
@@ -191,7 +196,7 @@ fn announce(app: &App, addr: SocketAddr) {
         .join(", ");
     eprintln!(
         "adji serve: {} --rules {} first; tables {tables} ({readers}; {} mapped); {} worker(s) with {} hash each (and up to {} of move hints \
-         per analysis), {} may wait; {} s per solve at most; {} connections at most, {} s per request head",
+         per analysis), {} may wait; {} s per solve at most; {} connections at most, {} s per request head, {} s per stalled write",
         c.rules.game(),
         c.rules.name(),
         fmt_bytes(app.mapped_bytes()),
@@ -201,7 +206,8 @@ fn announce(app: &App, addr: SocketAddr) {
         app.queue().waiting(),
         c.time_cap.as_secs(),
         c.conn.max_connections,
-        c.conn.header_timeout.as_secs()
+        c.conn.header_timeout.as_secs(),
+        c.conn.write_timeout.as_secs()
     );
     if let Some(dir) = &c.tables {
         for r in RuleSet::families().filter(|&r| app.covered(r) == 0) {

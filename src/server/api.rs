@@ -13,8 +13,9 @@
 //! `rules` names a rule set of the game (`adji rules`); without it, the
 //! game's default reading.
 //!
-//! Only requests for this server's names are answered, and API requests
-//! from other sites are refused (`guard`: 421, 403).
+//! Only requests that name one of this server's names, unambiguously, are
+//! answered, and API requests from other sites are refused (`guard`: 400,
+//! 421, 403).
 //!
 //! Errors are JSON `{"error": TEXT}`: 400 for bad input (with the command
 //! line's text), 404 for what the tables do not cover, 503 when the solve

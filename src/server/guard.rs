@@ -8,6 +8,14 @@
 //! Allowed names: `localhost` and the loopback addresses, the bound
 //! address (any IP address when bound to every address), and the names of
 //! `--allow-host`; each with any port, compared without case.
+//!
+//! A request that names its host ambiguously gets 400 before the names are
+//! compared: more than one `Host` header, a `Host` that is not
+//! `host[:port]` (a port of digits up to 65535, no user information), or
+//! an absolute-form target (`GET http://host/ HTTP/1.1`) whose authority
+//! is malformed or differs from its `Host` header. The host checked is the
+//! target's authority when the target has one, else the `Host` header:
+//! both must name this server, so the two forms follow one policy.
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -68,13 +76,72 @@ fn normal(name: &str) -> String {
     name.trim().trim_end_matches('.').to_ascii_lowercase()
 }
 
-/// The request's host: the URI's authority, or the `Host` header.
-fn host_of(req: &Request) -> Option<String> {
-    if let Some(a) = req.uri().authority() {
-        return Some(a.to_string());
+/// At most 80 characters of `s`, for an error message.
+fn shown(s: &str) -> String {
+    s.chars().take(80).collect()
+}
+
+/// Whether `a` is a well-formed `host[:port]`: a non-empty host, no user
+/// information, and a port (if any) of digits, at most 65535 (an empty
+/// port, `host:`, is well formed, as RFC 3986 has it).
+fn well_formed(a: &str) -> bool {
+    let Ok(parsed) = a.parse::<axum::http::uri::Authority>() else {
+        return false;
+    };
+    if a.contains('@') || parsed.host().is_empty() {
+        return false;
     }
-    let h = req.headers().get(header::HOST)?.to_str().ok()?;
-    Some(h.to_string())
+    // Without user information the text is the host, then `:` and the
+    // port or nothing.
+    let rest = a.get(parsed.host().len()..).unwrap_or(":");
+    match rest.strip_prefix(':') {
+        None => rest.is_empty(),
+        Some(port) => {
+            port.len() <= 5
+                && port.bytes().all(|b| b.is_ascii_digit())
+                && port.parse::<u32>().map_or(port.is_empty(), |p| p <= 65_535)
+        }
+    }
+}
+
+/// The host a request names (its target's authority, else its `Host`
+/// header; `None` when it names none), or why it names one ambiguously (the
+/// message of a 400; see the module's documentation).
+fn host_of(req: &Request) -> Result<Option<String>, String> {
+    let mut hosts = req.headers().get_all(header::HOST).iter();
+    let header = hosts.next();
+    if hosts.next().is_some() {
+        return Err("more than one Host header: a request names one host".to_string());
+    }
+    let header = match header.map(|h| h.to_str()) {
+        None => None,
+        Some(Ok(h)) if well_formed(h) => Some(h.to_string()),
+        Some(h) => {
+            return Err(format!(
+                "Host '{}' is not a host name or address with an optional port (digits, at \
+                 most 65535)",
+                shown(h.unwrap_or("(not text)"))
+            ))
+        }
+    };
+    let Some(target) = req.uri().authority().map(|a| a.as_str()) else {
+        return Ok(header);
+    };
+    if !well_formed(target) {
+        return Err(format!(
+            "the request target's host '{}' is not a host name or address with an optional \
+             port (digits, at most 65535)",
+            shown(target)
+        ));
+    }
+    match header {
+        Some(h) if !h.eq_ignore_ascii_case(target) => Err(format!(
+            "the request target names host '{}' but the Host header '{}'",
+            shown(target),
+            shown(&h)
+        )),
+        _ => Ok(Some(target.to_string())),
+    }
 }
 
 fn refuse(status: StatusCode, message: String) -> Response {
@@ -83,14 +150,17 @@ fn refuse(status: StatusCode, message: String) -> Response {
 
 /// Why a request is refused, if it is.
 fn verdict(hosts: &Hosts, req: &Request) -> Option<Response> {
-    let host = host_of(req).unwrap_or_default();
+    let host = match host_of(req) {
+        Ok(h) => h.unwrap_or_default(),
+        Err(m) => return Some(refuse(StatusCode::BAD_REQUEST, m)),
+    };
     if !hosts.allows_authority(&host) {
-        let shown: String = host.chars().take(80).collect();
         return Some(refuse(
             StatusCode::MISDIRECTED_REQUEST,
             format!(
-                "Host '{shown}' is not a name this server answers to (localhost, its loopback \
-                 and bound addresses, and the names of --allow-host)"
+                "Host '{}' is not a name this server answers to (localhost, its loopback \
+                 and bound addresses, and the names of --allow-host)",
+                shown(&host)
             ),
         ));
     }

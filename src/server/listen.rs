@@ -1,5 +1,6 @@
 //! The accept loop: every connection is HTTP/1 (hyper) with a time limit on
-//! each request head, and at most a fixed number are open at once.
+//! each request head and on each stalled write, and at most a fixed number
+//! are open at once.
 //!
 //! A client that sends half a head, or nothing, or goes quiet between two
 //! requests of a kept-alive connection, is closed once the header timeout
@@ -14,6 +15,14 @@
 //! idle ones and go first, so a client that sends its request at once is
 //! served. Shutdown stops accepting, closes idle connections and lets the
 //! others finish their requests.
+//!
+//! A client that sends requests and does not read the answers fills the
+//! socket's buffers, and the connection stays busy (never idle, never
+//! evicted). So a write that cannot hand the socket a single byte for the
+//! write timeout fails and the connection is closed (`Watched`). Only a
+//! full socket counts: an answer that is slow to compute (a solve, a stream
+//! of progress) writes nothing meanwhile and is not cut, and every byte
+//! the socket takes starts the time again.
 
 use std::collections::BTreeMap;
 use std::convert::Infallible;
@@ -41,6 +50,9 @@ use tokio::sync::{watch, Notify};
 pub struct ConnLimits {
     /// The longest a request head may take, from the moment it is awaited.
     pub header_timeout: Duration,
+    /// The longest a write may wait for room in the socket (the client not
+    /// reading); then the connection is closed.
+    pub write_timeout: Duration,
     /// Connections open at once; at the cap a new one closes the oldest idle
     /// one, or is closed itself when every open one is busy.
     pub max_connections: usize,
@@ -50,6 +62,7 @@ impl Default for ConnLimits {
     fn default() -> Self {
         ConnLimits {
             header_timeout: Duration::from_secs(10),
+            write_timeout: Duration::from_secs(10),
             max_connections: 512,
         }
     }
@@ -91,6 +104,8 @@ pub async fn run(
         let io = TokioIo::new(Watched {
             io: stream,
             activity: Arc::clone(&place.activity),
+            write_timeout: limits.write_timeout,
+            stalled: None,
         });
         let conn = http.serve_connection(io, svc);
         tokio::spawn(drive(conn, place, stop.subscribe()));
@@ -298,13 +313,43 @@ impl hyper::body::Body for BusyBody {
 }
 
 /// The socket, noting whether written bytes may still wait to be sent
-/// (hyper writes its buffer, then flushes, in every turn).
+/// (hyper writes its buffer, then flushes, in every turn), and failing a
+/// write that finds the socket full for longer than the write timeout.
 struct Watched {
     io: TcpStream,
     activity: Arc<Activity>,
+    write_timeout: Duration,
+    /// Armed when a write finds the socket full, cleared when one gets
+    /// through: the moment the stalled write fails.
+    stalled: Option<Pin<Box<tokio::time::Sleep>>>,
 }
 
 impl Watched {
+    /// Times a write's outcome: a write that waits starts (or keeps) the
+    /// clock and fails with `TimedOut` once it runs out; a write that is
+    /// done (bytes taken, or an error) stops it.
+    fn timed<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        r: Poll<std::io::Result<T>>,
+    ) -> Poll<std::io::Result<T>> {
+        if r.is_ready() {
+            self.stalled = None;
+            return r;
+        }
+        let timeout = self.write_timeout;
+        let clock = self
+            .stalled
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(timeout)));
+        match clock.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the client took no data for the write timeout",
+            ))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+
     /// Notes a write's outcome: bytes taken or a full socket leave data
     /// to flush.
     fn wrote<T>(&self, r: Poll<std::io::Result<T>>) -> Poll<std::io::Result<T>> {
@@ -332,6 +377,7 @@ impl AsyncWrite for Watched {
         buf: &[u8],
     ) -> Poll<std::io::Result<usize>> {
         let r = Pin::new(&mut self.io).poll_write(cx, buf);
+        let r = self.timed(cx, r);
         self.wrote(r)
     }
 
@@ -341,6 +387,7 @@ impl AsyncWrite for Watched {
         bufs: &[IoSlice<'_>],
     ) -> Poll<std::io::Result<usize>> {
         let r = Pin::new(&mut self.io).poll_write_vectored(cx, bufs);
+        let r = self.timed(cx, r);
         self.wrote(r)
     }
 
@@ -349,6 +396,8 @@ impl AsyncWrite for Watched {
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        // A socket's flush never waits (the bytes are the kernel's once
+        // written), so it neither starts nor stops the write clock.
         let r = Pin::new(&mut self.io).poll_flush(cx);
         if matches!(r, Poll::Ready(Ok(()))) {
             self.activity.unflushed.store(false, Ordering::Release);

@@ -13,8 +13,10 @@
 //! - `request`: what the routes share (the error answer, the query
 //!   parameters and their parsing), below `api` and `jobs`;
 //! - `assets`: the page, its script and style sheet, compiled in;
-//! - `guard`: the names the server answers to, and no cross-site API calls;
-//! - `listen`: the accept loop (header timeout, connection cap).
+//! - `guard`: the names the server answers to (one unambiguous host a
+//!   request), and no cross-site API calls;
+//! - `listen`: the accept loop (header timeout, write timeout, connection
+//!   cap).
 //!
 //! Every route that takes a `game` also takes `rules`, the rule set (the
 //! game's default reading when absent); a handler runs monomorphised for
