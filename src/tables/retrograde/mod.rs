@@ -2,7 +2,7 @@
 //!
 //! # Algorithm
 //!
-//! The README's value definition gives, per level, `lo` as the least and
+//! The value definition of docs/RULES.md §4 gives, per level, `lo` as the least and
 //! `hi` as the greatest solution of `lo(p) = max(E(p), −hi(c))`,
 //! `hi(p) = max(E(p), −lo(c))` over the quiet moves `p → c`, where `E(p)` is
 //! the best exit (a capture, worth `captured − value(child)` from the lower
@@ -88,6 +88,8 @@ mod frontier;
 mod level;
 pub mod outofcore;
 use crate::games::packed;
+#[cfg(test)]
+mod packed_props;
 mod part;
 mod plan;
 mod preds;
