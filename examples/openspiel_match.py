@@ -14,7 +14,7 @@ win/draw/loss utility; AdjiBot has fixed budgets (tables, then a solve of
 Every move of both sides is checked where the truth is known: the tables
 cover the position, or `adji.solve` proves its value within 100,000 nodes.
 A move is optimal when its exact value equals the position's (values as
-the README's rules §4 define them, the position taken as a stretch start).
+docs/RULES.md §4 define them, the position taken as a stretch start).
 
 One JSON line per game is appended to OUT; a rerun skips the games already
 there (resumable).

@@ -8,7 +8,7 @@
 //! `start`) from `DIR` and prints a Markdown table. A position is a board
 //! with its mover to move (the tables' positions: each board once); a
 //! value is the mover's seeds minus the opponent's under the loop rule
-//! (the README's rules section, §4).
+//! (docs/RULES.md, §4).
 
 use std::path::Path;
 

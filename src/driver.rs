@@ -1,5 +1,5 @@
 //! The game driver: plays a move list from a position and applies every end
-//! rule literally along the real history (the README's rules §2–§4, "Playing a game"):
+//! rule literally along the real history (docs/RULES.md §2–§4, "Playing a game"):
 //! the loop rule, Adjito's more-than-half end, and the final sweep.
 
 use ahash::AHashSet;
@@ -88,7 +88,7 @@ fn result<G: Game>(st: &State, reason: EndReason) -> GameResult {
 }
 
 /// The positions of the current stretch (the moves since the last
-/// capture): the loop rule of "Playing a game" (the README's rules §4) ends
+/// capture): the loop rule of "Playing a game" (docs/RULES.md §4) ends
 /// a game when one of them occurs a second time.
 #[derive(Clone, Debug, Default)]
 pub struct Stretch(AHashSet<Position>);

@@ -18,7 +18,7 @@
 //!
 //! At the root every move's child is searched as a fresh stretch start, so
 //! move bounds are positional, exactly as the exact search and the tables
-//! define move values (the README's rules §4), and the root's proven range is their join.
+//! define move values (docs/RULES.md §4), and the root's proven range is their join.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -461,7 +461,7 @@ impl<'a, G: Game> Engine<'a, G> {
 
     /// Analyses `pos` (a stretch start) by iterative deepening within the
     /// limits. Every root move's child is a fresh stretch start, so move
-    /// bounds are positional (the README's rules §4), like the exact search's.
+    /// bounds are positional (docs/RULES.md §4), like the exact search's.
     pub fn analyse(&mut self, pos: &Position) -> Estimate {
         self.t0 = Instant::now();
         self.nodes = 0;

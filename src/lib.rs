@@ -14,7 +14,7 @@
 //! - [`perft`]: move-path counting;
 //! - [`driver`]: playing games with every end rule applied literally;
 //! - [`index`]: combinatorial ranking of the boards of one level;
-//! - [`value`]: the value definition and loop rules (the README's rules §4);
+//! - [`value`]: the value definition and loop rules (docs/RULES.md §4);
 //! - [`tables`]: endgame tables (format, builder, verify, stats);
 //! - [`reference`]: a slow, obviously correct reference solver;
 //! - [`literal`]: the literal loop rule by brute force, and its gap to `start`;
@@ -40,7 +40,7 @@
 //! use adji::notation::{format_state, parse_move};
 //! use adji::game::State;
 //!
-//! // the README's rules §2's first worked example: from the start, B plays 2B.
+//! // docs/RULES.md §2's first worked example: from the start, B plays 2B.
 //! let start = Adjito::start();
 //! let mv = parse_move::<Adjito>(&start, "2B").unwrap();
 //! let played = Adjito::try_play(&start, mv).unwrap();

@@ -1,7 +1,7 @@
 //! The literal loop rule, solved by brute force, and its gap to the
 //! solver's loop rules (`adji loop-gap`).
 //!
-//! The README's rules section (§4) plays a game literally: when a position
+//! The docs/RULES.md (§4) plays a game literally: when a position
 //! (board and side to move) occurs a second time with no capture in
 //! between, the game ends and each player takes the seeds on their side as
 //! they lie. A position's *literal value* is the mover's seeds minus the
@@ -347,7 +347,7 @@ mod tests {
 
     #[test]
     fn literal_and_start_disagree_on_4_of_910_adjito_positions_with_at_most_3_seeds() {
-        // the README's rules §4 quotes this figure
+        // docs/RULES.md §4 quotes this figure
         let gap = loop_gap::<Adjito>(3, 10_000_000).unwrap();
         let total: u64 = gap.iter().map(|g| g.positions).sum();
         let differ: u64 = gap.iter().map(|g| g.differ_start).sum();

@@ -1,4 +1,4 @@
-//! Position and move notation (the README's rules §5): parsing and formatting.
+//! Position and move notation (docs/RULES.md §5): parsing and formatting.
 //!
 //! `TOP/BOTTOM MOVER TOPSTORE-BOTTOMSTORE [PHASE]`, or the word `start`.
 //! Every malformed input gets a [`NotationError`] naming the field and what

@@ -1,4 +1,4 @@
-//! Move-path counting (the README's rules §6): `perft(p, d)` counts the move sequences
+//! Move-path counting (docs/RULES.md §6): `perft(p, d)` counts the move sequences
 //! of exactly `d` moves from `p`. No loop rule and no early end are applied;
 //! a finished game has no moves; Adji-Boto passes count as moves.
 

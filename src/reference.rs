@@ -1,5 +1,5 @@
 //! A small, obviously correct reference solver, kept apart from the fast
-//! code: a direct transcription of the README's rules §4.
+//! code: a direct transcription of docs/RULES.md §4.
 //!
 //! Boards are enumerated by plain recursion and kept in hash maps; `lo` and
 //! `hi` start at −∞ and +∞ and every position of a level is updated with

@@ -62,14 +62,14 @@ impl fmt::Display for GameId {
 /// One reading of one game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RuleSet {
-    /// Adjito as the README's rules section reads the seed texts.
+    /// Adjito as docs/RULES.md reads the seed texts.
     AdjitoDefault,
     /// Adjito where every move must reach the opponent's row when one can.
     AdjitoMustReach,
     /// Adjito where a move that would capture everything is forbidden unless
     /// every move would.
     AdjitoSlamForbidden,
-    /// Adji-Boto as the README's rules section reads Mancala World.
+    /// Adji-Boto as docs/RULES.md reads Mancala World.
     AdjiBotoDefault,
     /// Adji-Boto as Valdez (2023) and the MancalaGames program play it.
     AdjiBotoValdez,
@@ -131,7 +131,7 @@ impl RuleSet {
         }
     }
 
-    /// The game's default reading (the README's rules §2 and §3).
+    /// The game's default reading (docs/RULES.md §2 and §3).
     pub const fn default_for(game: GameId) -> RuleSet {
         match game {
             GameId::Adjito => RuleSet::AdjitoDefault,
@@ -192,7 +192,7 @@ impl RuleSet {
     /// unless its positions after the opening play and score exactly as
     /// another's (Valdez's reading differs from the default only in the
     /// opening and in the early end, which values score by full play, the
-    /// README's rules section).
+    /// docs/RULES.md).
     pub const fn tables(self) -> RuleSet {
         match self {
             RuleSet::AdjiBotoValdez => RuleSet::AdjiBotoDefault,
@@ -237,7 +237,7 @@ impl RuleSet {
         match self {
             RuleSet::AdjitoDefault => {
                 "The seed texts (Catalan and Spanish rule pages for Adjito of Benin), \
-                 with the readings of the README's rules section: feeding only when the \
+                 with the readings of docs/RULES.md: feeding only when the \
                  opponent's row is empty; a capture of everything is played without the capture"
             }
             RuleSet::AdjitoMustReach => {
@@ -252,8 +252,8 @@ impl RuleSet {
                  available\"; the forced move captures"
             }
             RuleSet::AdjiBotoDefault => {
-                "Mancala World, Adji-boto (the seed text), with the readings of the README's \
-                 rules section"
+                "Mancala World, Adji-boto (the seed text), with the readings of \
+                 docs/RULES.md"
             }
             RuleSet::AdjiBotoValdez => {
                 "Valdez, 50 Ways to Play Mancala (2023), p. 61, as the open-source MancalaGames \
@@ -317,7 +317,7 @@ impl RuleSet {
 
     /// The early end, if any: the game stops once a store holds more than
     /// this many seeds, and the seeds on the board go to their owners.
-    /// Adjito's default stops above 24 (the README's rules §2); Valdez's
+    /// Adjito's default stops above 24 (docs/RULES.md §2); Valdez's
     /// Adji-Boto above 50. Applied by the game driver only: values score
     /// full play, which changes no win, draw or loss.
     pub const fn early_end(self) -> Option<u16> {

@@ -1,4 +1,4 @@
-//! Values (the README's rules §4): the loop rule, `w`, and the `lo`/`hi` bounds.
+//! Values (docs/RULES.md §4): the loop rule, `w`, and the `lo`/`hi` bounds.
 //!
 //! A value is the mover's seeds minus the opponent's, counted over the seeds
 //! still on the board, under perfect play, with the position taken as the
@@ -126,7 +126,7 @@ impl Bounds {
 
 /// Closed bounds on a value; `lower == upper` when exact.
 ///
-/// This is the one home of the README's rules §4's value algebra: every consumer
+/// This is the one home of docs/RULES.md §4's value algebra: every consumer
 /// (tables, verify, search, openings, reports) values a move and joins moves
 /// into a position with these operations, on exact values (a [`Range::point`])
 /// and on proven bounds alike.
@@ -209,7 +209,7 @@ impl Range {
 }
 
 /// Whether a value depends on how endless play is scored, from bounds on
-/// its `lo` and `hi` (the README's rules §4: loop-sensitive when `lo < hi`):
+/// its `lo` and `hi` (docs/RULES.md §4: loop-sensitive when `lo < hi`):
 /// `Some(true)` when every `lo` allowed is below every `hi` allowed, even if
 /// neither is exact; `Some(false)` when both are exact and equal; `None`
 /// when the limits left it open. Positions and moves alike, in every report.
@@ -224,7 +224,7 @@ pub const fn loop_flag(lo: Range, hi: Range) -> Option<bool> {
     }
 }
 
-/// What one move contributes to its position (the README's rules §4): to the value,
+/// What one move contributes to its position (docs/RULES.md §4): to the value,
 /// and to the `lo`/`hi` fixpoints. A position's value, `lo` and `hi` are the
 /// [`Contribution::join`] of its moves' contributions, or the split when the
 /// game is over ([`Contribution::end`]).

@@ -1,5 +1,5 @@
 //! Certificates (issue 26): the writer's proofs pass the independent
-//! checker, quiet cycles are judged as the README's rules §4 asks, and every
+//! checker, quiet cycles are judged as docs/RULES.md §4 asks, and every
 //! attack on a certificate or its tables is rejected naming the first bad
 //! node.
 

@@ -1,6 +1,6 @@
 //! Perft counts kept as data files (`tests/data/*.perft`), shakmaty-style.
 //!
-//! Rows marked `rules` are the numbers of the README's rules §6; the others were
+//! Rows marked `rules` are the numbers of docs/RULES.md §6; the others were
 //! computed by this crate and are kept as regression data. Regenerate the
 //! middle-game block with
 //! `cargo test --release --test perft -- --ignored --nocapture generate`.

@@ -1,8 +1,8 @@
 //! Correctness per rule set (issue 24): everything the default reading has,
 //! for every reading of both games.
 //!
-//! - An independent move generator ([`indep`]), written from the README's
-//!   rules section and each rule set's differences (`adji rules`), that uses
+//! - An independent move generator ([`indep`]), written from docs/RULES.md
+//!   and each rule set's differences (`adji rules`), that uses
 //!   none of the library's rule code: perft vectors from it and from
 //!   `adji::perft` agree and are pinned; legal moves and every move's result
 //!   agree on random positions, random playouts and positions built to hit
@@ -21,7 +21,7 @@ use adji::game::{Game, Move, Position, MAX_PITS, OPENING_ACTIVE};
 use adji::rules::RuleSet;
 use adji::{AdjiBoto, Adjito};
 
-/// The rules, written again from the README's rules §2 and §3 and the
+/// The rules, written again from docs/RULES.md §2 and §3 and the
 /// differences of each reading, seed by seed and with no closed forms.
 /// Only the library's data types (`Position`, `Move`) are shared.
 mod indep {
@@ -261,7 +261,7 @@ mod indep {
         }
     }
 
-    /// Move paths of exactly `d` moves (the README's rules §6).
+    /// Move paths of exactly `d` moves (docs/RULES.md §6).
     pub fn perft(r: RuleSet, p: &Position, d: u32) -> u64 {
         if d == 0 {
             return 1;
@@ -327,12 +327,12 @@ fn perft_vectors_agree_and_are_pinned() {
         println!("{r}: {v:?}");
     }
     let want: [&[u64]; 5] = [
-        // The README's rules §6 (d = 1..7) and d = 8.
+        // The docs/RULES.md §6 (d = 1..7) and d = 8.
         &[6, 34, 173, 875, 4430, 22305, 112179, 545535],
         &[4, 19, 71, 352, 1495, 6459, 24980, 91716],
         // Slams first change the count at d = 6.
         &[6, 34, 173, 875, 4430, 22303, 112175, 545490],
-        // The README's rules §6: d = 1..7, 10 and 12.
+        // The docs/RULES.md §6: d = 1..7, 10 and 12.
         &[
             5, 25, 100, 400, 1200, 3600, 7200, 14400, 14400, 14400, 72000, 356066,
         ],
@@ -911,7 +911,7 @@ fn valdez_search_through_the_opening_equals_minimax_even() {
 
 /// Loop-sensitive positions (`lo < hi` under `start`) per level of the
 /// reference solver, levels 0..=8: the default's 832 (levels 2..6, the
-/// README's tables section), and each reading's own (results/rules-facts.md
+/// docs/TABLES.md), and each reading's own (results/rules-facts.md
 /// gives them to level 17 from the tables).
 #[test]
 fn loop_sensitive_positions_per_reading() {

@@ -1,4 +1,4 @@
-//! Rule tests: the worked examples of the README's rules §2 and each end rule,
+//! Rule tests: the worked examples of docs/RULES.md §2 and each end rule,
 //! and the same examples under every Adjito reading (`adji rules`).
 
 use adji::adjito::{AdjitoMustReach, AdjitoSlamForbidden};
@@ -225,7 +225,7 @@ fn readings_start_2b_is_illegal_under_must_reach() {
 
 #[test]
 fn readings_1b_with_two_seeds() {
-    // As in the README: no pit of B reaches A's row, so must-reach allows 1B.
+    // docs/RULES.md §7.1: no pit of B reaches A's row, so must-reach allows 1B.
     let r = Some(("0,0,0,0,0,1/0,1,1,0,0,0 A 22-23", 1));
     under_each_reading("0,0,0,1,0,1/2,0,0,0,0,0 B 22-22", "1B", [r, r, r]);
     // With one seed in 6B, which reaches 1A, 1B is illegal under must-reach.
@@ -247,7 +247,7 @@ fn readings_5b_with_eight_seeds() {
 
 #[test]
 fn readings_capture_of_everything() {
-    // The README's example: 1B is B's only move. By default and under
+    // 1B is B's only move (docs/RULES.md §7.1, §7.2). By default and under
     // must-reach it is played without the capture; under slam-forbidden it
     // is forced, so it is played with the capture.
     let r = Some(("0,0,0,0,3,0/0,1,0,0,0,0 A 22-22", 0));

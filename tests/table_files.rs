@@ -840,7 +840,7 @@ fn a_sample_of_a_level_smaller_than_a_block_checks_the_level_whole() {
 /// Rewrites Adjito level 3 of `dir` (built to 5) with another solution of
 /// the same successor equations: every loop-sensitive entry `(lo, hi)`
 /// becomes `(v, v)` with `v = clamp(0, lo, hi)`, its value when endless
-/// play scores 0 for everyone. By the README's §4 a quiet move is then
+/// play scores 0 for everyone. By docs/RULES.md §4 a quiet move is then
 /// worth `clamp(0, −hi(c), −lo(c)) = −v(c)`, so `v(p) = max(E(p), −v(c))`
 /// holds everywhere: each entry still equals its recomputation from its
 /// successors, but `lo` is no longer the least fixpoint nor `hi` the

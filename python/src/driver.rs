@@ -63,7 +63,7 @@ pub(crate) fn new_driver<G: Game>(st: State) -> Box<dyn AnyDriver> {
 }
 
 /// A game in play from a position, with every end rule applied literally
-/// along the history, as `adji replay` applies them (the README's rules
+/// along the history, as `adji replay` applies them (docs/RULES.md
 /// §2–§4, "Playing a game"): the loop rule (a position repeated with no
 /// capture in between), Adjito's end when a player has captured more than
 /// 24, and the final sweep.

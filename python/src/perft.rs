@@ -72,7 +72,7 @@ pub(crate) fn perft_divide<G: Game>(
 }
 
 /// `adji perft`: the number of move sequences of exactly `depth` moves
-/// (the README's rules §6); with `divide`, a dict of the count after each
+/// (docs/RULES.md §6); with `divide`, a dict of the count after each
 /// first move, as `adji perft --divide --json` gives it.
 #[pyfunction]
 #[pyo3(signature = (position, depth, divide = false, game = "adjito", rules = "default"))]

@@ -136,7 +136,7 @@ pub(crate) fn replay_message(game: RuleSet, start: State, history: &[String], na
 
 #[pymethods]
 impl PyPosition {
-    /// Parses `text` (the README's notation, §5, or `start`) for `game`
+    /// Parses `text` (the notation of docs/RULES.md §5, or `start`) for `game`
     /// (`adjito` or `adjiboto`).
     #[new]
     #[pyo3(signature = (text = "start", game = "adjito", rules = "default"))]

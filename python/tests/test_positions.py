@@ -67,7 +67,7 @@ def test_perft_matches_the_command_line(run, game, depth):
 
 
 def test_perft_figures_of_the_rules_section():
-    # the README's rules §6 (and tests/data/*.perft)
+    # docs/RULES.md §6 (and tests/data/*.perft)
     assert [adji.perft("start", d) for d in range(1, 6)] == [6, 34, 173, 875, 4430]
     boto = adji.Position.start("adjiboto")
     assert [adji.perft(boto, d) for d in range(1, 6)] == [5, 25, 100, 400, 1200]

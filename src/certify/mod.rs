@@ -11,7 +11,7 @@
 //!
 //! For a position `P`, a game, a rule set and a loop rule, a certificate
 //! proves `value(P) ≥ v` and `value(P) ≤ v`, with `value` exactly as the
-//! README's rules §4 defines it: `P` is a stretch start, endless play
+//! docs/RULES.md §4 defines it: `P` is a stretch start, endless play
 //! scores `w = w(P)` (its split under `--loop start`, 0 under `--loop
 //! even`), and `value = clamp(w, lo, hi)`. Naming a first move `m`, it
 //! proves that move's value instead: `c − value(child)` for a capture of `c`
@@ -52,7 +52,7 @@
 //! order places every node (a depth-first numbering from the roots does
 //! this).
 //!
-//! # Cycles (the README's rules §4)
+//! # Cycles (docs/RULES.md §4)
 //!
 //! Quiet moves may lead back to a node, so the graph may have cycles; they
 //! stay inside one stretch (a capture lowers the level). In the prover's

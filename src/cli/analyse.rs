@@ -18,7 +18,8 @@ use adji::selfplay::{play_match, MatchConfig};
 use adji::tables::TableSet;
 
 use crate::args::{
-    self, GameRulesArgs, MemoryArg, PosArgs, RuleArg, SearchTablesArgs, TablesDirArg, ThreadsArg,
+    self, GameRulesArgs, JsonArg, MemoryArg, PosArgs, RuleArg, SearchTablesArgs, TablesDirArg,
+    ThreadsArg,
 };
 use crate::error::CliError;
 use crate::setup::{no_tables_found, search_tables, set_threads, tables_text, MemoryBudget};
@@ -52,9 +53,8 @@ pub struct AnalyseArgs {
     pub eval: EvalArg,
     #[command(flatten)]
     pub threads: ThreadsArg,
-    /// Print JSON (the estimate is the field `estimate`; `value` is set only when proven exact).
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub out: JsonArg,
 }
 
 /// `--eval`.
@@ -110,7 +110,7 @@ fn run_analyse<G: Game>(a: &AnalyseArgs, threads: usize) -> Result<(), CliError>
         max_depth: a.depth.unwrap_or(200),
     };
     let est = Engine::<G>::new(tables.as_ref(), &model, opts).analyse(&st.pos);
-    out::report(&AnalyseReport::new::<G>(&st, &est), a.json)
+    out::report(&AnalyseReport::new::<G>(&st, &est), a.out.json)
 }
 
 /// Options of `match`.
@@ -151,9 +151,8 @@ pub struct MatchArgs {
     /// Engine B's evaluation model file, or `baseline` [default: --eval's].
     #[arg(long, value_name = "FILE")]
     pub b_eval: Option<PathBuf>,
-    /// Print JSON.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub out: JsonArg,
 }
 
 fn budget(time: Option<f64>, nodes: Option<u64>) -> Limits {
@@ -184,7 +183,7 @@ fn run_match<G: Game>(a: &MatchArgs) -> Result<(), CliError> {
     };
     out::report(
         &play_match::<G>(tables.as_ref(), [&models[0], &models[1]], &cfg),
-        a.json,
+        a.out.json,
     )
 }
 

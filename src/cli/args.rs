@@ -61,7 +61,7 @@ pub struct GameRulesArgs {
     #[arg(long, value_enum, default_value = "adjito")]
     pub game: GameArg,
     /// The rule set: which reading of the game's rules (`adji rules` lists
-    /// them; the README's rules section describes each).
+    /// them; docs/RULES.md describes each).
     #[arg(long, value_name = "NAME", default_value = "default")]
     pub rules: String,
 }
@@ -156,6 +156,15 @@ pub struct TablesDirArg {
 pub const MAX_THREADS: u64 = 1024;
 
 /// `--threads`.
+/// `--json`, declared once for every command that answers in JSON.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct JsonArg {
+    /// Print JSON instead of text: one object (one a line with
+    /// --positions-file); docs/CLI.md gives each command's fields.
+    #[arg(long)]
+    pub json: bool,
+}
+
 #[derive(Args, Debug, Clone, Copy)]
 pub struct ThreadsArg {
     /// Worker threads [default: all cores].

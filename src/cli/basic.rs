@@ -6,7 +6,7 @@ use adji::game::{Game, State};
 use adji::notation::{format_state, parse_state, Stores};
 use adji::report::{MovesReport, PerftReport, ReplayReport, RulesReport};
 
-use crate::args::PosArgs;
+use crate::args::{JsonArg, PosArgs};
 use crate::dispatch;
 use crate::error::CliError;
 use crate::out;
@@ -28,9 +28,8 @@ pub struct ShowArgs {
 pub struct MovesArgs {
     #[command(flatten)]
     pub pos: PosArgs,
-    /// Print JSON.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub out: JsonArg,
 }
 
 /// The longest `perft --depth` accepted.
@@ -47,9 +46,8 @@ pub struct PerftArgs {
     /// Also give the count after each first move.
     #[arg(long)]
     pub divide: bool,
-    /// Print JSON: {"nodes": N, "divide": {...}}.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub out: JsonArg,
 }
 
 /// Options of `replay`.
@@ -60,9 +58,8 @@ pub struct ReplayArgs {
     /// Space-separated moves, e.g. "2B 3A".
     #[arg(long)]
     pub moves: String,
-    /// Print JSON.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub out: JsonArg,
 }
 
 /// `show`.
@@ -82,7 +79,7 @@ pub fn show(a: &ShowArgs) -> Result<(), CliError> {
 pub fn moves(a: &MovesArgs) -> Result<(), CliError> {
     fn run<G: Game>(a: &MovesArgs) -> Result<(), CliError> {
         let st = parse_pos::<G>(&a.pos)?;
-        out::report(&MovesReport::new::<G>(&st), a.json)
+        out::report(&MovesReport::new::<G>(&st), a.out.json)
     }
     dispatch!(a.pos.game, run(a))
 }
@@ -94,9 +91,9 @@ pub fn perft(a: &PerftArgs) -> Result<(), CliError> {
         let t = std::time::Instant::now();
         let r = PerftReport::new::<G>(&st.pos, a.depth, a.divide);
         let secs = t.elapsed().as_secs_f64();
-        out::report(&r, a.json)?;
+        out::report(&r, a.out.json)?;
         // A rate over less than a millisecond measures the clock, not perft.
-        if !a.json && secs >= 1e-3 {
+        if !a.out.json && secs >= 1e-3 {
             let nps = r.nodes as f64 / secs;
             out::note(format_args!("time {secs:.3}s, {nps:.0} nodes/s"));
         }
@@ -110,9 +107,9 @@ pub fn replay_moves(a: &ReplayArgs) -> Result<(), CliError> {
     fn run<G: Game>(a: &ReplayArgs) -> Result<(), CliError> {
         let st = parse_pos::<G>(&a.pos)?;
         match ReplayReport::play_partial::<G>(st, &a.moves) {
-            Ok(rep) => out::report(&rep, a.json),
+            Ok(rep) => out::report(&rep, a.out.json),
             // JSON prints no partial game: its one answer is the error.
-            Err(fail) if a.json => Err(CliError::Input(fail.error)),
+            Err(fail) if a.out.json => Err(CliError::Input(fail.error)),
             Err(fail) => {
                 out::print(&fail)?;
                 Err(CliError::Input(fail.error))
@@ -125,13 +122,11 @@ pub fn replay_moves(a: &ReplayArgs) -> Result<(), CliError> {
 /// Options of `rules`.
 #[derive(Args, Debug)]
 pub struct RulesArgs {
-    /// Print JSON: a list of objects (game, name, source, default,
-    /// differences, tables, early_end).
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub out: JsonArg,
 }
 
 /// `rules`: every rule set of both games.
 pub fn rules(a: &RulesArgs) -> Result<(), CliError> {
-    out::report(&RulesReport::new(), a.json)
+    out::report(&RulesReport::new(), a.out.json)
 }

@@ -16,7 +16,7 @@ use adji::notation::{format_state, parse_state, Stores};
 use adji::search::{Options, Searcher};
 use adji::tables::TableSet;
 
-use crate::args::{ComputeArgs, PosArgs, RuleArg};
+use crate::args::{ComputeArgs, JsonArg, PosArgs, RuleArg};
 use crate::error::CliError;
 use crate::setup::{set_threads, SearchPlan};
 use crate::{dispatch, out};
@@ -79,9 +79,8 @@ pub struct CheckArgs {
     /// exit status says so.
     #[arg(long, value_name = "FILE")]
     pub checksums: Option<PathBuf>,
-    /// Print the verdict as one JSON line.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub out: JsonArg,
 }
 
 /// The verdict of `certify check`, and its exit status (the table in
@@ -251,7 +250,7 @@ fn check_file(a: &CheckArgs) -> Result<(), CliError> {
     let bytes = read_certificate(&a.file)?;
     let sums_name = a.checksums.as_ref().map(|p| p.display().to_string());
     let rejected = |e: String| {
-        if a.json {
+        if a.out.json {
             out::print(format_args!(
                 "{}\n",
                 serde_json::to_string(&CheckReport {
@@ -325,7 +324,7 @@ fn check_file(a: &CheckArgs) -> Result<(), CliError> {
         tables,
         not_verified,
     };
-    if a.json {
+    if a.out.json {
         out::print(format_args!("{}\n", serde_json::to_string(&report)?))?;
     } else {
         out::print(format_args!(

@@ -1,6 +1,6 @@
 //! Distributed runs (feature `mpi`): `tables build` and `openings` started by
 //! an MPI launcher (`mpirun -np P adji …`) run over all its processes; the
-//! README's "Running on a cluster" says how. Without a launcher nothing
+//! docs/TABLES.md ("Running on a cluster") says how. Without a launcher nothing
 //! changes: MPI is not even initialised.
 
 use adji::distributed::mpi::{

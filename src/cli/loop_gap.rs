@@ -1,5 +1,5 @@
 //! `loop-gap`: per level, how many positions have a literal-rule value
-//! (the README's rules section, §4) different from the `start` and `even`
+//! (docs/RULES.md, §4) different from the `start` and `even`
 //! rules' values. The work is the library's (`adji::literal`).
 
 use clap::Args;
@@ -7,7 +7,7 @@ use clap::Args;
 use adji::game::Game;
 use adji::literal::{loop_gap as gap, LoopGapReport};
 
-use crate::args::{game_required, GameArg, GameRulesArgs};
+use crate::args::{game_required, GameArg, GameRulesArgs, JsonArg};
 use crate::dispatch;
 use crate::error::CliError;
 use crate::out;
@@ -38,10 +38,8 @@ pub struct LoopGapArgs {
     /// refused with an error naming it.
     #[arg(long, default_value_t = 1_000_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: u64,
-    /// Print JSON: {"game", "rules", "levels": [{"level", "positions",
-    /// "differ_start", "differ_even", "loop_sensitive", "nodes"}], totals}.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub out: JsonArg,
 }
 
 /// Runs `loop-gap`.
@@ -58,5 +56,5 @@ pub fn loop_gap(a: &LoopGapArgs) -> Result<(), CliError> {
 
 fn run<G: Game>(a: &LoopGapArgs) -> Result<(), CliError> {
     let levels = gap::<G>(a.max_seeds, a.limit).map_err(|e| CliError::Input(e.to_string()))?;
-    out::report(&LoopGapReport::new::<G>(levels), a.json)
+    out::report(&LoopGapReport::new::<G>(levels), a.out.json)
 }

@@ -65,7 +65,7 @@ enum Command {
     Show(basic::ShowArgs),
     /// List each legal move with the resulting position and seeds captured.
     Moves(basic::MovesArgs),
-    /// Count move sequences of exactly DEPTH moves (the README's rules section).
+    /// Count move sequences of exactly DEPTH moves (docs/RULES.md).
     Perft(basic::PerftArgs),
     /// Play a list of moves, applying every end rule, and print each position and the result.
     Replay(basic::ReplayArgs),
@@ -84,7 +84,7 @@ enum Command {
     /// Write a checkable proof of a position's value; `certify check FILE` verifies one.
     Certify(certify::CertifyArgs),
     /// Per level, how many positions' values under the literal loop rule
-    /// (the README's rules section, §4) differ from `start`'s and `even`'s.
+    /// (docs/RULES.md, §4) differ from `start`'s and `even`'s.
     LoopGap(loop_gap::LoopGapArgs),
 }
 

@@ -22,7 +22,7 @@ const SERVE_GAME_HELP: &str =
 
 /// Help of `serve --rules`: the page plays every rule set.
 const SERVE_RULES_HELP: &str = "The rule set the page shows first: which reading of the game's \
-rules (`adji rules` lists them; the README's rules section describes each). The page and the API \
+rules (`adji rules` lists them; docs/RULES.md describes each). The page and the API \
 serve every rule set";
 
 /// The help of `--game` and `--rules` in `serve`; other arguments pass

@@ -13,7 +13,8 @@ use adji::tables::TableSet;
 use adji::tt::{AtomicTable, TransTable};
 
 use crate::args::{
-    self, ComputeArgs, GameRulesArgs, MemoryArg, RuleArg, SearchTablesArgs, POSITIONS_FILE_HELP,
+    self, ComputeArgs, GameRulesArgs, JsonArg, MemoryArg, RuleArg, SearchTablesArgs,
+    POSITIONS_FILE_HELP,
 };
 use crate::error::CliError;
 use crate::setup::{search_tables, set_threads, tables_text, SearchPlan};
@@ -42,9 +43,8 @@ pub struct SolveArgs {
     /// Stop after about this many nodes and report bounds.
     #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
-    /// Print JSON.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub out: JsonArg,
 }
 
 /// `solve`.
@@ -95,11 +95,11 @@ fn run<G: Game>(a: &SolveArgs, threads: usize) -> Result<(), CliError> {
     let Some(file) = &a.positions_file else {
         let p = a.position.as_deref().unwrap_or("start");
         let st = parse_state::<G>(p, Stores::Required)?;
-        return out::report(&s.analyse::<G>(&st)?, a.json);
+        return out::report(&s.analyse::<G>(&st)?, a.out.json);
     };
     let lines: Vec<_> = batch::lines(file)?.collect();
     let pb = bar(lines.len() as u64, "positions");
-    batch::answer(file, lines, a.json, &pb, "solved", |line| {
+    batch::answer(file, lines, a.out.json, &pb, "solved", |line| {
         let st = parse_state::<G>(line, Stores::Required).map_err(|e| e.to_string())?;
         s.analyse::<G>(&st).map_err(|e| e.to_string())
     })
@@ -111,13 +111,12 @@ pub struct BenchArgs {
     /// Transposition table size in MiB per position.
     #[arg(long, allow_negative_numbers = true, value_name = "MIB", default_value_t = 16, value_parser = args::hash_mib())]
     pub hash: usize,
-    /// Print JSON.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub out: JsonArg,
 }
 
 /// `bench`: one table at a time, within the available memory.
 pub fn bench(a: &BenchArgs) -> Result<(), CliError> {
     SearchPlan::new(1, a.hash, None, MemoryArg { memory: None })?;
-    out::report(&adji::bench::run(a.hash), a.json)
+    out::report(&adji::bench::run(a.hash), a.out.json)
 }

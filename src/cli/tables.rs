@@ -18,7 +18,7 @@ use indicatif::ProgressBar;
 use adji::rules::RuleSet;
 
 use crate::args::{
-    GameArg, MemoryArg, TableSetArgs, TablesDirArg, ThreadsArg, POSITIONS_FILE_HELP,
+    GameArg, JsonArg, MemoryArg, TableSetArgs, TablesDirArg, ThreadsArg, POSITIONS_FILE_HELP,
 };
 use crate::error::CliError;
 use crate::setup::{no_tables_found, set_threads, MemoryBudget};
@@ -75,9 +75,8 @@ pub struct ProbeArgs {
     pub position: Option<String>,
     #[arg(long, help = POSITIONS_FILE_HELP)]
     pub positions_file: Option<PathBuf>,
-    /// Print JSON (one object per line with --positions-file).
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub out: JsonArg,
 }
 
 /// Options of `tables verify`.
@@ -87,7 +86,7 @@ pub struct VerifyArgs {
     #[arg(long, value_enum)]
     pub game: Option<GameArg>,
     /// The rule set: which reading of the game's rules (`adji rules` lists
-    /// them; the README's rules section describes each).
+    /// them; docs/RULES.md describes each).
     #[arg(
         long,
         value_name = "NAME",
@@ -166,13 +165,13 @@ fn probe<G: Game>(a: &ProbeArgs) -> Result<(), CliError> {
     let Some(file) = &a.positions_file else {
         let p = a.position.as_deref().unwrap_or("start");
         let st = parse_state::<G>(p, Stores::Optional)?;
-        return out::report(&ProbeReport::new::<G>(&set, &st.pos)?, a.json);
+        return out::report(&ProbeReport::new::<G>(&set, &st.pos)?, a.out.json);
     };
     let lines = batch::lines(file)?;
     batch::answer(
         file,
         lines,
-        a.json,
+        a.out.json,
         &ProgressBar::hidden(),
         "probed",
         |line| {

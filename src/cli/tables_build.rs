@@ -175,7 +175,7 @@ fn writeback_note(((level, bytes), w): ((u32, u64), Writeback)) -> Option<String
          {level}). The kernel writes dirty pages back past {} ({}) or after {:.0} s, and again \
          each time the build dirties them: measured at Adji-Boto 42, about 1 GB/s of writes and \
          half the CPU in the kernel. As root, `sysctl -w vm.dirty_background_ratio=60 \
-         vm.dirty_ratio=85 vm.dirty_expire_centisecs=720000` keeps them in memory (README, \
+         vm.dirty_ratio=85 vm.dirty_expire_centisecs=720000` keeps them in memory (docs/TABLES.md, \
          \"Out of core, one machine\").\n",
         fmt_bytes(bytes),
         fmt_bytes(w.background),

@@ -418,7 +418,7 @@ pub const MAX_PLAYOUT_PLIES: u32 = 10_000;
 /// Plays uniformly random legal moves from the start, each picked by one
 /// call of `next`, until the board holds at most `level` seeds outside the
 /// opening, the game is over (no legal move, or a position repeated with no
-/// capture in between: the loop rule of the README's rules §4), or
+/// capture in between: the loop rule of docs/RULES.md §4), or
 /// [`MAX_PLAYOUT_PLIES`] moves were played; the state reached (it holds
 /// fewer seeds when a capture jumped past `level`, more when the game ended
 /// above it).

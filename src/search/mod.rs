@@ -1,7 +1,7 @@
 //! Exact search: fail-soft alpha-beta (negamax) with null-window bisection,
 //! a shared transposition table, endgame-table probes and ABDADA threads.
 //!
-//! # What is computed (the README's rules: values and the loop rule)
+//! # What is computed (docs/RULES.md §4: values and the loop rule)
 //!
 //! The root starts a stretch. Inside a stretch a position that repeats one
 //! on the current path scores `w` of the stretch start (seen by the right

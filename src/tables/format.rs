@@ -37,7 +37,7 @@
 //! Entry `r` is the board of rank `r` among the boards of level `n`, seen by
 //! the player to move (relative board, mover's row first); Adji-Boto tables
 //! hold main-phase positions only. For almost every position the two
-//! fixpoints of the README's value definition agree (`lo == hi`), and the
+//! fixpoints of the value definition of docs/RULES.md §4 agree (`lo == hi`), and the
 //! value byte is that value (seeds, mover minus opponent; it does not
 //! depend on the loop rule's `w`). A position with `lo < hi` is
 //! loop-sensitive: its value byte is −128 and its exact `lo` and `hi` are in

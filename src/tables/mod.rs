@@ -1,5 +1,5 @@
 //! Endgame tables: one file per level (seeds on the board), every position
-//! of the level stored, values exactly as the README's rules §4 defines them.
+//! of the level stored, values exactly as docs/RULES.md §4 defines them.
 //!
 //! - [`TableError`]: everything that can go wrong with tables;
 //! - [`format`]: the level file format, its names and atomic writes;

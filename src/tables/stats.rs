@@ -79,7 +79,7 @@ pub fn level_stats<G: Game>(set: &TableSet, level: u32) -> LevelStats {
 pub fn markdown(game: &str, rule: &str, stats: &[LevelStats]) -> String {
     let mut s = format!("# Endgame table statistics: {game}, loop rule `{rule}`\n\n");
     s.push_str(
-        "Values are for the player to move, seeds on the board only (the README's rules §4).\n\n",
+        "Values are for the player to move, seeds on the board only (docs/RULES.md §4).\n\n",
     );
     s.push_str("| level | positions | wins | draws | losses | loop-sensitive |\n|---:|---:|---:|---:|---:|---:|\n");
     for l in stats {

@@ -10,7 +10,7 @@
 //!    its quiet children `c` (same level) and its exits `E(p)` (captures
 //!    into lower levels, game end) must equal the stored `lo(p)` and
 //!    `hi(p)`. Independent of the builder, but it only proves that the
-//!    stored bounds are *a* solution of the README's §4 equations: on a
+//!    stored bounds are *a* solution of docs/RULES.md §4 equations: on a
 //!    level with quiet cycles other solutions exist (`lo = hi =
 //!    clamp(0, lo, hi)` is one), and they pass it.
 //! 2. **Recomputation**: the level is rebuilt in memory by the builder

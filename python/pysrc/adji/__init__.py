@@ -1,7 +1,7 @@
 """adji: exact values for the mancala games Adjito and Adji-Boto.
 
 A Python binding of the adji library (Rust). Positions use the notation of
-the README's rules section (§5); values are the mover's seeds minus the
+docs/RULES.md (§5); values are the mover's seeds minus the
 opponent's over the seeds on the board, under perfect play (§4).
 
     >>> import adji

@@ -6,7 +6,7 @@
 - ``python_adjiboto``: Adji-Boto (2x5 pits and stores, 100 seeds), with its
   ten-move opening and the pass.
 
-The rules are the README's rules section, applied by the adji library
+The rules are docs/RULES.md, applied by the adji library
 itself (``adji.Driver``): every end rule, including the loop rule applied
 literally along the played history (§4, "Playing a game") and Adjito's end
 when a player has captured more than 24, so a game ends exactly where
@@ -29,7 +29,7 @@ Parameters:
   ``python_adjito(position=0;1;0;2;0;1/1;0;3;0;1;2 A 18-19)``);
 - ``rules`` (str, default ``default``): the rule set, as ``adji rules``
   lists them (``must-reach`` and ``slam-forbidden`` for Adjito, ``valdez``
-  for Adji-Boto; the README's rules section describes each). The driver
+  for Adji-Boto; docs/RULES.md describes each). The driver
   plays it exactly, Valdez's early end included;
 - ``utility`` (str, default ``score``): ``score`` makes the returns the
   final score difference (player 0's seeds minus player 1's, zero-sum);
@@ -318,7 +318,7 @@ class AdjiBot(pyspiel.Bot):
     3. otherwise the best move by ``adji.analyse``'s estimate within
        ``analyse_nodes`` nodes (or ``analyse_time`` seconds).
 
-    Values are adji's (the README's rules §4: the position taken as the
+    Values are adji's (docs/RULES.md §4: the position taken as the
     start of a stretch), not aware of the positions already played in the
     current stretch. ``last`` holds how the last move was chosen:
     ``{"source": "tables"|"solve"|"estimate", "value": int|None,

@@ -1,4 +1,4 @@
-//! Adji-Boto rules (the README's rules §3): 2×5 pits, 100 seeds, all-but-one sowing
+//! Adji-Boto rules (docs/RULES.md §3): 2×5 pits, 100 seeds, all-but-one sowing
 //! whose laps include the origin, a ten-move opening with no captures, the
 //! forward 1/3/5 capture chain, and passes; and the other readings of its
 //! rule set ([`crate::rules`]).
@@ -26,7 +26,7 @@ pub(crate) mod packed;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct AdjiBotoOf<const R: u8>;
 
-/// Adji-Boto, the default reading (the README's rules §3).
+/// Adji-Boto, the default reading (docs/RULES.md §3).
 pub type AdjiBoto = AdjiBotoOf<0>;
 /// Adji-Boto as Valdez reads it ([`RuleSet::AdjiBotoValdez`]).
 pub type AdjiBotoValdez = AdjiBotoOf<1>;
@@ -34,7 +34,7 @@ pub type AdjiBotoValdez = AdjiBotoOf<1>;
 /// The counts a capture takes, bit `c` for a pit of `c` seeds: 1, 3 and 5.
 pub const TAKEN: u64 = 0b10_1010;
 
-/// Whether a pit of `c` seeds is taken by a capture (the README's rules §3).
+/// Whether a pit of `c` seeds is taken by a capture (docs/RULES.md §3).
 #[inline]
 pub const fn takes(c: u64) -> bool {
     c < 64 && (TAKEN >> c) & 1 != 0
@@ -114,7 +114,7 @@ const fn rotate_mask(m: u16) -> u16 {
 
 /// The pits of the row `offset..offset + 5` (relative pits) that may be
 /// sown in (`pits`, `opening`), bit `i` for pit `offset + i`: pits of 2 or
-/// more, not yet played while the opening lasts (the README's rules §3).
+/// more, not yet played while the opening lasts (docs/RULES.md §3).
 #[inline]
 pub(crate) fn playable_mask(pits: &[u8; MAX_PITS], opening: u16, offset: usize) -> u32 {
     let open = opening & OPENING_ACTIVE != 0;

@@ -1,4 +1,4 @@
-//! Adjito rules (the README's rules §2): 2×6 pits, 48 seeds, sowing that skips the
+//! Adjito rules (docs/RULES.md §2): 2×6 pits, 48 seeds, sowing that skips the
 //! origin, a single facing capture, no capturing everything, must-feed; and
 //! the other readings of its rule set ([`crate::rules`]).
 //!
@@ -22,7 +22,7 @@ pub(crate) mod packed;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct AdjitoOf<const R: u8>;
 
-/// Adjito, the default reading (the README's rules §2).
+/// Adjito, the default reading (docs/RULES.md §2).
 pub type Adjito = AdjitoOf<0>;
 /// Adjito, must-reach read as a general rule ([`RuleSet::AdjitoMustReach`]).
 pub type AdjitoMustReach = AdjitoOf<1>;
@@ -135,7 +135,7 @@ const fn is_slam(l: &Landing) -> bool {
 }
 
 /// The legal moves of the mover's pits `0..6` of `pits`, bit `i` for pit
-/// `i` (the README's rules §2): a non-empty pit whose seeds reach the
+/// `i` (docs/RULES.md §2): a non-empty pit whose seeds reach the
 /// opponent's row ([`reaches`]) when that row is empty, or under
 /// [`Reach::Always`] whenever some pit's do. Under
 /// [`Slam::ForbiddenUnlessForced`], the moves that would capture everything

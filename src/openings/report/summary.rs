@@ -45,7 +45,7 @@ fn root_value<G: Game>(s: &mut String, cfg: &Config, tree: &Tree) -> Result {
     if root.value.exact() {
         writeln!(
             s,
-            "**Value of the root for {mover}: {lower:+}** (seeds on the board, mover minus opponent, perfect play; see the README's rules section).\n"
+            "**Value of the root for {mover}: {lower:+}** (seeds on the board, mover minus opponent, perfect play; see docs/RULES.md).\n"
         )?;
     } else {
         writeln!(
@@ -177,11 +177,7 @@ fn provenance<G: Game>(
         cfg.rule.name()
     )?;
     if !G::RULES.is_default() {
-        writeln!(
-            s,
-            "- Rule set: `{}` (the README's rules section).",
-            G::RULES.name()
-        )?;
+        writeln!(s, "- Rule set: `{}` (docs/RULES.md).", G::RULES.name())?;
     }
     writeln!(s, "- Endgame tables: {}.", cfg.tables)?;
     writeln!(
@@ -195,8 +191,8 @@ fn provenance<G: Game>(
     }
     writeln!(
         s,
-        "- Values are backed up from the analysed positions by the value rules of the README's \
-         rules section (captures: `captured − value(child)`; quiet moves: \
+        "- Values are backed up from the analysed positions by the value rules of docs/RULES.md \
+         §4 (captures: `captured − value(child)`; quiet moves: \
          `clamp(w, −hi(child), −lo(child))`). Bounds are proven bounds; an estimate (marked ≈) is \
          the engine's judgement, never a value."
     )?;

@@ -656,7 +656,7 @@ function fillRules() {
   for (const r of ruleSets(S.game)) {
     const o = document.createElement('option');
     o.value = r.name;
-    o.textContent = r.default ? `${r.name} (the README's reading)` : r.name;
+    o.textContent = r.default ? `${r.name} (the default reading, docs/RULES.md)` : r.name;
     o.title = r.differences.join('; ') || r.source || '';
     sel.appendChild(o);
   }
@@ -668,7 +668,7 @@ function fillRules() {
 function showRules() {
   const r = ruleSets(S.game).find((x) => x.name === S.rules);
   if (!r) { $('rules-note').textContent = ''; return; }
-  const diff = r.differences.length ? `differs from the default: ${r.differences.join('; ')}` : 'the default reading of the README\'s rules section';
+  const diff = r.differences.length ? `differs from the default: ${r.differences.join('; ')}` : 'the default reading of docs/RULES.md';
   const tables = r.levels ? `endgame tables: levels 0–${r.levels - 1}${r.tables !== r.name ? ` (the ${r.tables} rule set's)` : ''}` : 'no endgame tables: positions are searched';
   const early = r.early_end === null || r.early_end === undefined ? '' : `; the game ends once a store holds more than ${r.early_end}`;
   $('rules-note').textContent = `Rules “${r.name}”: ${diff}${early}; ${tables}.`;

@@ -8,7 +8,7 @@
 //! (one seed in every pit the sowing visits) and a remainder sown one seed
 //! a pit from `o + 1` on. The landing pit and the count of the pit that
 //! decides the capture follow from `o`, `s` and that pit's count before
-//! (the README's rules §2 and §3); on a packed board the laps and the
+//! (docs/RULES.md §2 and §3); on a packed board the laps and the
 //! remainder are two additions. Tests check both, and the legal moves,
 //! against the game's code on every move of every position of small
 //! levels and of boards with laps.
