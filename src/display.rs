@@ -21,10 +21,10 @@ pub fn diagram<G: Game>(st: &State) -> String {
     let mover = G::side_name(st.pos.side);
     let mut s = String::new();
     s.push_str(&format!("  player {n1} (top)    store {}\n", st.stores[1]));
-    s.push_str(&format!("      {}\n", names(&top)));
-    s.push_str(&format!("      {}\n", seeds(&top)));
-    s.push_str(&format!("      {}\n", seeds(&bottom)));
-    s.push_str(&format!("      {}\n", names(&bottom)));
+    s.push_str(&format!("      {}\n", names(top)));
+    s.push_str(&format!("      {}\n", seeds(top)));
+    s.push_str(&format!("      {}\n", seeds(bottom)));
+    s.push_str(&format!("      {}\n", names(bottom)));
     s.push_str(&format!("  player {n0} (bottom) store {}\n", st.stores[0]));
     s.push_str(&format!("  to move: {mover}"));
     if G::HAS_PASS {

@@ -53,17 +53,17 @@ pub(crate) fn packed_capture<G: Game, W: Word>(
 }
 
 /// [`packed_capture`] for any legal move `o`, not only a candidate (the
-/// tests' form).
+/// tests' form): `None` for a move that [`packed_moves`] does not name.
 #[cfg(test)]
 pub(crate) fn packed_capture_checked<G: Game, W: Word>(
     x: W,
     pits: &[u8; MAX_PITS],
     o: usize,
 ) -> Option<(u8, W)> {
-    match G::ID {
-        GameId::Adjito => adjito::packed::capture::<G, W>(x, pits, o),
-        GameId::AdjiBoto => adjiboto::packed::capture::<G, W>(x, pits, o),
-    }
+    let (_, candidates) = packed_moves::<G>(pits);
+    (candidates >> o & 1 != 0)
+        .then(|| packed_capture::<G, W>(x, pits, o))
+        .flatten()
 }
 
 /// Calls `f(parent)` for every quiet predecessor of the packed board

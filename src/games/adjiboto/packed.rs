@@ -22,16 +22,6 @@ pub(crate) fn moves(pits: &[u8; MAX_PITS]) -> (u32, u32) {
     (legal, legal & caps)
 }
 
-/// Adji-Boto: the capture of the legal sowing move from pit `o`, when the
-/// deciding pit then holds 1, 3 or 5; the capture runs on while pits hold
-/// 1, 3 or 5. Returns the seeds taken and the board after the move, not
-/// yet swapped.
-#[cfg(test)]
-pub(crate) fn capture<G: Game, W: Word>(x: W, pits: &[u8; MAX_PITS], o: usize) -> Option<(u8, W)> {
-    let s = sowing(pits, o);
-    takes(s.v as u64).then(|| take::<G, W>(x, &s))
-}
-
 /// Plays sowing `s`, a capture, on the packed board `x`: the seeds taken
 /// and the board after the move, not yet swapped.
 #[inline]

@@ -47,9 +47,10 @@ use super::cell::{cells, Cell};
 use super::driver::{run_level, LevelPasses, Phase};
 use super::events::Mode;
 use super::frontier::DIRTY_CHUNK;
-use super::level::{forward_cells, value_masks, LevelBounds, ValueMask, Words};
+use super::level::{forward_cells, LevelBounds, Words};
+use super::masks::{or_masks, value_masks, ValueMask};
 use super::packed::{packs, Word};
-use super::part::{or_masks, Layout, Part};
+use super::part::{Layout, Part};
 use super::remote::{forward_remote, Lower, BLOCK};
 use super::{
     check_size_sharded as level_positions, plan_sharded, remove_single_file, shard_state,

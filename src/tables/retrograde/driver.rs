@@ -18,8 +18,7 @@
 
 use std::time::Instant;
 
-use super::level::ValueMask;
-use super::part::needs_scan;
+use super::masks::{needs_scan, ValueMask};
 use crate::progress::Progress;
 use crate::tables::TableError;
 

@@ -11,8 +11,8 @@ use super::cell::{cell_fields, cell_word, cells, Cell, IN_L, IN_W, NONE, PEND_L,
 use super::driver::{LevelPasses, Phase};
 use super::events::{event, Ev, Mode, Worker, L, LOCAL_MAX, W};
 use super::frontier::{for_each_board, Frontier, Sink, DIRTY_CHUNK};
+use super::masks::{mask_has, or_masks, value_masks, ValueMask};
 use super::packed::{pack, rot, unpack, Word};
-use super::part::or_masks;
 use super::preds::rank_packed;
 use super::quiet::exits;
 use super::seeds::claim_seeds;
@@ -58,15 +58,6 @@ pub struct LevelReport {
 pub(super) const FWD_BATCH: usize = 32;
 /// Frontier entries a worker takes at a time in a round.
 const SLICE: usize = 1 << 10;
-
-/// Which exit values occur among the unsettled positions of a chunk, as
-/// bit sets indexed by `value + n` (for `E_lo` and for `E_hi`).
-pub(super) type ValueMask = [u64; 4];
-
-pub(super) fn mask_has(m: &ValueMask, v: i32, n: i32) -> bool {
-    let k = v + n;
-    (0..256).contains(&k) && m[k as usize / 64] >> (k % 64) & 1 != 0
-}
 
 /// The cells of a level (or of an out-of-core shard) as `len` u32 words
 /// over a memory map: anonymous and zeroed, asked for on transparent huge
@@ -392,35 +383,6 @@ pub(super) fn chunk_done(words: &[u32], dirty: &AtomicBool, bar: &dyn Progress) 
         dirty.store(true, Relaxed);
     }
     bar.inc(words.len() as u64);
-}
-
-/// The value masks of every chunk of `words` (cells of level `n`) and the
-/// number of settled positions.
-pub(super) fn value_masks(words: &[u32], n: u32) -> (Vec<ValueMask>, Vec<ValueMask>, u64) {
-    let n = n as i32;
-    let per_chunk: Vec<(ValueMask, ValueMask, u64)> = words
-        .par_chunks(DIRTY_CHUNK)
-        .map(|words| {
-            let (mut ml, mut mh, mut settled) = ([0u64; 4], [0u64; 4], 0);
-            for &w in words {
-                let (a, b, c) = cell_fields(w);
-                if b & (IN_W | IN_L) == IN_W | IN_L {
-                    settled += 1;
-                    continue;
-                }
-                for (m, v) in [(&mut ml, a), (&mut mh, c)] {
-                    if v != NONE {
-                        let i = (v as i32 + n) as usize;
-                        m[i / 64] |= 1 << (i % 64);
-                    }
-                }
-            }
-            (ml, mh, settled)
-        })
-        .collect();
-    let settled = per_chunk.iter().map(|x| x.2).sum();
-    let (ml, mh) = per_chunk.into_iter().map(|(l, h, _)| (l, h)).unzip();
-    (ml, mh, settled)
 }
 
 /// A worker with producers into `sinks`, and what it pushed when done.

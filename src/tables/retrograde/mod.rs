@@ -86,6 +86,7 @@ mod driver;
 mod events;
 mod frontier;
 mod level;
+mod masks;
 pub mod outofcore;
 use crate::games::packed;
 #[cfg(test)]

@@ -39,9 +39,10 @@ use super::check_size_sharded;
 use super::driver::{run_level, LevelPasses, Phase};
 use super::events::Mode;
 use super::frontier::DIRTY_CHUNK;
-use super::level::{bound_bytes, finish_words, forward_cells, value_masks, ValueMask, Words};
+use super::level::{bound_bytes, finish_words, forward_cells, Words};
+use super::masks::{needs_scan, or_masks, value_masks, ValueMask};
 use super::packed::{packs, Word};
-use super::part::{needs_scan, or_masks, Layout, Part};
+use super::part::{Layout, Part};
 use crate::distributed::process_cpu_secs;
 use crate::fsutil::{TMP_PREFIX, TMP_SUFFIX};
 use crate::game::Game;
@@ -619,10 +620,9 @@ impl<G: Game, W: Word> LevelPasses for OocPasses<'_, '_, '_, G, W> {
     fn masks(&mut self) -> (ValueMask, ValueMask) {
         let ooc = &mut *self.ooc;
         ooc.report.kahn_settled = ooc.settled.iter().sum();
-        let all = |f: fn(&(Vec<ValueMask>, Vec<ValueMask>)) -> &Vec<ValueMask>| {
-            or_masks(&ooc.masks.iter().map(|m| or_masks(f(m))).collect::<Vec<_>>())
-        };
-        (all(|m| &m.0), all(|m| &m.1))
+        let lo: Vec<ValueMask> = ooc.masks.iter().map(|m| or_masks(&m.0)).collect();
+        let hi: Vec<ValueMask> = ooc.masks.iter().map(|m| or_masks(&m.1)).collect();
+        (or_masks(&lo), or_masks(&hi))
     }
 
     fn threshold(&mut self, t: i32, bar: &dyn Progress) -> Result<(), TableError> {

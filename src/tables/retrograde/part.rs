@@ -39,7 +39,7 @@ use rayon::prelude::*;
 use super::cell::{Cell, PEND_W};
 use super::events::{l_event, settle, w_event, Ev, Mode, L, LOCAL_MAX, W};
 use super::frontier::{Walker, DIRTY_CHUNK};
-use super::level::{mask_has, ValueMask};
+use super::masks::{mask_has, ValueMask};
 use super::packed::Word;
 use super::preds::for_each_pred;
 use super::seeds::scan_cell;
@@ -509,18 +509,6 @@ impl<'a, 'f, G: Game, W: Word> Worker<'a, 'f, G, W> {
         self.records += 1;
         self.out_bytes += w + 2;
     }
-}
-
-/// The OR of the chunk masks `m`: the values some chunk holds.
-pub(super) fn or_masks(m: &[ValueMask]) -> ValueMask {
-    m.iter()
-        .fold([0u64; 4], |x, y| std::array::from_fn(|i| x[i] | y[i]))
-}
-
-/// Whether a threshold `t` needs a scan somewhere, given the OR (over all
-/// parts) of the `E_lo` and `E_hi` masks of level `n`.
-pub(super) fn needs_scan(lo: &ValueMask, hi: &ValueMask, t: i32, n: u32) -> bool {
-    mask_has(lo, t, n as i32) || mask_has(hi, -t, n as i32)
 }
 
 /// The update of a local predecessor's cell by event `e` under `mode`.

@@ -20,7 +20,8 @@ fn layouts_cover_the_level_and_owner_inverts_them() {
 }
 
 use super::super::cell::cells;
-use super::super::level::{forward_cells, value_masks, Words};
+use super::super::level::{forward_cells, Words};
+use super::super::masks::{needs_scan, or_masks, value_masks};
 use crate::progress::NoProgress;
 use crate::tables::TableSet;
 use crate::value::LoopRule;
