@@ -6,6 +6,8 @@ use std::process::Stdio;
 
 use adji::game::{Game, State};
 
+pub mod tables;
+
 /// The `adji` binary of this build.
 pub fn adji() -> assert_cmd::Command {
     assert_cmd::Command::cargo_bin("adji").unwrap()
