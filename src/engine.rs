@@ -247,7 +247,8 @@ pub struct Engine<'a, G: Game> {
 
 impl<'a, G: Game> Engine<'a, G> {
     /// An engine over optional tables (built under `opts.rule`, checked by
-    /// the caller) and an evaluation model for `G`.
+    /// the caller with [`crate::search::check_tables`]) and an evaluation
+    /// model for `G`.
     pub fn new(tables: Option<&'a TableSet>, model: &'a Model, opts: EngineOptions) -> Self {
         Engine {
             tables,

@@ -12,7 +12,7 @@ use adji::engine::{Engine, EngineOptions};
 use adji::eval::Model;
 use adji::notation::Stores;
 use adji::report::{AnalyseReport, SolveReport};
-use adji::search::{Limits, Options, SearchError, Searcher};
+use adji::search::{Limits, Options, Searcher};
 use adji::tables::TableSet;
 use adji::tt::{AtomicTable, TransTable};
 use adji::value::LoopRule;
@@ -223,27 +223,6 @@ pub(crate) fn analyse(
         return Err(adji_err("depth: expected 1 to 200"));
     }
     let set = search_tables(tables);
-    if let Some(t) = &set {
-        // the exact search's checks, with its messages
-        if t.rule != rule {
-            return Err(adji_err(SearchError::TablesRule {
-                tables: t.rule,
-                search: rule,
-            }));
-        }
-        if t.game != p.rules.game() {
-            return Err(adji_err(SearchError::TablesGame {
-                tables: t.game,
-                search: p.rules.game(),
-            }));
-        }
-        if t.rules != p.rules.tables() {
-            return Err(adji_err(SearchError::TablesRules {
-                tables: t.rules,
-                search: p.rules,
-            }));
-        }
-    }
     let opts = EngineOptions {
         rule,
         limits,
@@ -251,6 +230,8 @@ pub(crate) fn analyse(
     };
     let stop = Arc::new(AtomicBool::new(false));
     let report = adji::with_rules!(p.rules, G => {
+        // The exact search's checks of the tables, with its messages.
+        adji::search::check_tables::<G>(set.as_deref(), rule).map_err(adji_err)?;
         // The command line's loader: regular files of bounded size only.
         let model = match &eval {
             None => Model::default_for::<G>(),

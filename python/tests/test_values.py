@@ -235,3 +235,17 @@ def test_a_failing_progress_callback_stops_the_build(tmp_path):
         adji.build_tables(str(tmp_path), 12, progress=boom)
     # the levels written before the error are kept and check
     assert adji.Tables(str(tmp_path)).covered >= 3
+
+
+def test_solve_and_analyse_refuse_tables_of_another_game_or_loop_rule(tables):
+    """The exact search and the estimate check the tables in the one
+    library function (adji::search::check_tables), with the same words."""
+    start = "start"
+    for f in (
+        lambda **k: adji.solve(start, nodes=1000, **k),
+        lambda **k: adji.analyse(start, nodes=1000, **k),
+    ):
+        with pytest.raises(adji.AdjiError, match="tables are for adjiboto, not adjito"):
+            f(tables=tables["adjiboto"], game="adjito")
+        with pytest.raises(adji.AdjiError, match="built with --loop start but the search uses --loop even"):
+            f(tables=tables["adjito"], game="adjito", loop="even")

@@ -188,6 +188,36 @@ pub struct Searcher<'a, G: Game, T: TransTable> {
     _g: std::marker::PhantomData<G>,
 }
 
+/// Checks that `tables` are those of `G`'s rule set under loop rule
+/// `rule`: what every search over tables (the exact search, the engine's
+/// estimate) asks before it reads them, in one place.
+///
+/// # Errors
+/// [`SearchError::TablesRule`], [`SearchError::TablesGame`] or
+/// [`SearchError::TablesRules`], naming both sides.
+pub fn check_tables<G: Game>(tables: Option<&TableSet>, rule: LoopRule) -> Result<(), SearchError> {
+    let Some(t) = tables else { return Ok(()) };
+    if t.rule != rule {
+        return Err(SearchError::TablesRule {
+            tables: t.rule,
+            search: rule,
+        });
+    }
+    if t.game != G::ID {
+        return Err(SearchError::TablesGame {
+            tables: t.game,
+            search: G::ID,
+        });
+    }
+    if t.rules != G::RULES.tables() {
+        return Err(SearchError::TablesRules {
+            tables: t.rules,
+            search: G::RULES,
+        });
+    }
+    Ok(())
+}
+
 impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
     /// A searcher. `tables` must be built under `opts.rule` (checked).
     ///
@@ -198,26 +228,7 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
         tt: &'a T,
         opts: Options,
     ) -> Result<Self, SearchError> {
-        if let Some(t) = tables {
-            if t.rule != opts.rule {
-                return Err(SearchError::TablesRule {
-                    tables: t.rule,
-                    search: opts.rule,
-                });
-            }
-            if t.game != G::ID {
-                return Err(SearchError::TablesGame {
-                    tables: t.game,
-                    search: G::ID,
-                });
-            }
-            if t.rules != G::RULES.tables() {
-                return Err(SearchError::TablesRules {
-                    tables: t.rules,
-                    search: G::RULES,
-                });
-            }
-        }
+        check_tables::<G>(tables, opts.rule)?;
         let opts = Options {
             max_ply: opts.max_ply.min(MAX_PLY),
             ..opts
