@@ -25,6 +25,8 @@
 //! - [`selfplay`]: matches between two engine budgets;
 //! - [`eval`]: the evaluation learned from the tables (estimates, never values);
 //! - [`openings`]: opening enumeration, batch analysis and reports;
+//! - [`oracle`]: the front ends' one door to solves, estimates and probes
+//!   (tables of every family under one loop rule, a position with its rule set);
 //! - [`records`]: the small binary records of the openings checkpoint;
 //! - [`fsutil`]: atomic writes, stale temporary files, regular-file opens;
 //! - [`progress`]: the progress callback long jobs report to;
@@ -90,6 +92,7 @@ pub mod fsutil;
 pub mod progress;
 
 pub mod openings;
+pub mod oracle;
 pub mod records;
 pub mod reference;
 pub mod report;

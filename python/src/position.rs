@@ -65,6 +65,11 @@ impl PyPosition {
         })
     }
 
+    /// The position with its rule set, as the library's oracle takes it.
+    pub(crate) fn posed(&self) -> PyResult<adji::oracle::Posed> {
+        adji::oracle::Posed::new(self.rules, self.st).map_err(adji_err)
+    }
+
     pub(crate) fn notation(&self) -> String {
         adji::with_rules!(self.rules, G => format_state::<G>(&self.st))
     }

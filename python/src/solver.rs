@@ -2,19 +2,16 @@
 //! the engine's estimate.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use pyo3::prelude::*;
 
-use adji::engine::{Engine, EngineOptions};
-use adji::eval::Model;
 use adji::notation::Stores;
-use adji::report::{AnalyseReport, SolveReport};
-use adji::search::{Limits, Options, Searcher};
+use adji::oracle::{Eval, Oracle, SolveOptions, Watch};
+use adji::search::Limits;
 use adji::tables::TableSet;
-use adji::tt::{AtomicTable, TransTable};
+use adji::tt::AtomicTable;
 use adji::value::LoopRule;
 
 use crate::errors::{adji_err, parse_rule, to_py};
@@ -22,9 +19,19 @@ use crate::position::{position_arg, PyPosition};
 use crate::tables::PyTables;
 use crate::work::interruptible;
 
-/// The tables of a search, checked against its game and rule.
+/// The tables of a search.
 pub(crate) fn search_tables(tables: Option<&Bound<'_, PyTables>>) -> Option<Arc<TableSet>> {
     tables.map(|t| t.get().set.clone())
+}
+
+/// The oracle of a search under loop rule `rule`: over exactly `tables`
+/// when given (a position of another family, or tables of another loop
+/// rule, refused with the search's words), or over none.
+pub(crate) fn oracle(tables: Option<Arc<TableSet>>, rule: LoopRule) -> PyResult<Oracle> {
+    match tables {
+        Some(t) => Oracle::with_set(rule, t).map_err(adji_err),
+        None => Ok(Oracle::new(rule)),
+    }
 }
 
 pub(crate) fn limits(time: Option<f64>, nodes: Option<u64>) -> PyResult<Limits> {
@@ -101,21 +108,21 @@ impl PySolver {
         rule: LoopRule,
         limits: Limits,
     ) -> PyResult<PyObject> {
-        let opts = Options {
-            rule,
+        let oracle = oracle(self.tables.clone(), rule)?;
+        let opts = SolveOptions {
             limits,
             parallel: self.threads > 1,
-            ..Options::default()
         };
-        self.tt.new_generation();
-        let report = adji::with_rules!(p.rules, G => {
-            let s = Searcher::<G, _>::new(self.tables.as_deref(), &self.tt, opts).map_err(adji_err)?;
-            let a = interruptible(py, &|| s.stop(), || match &self.pool {
-                Some(pool) => pool.install(|| s.analyse(&p.st.pos)),
-                None => s.analyse(&p.st.pos),
-            })?;
-            SolveReport::new::<G>(&p.st, &a)
-        });
+        let p = p.posed()?;
+        let watch = Watch::new();
+        let solved = interruptible(py, &|| watch.stop(), || {
+            let solve = || oracle.solve(&p, &self.tt, opts, Some(&watch));
+            match &self.pool {
+                Some(pool) => pool.install(solve),
+                None => solve(),
+            }
+        })?;
+        let report = solved.map_err(adji_err)?.report;
         to_py(py, &report)
     }
 }
@@ -222,25 +229,16 @@ pub(crate) fn analyse(
     if depth.is_some_and(|d| !(1..=200).contains(&d)) {
         return Err(adji_err("depth: expected 1 to 200"));
     }
-    let set = search_tables(tables);
-    let opts = EngineOptions {
-        rule,
-        limits,
-        max_depth: depth.unwrap_or(200),
+    let oracle = oracle(search_tables(tables), rule)?;
+    let (p, watch) = (p.posed()?, Watch::new());
+    let eval = match &eval {
+        None => Eval::Shipped,
+        Some(f) => Eval::File(f),
     };
-    let stop = Arc::new(AtomicBool::new(false));
-    let report = adji::with_rules!(p.rules, G => {
-        // The exact search's checks of the tables, with its messages.
-        adji::search::check_tables::<G>(set.as_deref(), rule).map_err(adji_err)?;
-        // The command line's loader: regular files of bounded size only.
-        let model = match &eval {
-            None => Model::default_for::<G>(),
-            Some(f) => Model::load::<G>(f).map_err(|e| adji_err(format!("eval {}: {e}", f.display())))?,
-        };
-        let est = interruptible(py, &|| stop.store(true, Ordering::Relaxed), || {
-            Engine::<G>::new(set.as_deref(), &model, opts).stop_when(stop.clone()).analyse(&p.st.pos)
-        })?;
-        AnalyseReport::new::<G>(&p.st, &est)
-    });
+    let max_depth = depth.unwrap_or(200);
+    let report = interruptible(py, &|| watch.stop(), || {
+        oracle.estimate(&p, eval, limits, max_depth, Some(&watch))
+    })?
+    .map_err(adji_err)?;
     to_py(py, &report)
 }

@@ -11,10 +11,11 @@ use pyo3::types::{PyBytes, PyDict};
 
 use adji::game::{Game, GameId};
 use adji::notation::Stores;
+use adji::oracle::{Oracle, Posed};
 use adji::progress::Progress;
 use adji::report::ProbeReport;
 use adji::rules::RuleSet;
-use adji::search::SearchError;
+
 use adji::tables::retrograde::build_tables_within;
 use adji::tables::{OpenCheck, TableSet};
 use adji::value::LoopRule;
@@ -82,21 +83,10 @@ impl PyTables {
     /// The probe report of `p` (no Python object touched: callable with
     /// the GIL released); the error is the command line's message.
     fn probe_pos_nogil(&self, p: &PyPosition) -> Result<ProbeReport, String> {
-        if p.rules.game() != self.set.game {
-            return Err(SearchError::TablesGame {
-                tables: self.set.game,
-                search: p.rules.game(),
-            }
-            .to_string());
-        }
-        if p.rules.tables() != self.set.rules {
-            return Err(SearchError::TablesRules {
-                tables: self.set.rules,
-                search: p.rules,
-            }
-            .to_string());
-        }
-        adji::with_rules!(p.rules, G => ProbeReport::new::<G>(&self.set, &p.st.pos).map_err(|e| e.to_string()))
+        let oracle =
+            Oracle::with_set(self.set.rule, self.set.clone()).map_err(|e| e.to_string())?;
+        let posed = Posed::new(p.rules, p.st).map_err(|e| e.to_string())?;
+        oracle.probe(&posed).map_err(|e| e.to_string())
     }
 }
 

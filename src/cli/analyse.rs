@@ -3,16 +3,16 @@
 
 use std::collections::HashSet;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
 
-use adji::engine::{Engine, EngineOptions};
 use adji::eval::train::{exclusion_keys, train as fit, Sampling, TrainConfig, TrainPlan};
 use adji::eval::Model;
 use adji::game::Game;
 use adji::notation::{parse_state, Stores};
-use adji::report::AnalyseReport;
+use adji::oracle::{Eval, Oracle, Posed};
 use adji::search::Limits;
 use adji::selfplay::{play_match, MatchConfig};
 use adji::tables::TableSet;
@@ -101,16 +101,17 @@ fn run_analyse<G: Game>(a: &AnalyseArgs, threads: usize) -> Result<(), CliError>
         tables_text(tables.as_ref())
     ));
     let default_time = (a.nodes.is_none() && a.depth.is_none()).then_some(5.0);
-    let opts = EngineOptions {
-        rule: a.rule.rule(),
-        limits: Limits {
-            time: a.time.or(default_time).map(Duration::from_secs_f64),
-            nodes: a.nodes,
-        },
-        max_depth: a.depth.unwrap_or(200),
+    let limits = Limits {
+        time: a.time.or(default_time).map(Duration::from_secs_f64),
+        nodes: a.nodes,
     };
-    let est = Engine::<G>::new(tables.as_ref(), &model, opts).analyse(&st.pos);
-    out::report(&AnalyseReport::new::<G>(&st, &est), a.out.json)
+    let oracle = match tables {
+        Some(t) => Oracle::with_set(a.rule.rule(), Arc::new(t))?,
+        None => Oracle::new(a.rule.rule()),
+    };
+    let (posed, eval) = (Posed::of::<G>(st), Eval::Model(&model));
+    let report = oracle.estimate(&posed, eval, limits, a.depth.unwrap_or(200), None)?;
+    out::report(&report, a.out.json)
 }
 
 /// Options of `match`.

@@ -16,6 +16,17 @@ use adji::tt::TtError;
 
 use crate::util::fmt_bytes;
 
+impl From<adji::oracle::OracleError> for CliError {
+    fn from(e: adji::oracle::OracleError) -> Self {
+        use adji::oracle::OracleError as E;
+        match e {
+            E::Search(e) => CliError::Search(e),
+            E::Probe(e) => CliError::Probe(e),
+            e => CliError::Input(e.to_string()),
+        }
+    }
+}
+
 /// Why a command failed.
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {

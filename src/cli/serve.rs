@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use adji::engine::HINT_BYTES;
 use adji::rules::RuleSet;
-use adji::server::{App, Config, ConnLimits, Tables};
+use adji::server::{open_tables, App, Config, ConnLimits};
 
 use adji::tt::{AtomicTable, SLOT_BYTES};
 
@@ -126,7 +126,7 @@ pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
             max_connections: a.max_connections as usize,
         },
     };
-    let tables = Tables::open(&config).map_err(|e| CliError::Input(e.to_string()))?;
+    let tables = open_tables(&config).map_err(|e| CliError::Input(e.to_string()))?;
     check_memory(a, workers, tables.mapped_bytes())?;
     crate::util::descriptors_for(a.max_connections as u64 + RESERVED_FDS, "--max-connections")
         .map_err(CliError::Input)?;

@@ -1,16 +1,17 @@
 //! `solve` and `bench`.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
 
 use adji::game::{Game, State};
 use adji::notation::{parse_state, Stores};
+use adji::oracle::{Oracle, Posed, SolveOptions};
 use adji::report::SolveReport;
-use adji::search::{Limits, Options, Searcher};
-use adji::tables::TableSet;
-use adji::tt::{AtomicTable, TransTable};
+use adji::search::Limits;
+use adji::tt::AtomicTable;
 
 use crate::args::{
     self, ComputeArgs, GameRulesArgs, JsonArg, MemoryArg, RuleArg, SearchTablesArgs,
@@ -55,16 +56,15 @@ pub fn solve(a: &SolveArgs) -> Result<(), CliError> {
 
 /// What every position of a `solve` shares.
 struct Solver<'a> {
-    tables: Option<&'a TableSet>,
+    oracle: Oracle,
     tt: &'a AtomicTable,
-    opts: Options,
+    opts: SolveOptions,
 }
 
 impl Solver<'_> {
     fn analyse<G: Game>(&self, st: &State) -> Result<SolveReport, CliError> {
-        self.tt.new_generation();
-        let s = Searcher::<G, _>::new(self.tables, self.tt, self.opts)?;
-        Ok(SolveReport::new::<G>(st, &s.analyse(&st.pos)))
+        let p = Posed::of::<G>(*st);
+        Ok(self.oracle.solve(&p, self.tt, self.opts, None)?.report)
     }
 }
 
@@ -80,16 +80,17 @@ fn run<G: Game>(a: &SolveArgs, threads: usize) -> Result<(), CliError> {
     ));
     let tt = plan.table()?;
     let s = Solver {
-        tables: tables.as_ref(),
+        oracle: match tables {
+            Some(t) => Oracle::with_set(a.rule.rule(), Arc::new(t))?,
+            None => Oracle::new(a.rule.rule()),
+        },
         tt: &tt,
-        opts: Options {
-            rule: a.rule.rule(),
+        opts: SolveOptions {
             limits: Limits {
                 nodes: a.nodes,
                 time: a.time.map(Duration::from_secs_f64),
             },
             parallel: threads > 1,
-            ..Options::default()
         },
     };
     let Some(file) = &a.positions_file else {

@@ -111,37 +111,26 @@ pub fn features<G: Game>(pos: &Position) -> [f64; NUM_FEATURES] {
     }
     let (pit_feature, _) = per_game::<G>();
     for i in 0..G::PITS {
-        f[14 + i] = pit_feature(i, pos.pits[i], G::PITS);
+        f[14 + i] = pit_feature(&pos.pits, i);
     }
     f
 }
 
-/// Of the seeds an Adji-Boto move from pit `i` (holding `s`) sows — all but
-/// one, laps passing the origin too — how many land on the other row.
-/// A pit's feature from its index, its seeds and the game's pits.
-type PitFeature = fn(usize, u8, usize) -> f64;
+/// A pit's feature, from the board and the pit.
+type PitFeature = fn(&[u8; crate::game::MAX_PITS], usize) -> f64;
 
 /// The evaluation's choices per game, in one place: each pit's feature
 /// (Adjito: its seeds; Adji-Boto: the seeds its move sows onto the other
-/// row, [`sown_across`]) and the weights shipped in the binary.
+/// row, from the game's own sowing, [`crate::adjiboto::Sowing::across`])
+/// and the weights shipped in the binary.
 fn per_game<G: Game>() -> (PitFeature, &'static str) {
     match G::ID {
-        GameId::Adjito => (|_, s, _| s as f64, include_str!("weights-adjito.json")),
+        GameId::Adjito => (|b, i| b[i] as f64, include_str!("weights-adjito.json")),
         GameId::AdjiBoto => (
-            |i, s, pits| sown_across(i, s, pits) as f64,
+            |b, i| crate::adjiboto::sowing(b, i).across() as f64,
             include_str!("weights-adjiboto.json"),
         ),
     }
-}
-
-fn sown_across(i: usize, s: u8, pits: usize) -> usize {
-    let sown = (s as usize).saturating_sub(1);
-    let half = pits / 2;
-    let laps = sown / pits * half;
-    let rest = (1..=sown % pits)
-        .filter(|k| (i + k) % pits / half != i / half)
-        .count();
-    laps + rest
 }
 
 fn flip<G: Game>(pits: &[u8; crate::game::MAX_PITS]) -> [u8; crate::game::MAX_PITS] {
@@ -300,35 +289,69 @@ mod tests {
     use super::*;
     use crate::AdjiBoto;
 
+    /// The Adji-Boto pit feature: the seeds the pit's move sows onto the
+    /// other row, laps through the origin included.
+    fn across(i: usize, s: u8) -> f64 {
+        let mut pits = [0; crate::game::MAX_PITS];
+        pits[i] = s;
+        let pos = Position {
+            pits,
+            side: 0,
+            opening: 0,
+        };
+        features::<AdjiBoto>(&pos)[14 + i]
+    }
+
     #[test]
     fn sown_across_counts_the_seeds_landing_on_the_other_row() {
-        assert_eq!(sown_across(0, 1, 10), 0); // a single seed is never sown
-        assert_eq!(sown_across(0, 3, 10), 0); // pits 1, 2
-        assert_eq!(sown_across(4, 3, 10), 2); // pits 5, 6
-        assert_eq!(sown_across(3, 8, 10), 5); // pits 4, 5..9, 0
-        assert_eq!(sown_across(7, 4, 10), 1); // pits 8, 9 (own row 5..9), 0
-        assert_eq!(sown_across(2, 12, 10), 5); // a lap (5 across), then pit 3
-        assert_eq!(sown_across(3, 30, 10), 15); // two laps, then 4..9, 0..2
+        assert_eq!(across(0, 1), 0.0); // a single seed is never sown
+        assert_eq!(across(0, 3), 0.0); // pits 1, 2
+        assert_eq!(across(4, 3), 2.0); // pits 5, 6
+        assert_eq!(across(3, 8), 5.0); // pits 4, 5..9, 0
+        assert_eq!(across(7, 4), 1.0); // pits 8, 9 (own row 5..9), 0
+        assert_eq!(across(2, 12), 5.0); // a lap (5 across), then pit 3
+        assert_eq!(across(3, 30), 15.0); // two laps, then 4..9, 0..2
     }
 
     /// On a board where no move captures, a move's seeds on the other row
     /// grow by exactly its feature.
     #[test]
     fn sown_across_matches_play() {
-        let pos = Position {
-            pits: [2, 7, 12, 30, 4, 0, 0, 0, 0, 0, 0, 0],
-            side: 0,
-            opening: 0,
-        };
-        let f = features::<AdjiBoto>(&pos);
-        for mv in AdjiBoto::legal_moves(&pos).iter() {
-            let p = AdjiBoto::play_unchecked(&pos, mv);
-            if p.captured > 0 {
-                continue;
+        let mut boards = vec![[2, 7, 12, 30, 4, 0, 0, 0, 0, 0, 0, 0]];
+        for i in 0..5 {
+            for s in 2..=64 {
+                let mut b = [0; crate::game::MAX_PITS];
+                b[i] = s;
+                boards.push(b);
             }
-            // The child is seen by the opponent: their own row comes first.
-            let across: u32 = p.pos.pits[..5].iter().map(|&x| x as u32).sum();
-            assert_eq!(across as f64, f[14 + mv.0 as usize], "move {}", mv.0);
         }
+        let (mut checked, mut laps) = (0, 0);
+        for pits in boards {
+            let pos = Position {
+                pits,
+                side: 0,
+                opening: 0,
+            };
+            let f = features::<AdjiBoto>(&pos);
+            for mv in AdjiBoto::legal_moves(&pos).iter() {
+                let p = AdjiBoto::play_unchecked(&pos, mv);
+                if p.captured > 0 {
+                    continue;
+                }
+                // The child is seen by the opponent: their own row comes first.
+                let before: u32 = pos.pits[5..10].iter().map(|&x| x as u32).sum();
+                let after: u32 = p.pos.pits[..5].iter().map(|&x| x as u32).sum();
+                assert_eq!(
+                    (after - before) as f64,
+                    f[14 + mv.0 as usize],
+                    "{pits:?} move {}",
+                    mv.0
+                );
+                checked += 1;
+                laps += (pos.pits[mv.0 as usize] > 10) as u32;
+            }
+        }
+        // Half of the one-pit boards end in a capture; of the rest, many lap.
+        assert!(checked > 150 && laps > 50, "{checked} {laps}");
     }
 }

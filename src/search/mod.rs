@@ -196,6 +196,18 @@ pub struct Searcher<'a, G: Game, T: TransTable> {
 /// [`SearchError::TablesRule`], [`SearchError::TablesGame`] or
 /// [`SearchError::TablesRules`], naming both sides.
 pub fn check_tables<G: Game>(tables: Option<&TableSet>, rule: LoopRule) -> Result<(), SearchError> {
+    check_tables_of(G::RULES, tables, rule)
+}
+
+/// [`check_tables`] for a rule set chosen at run time.
+///
+/// # Errors
+/// As [`check_tables`].
+pub fn check_tables_of(
+    rules: crate::rules::RuleSet,
+    tables: Option<&TableSet>,
+    rule: LoopRule,
+) -> Result<(), SearchError> {
     let Some(t) = tables else { return Ok(()) };
     if t.rule != rule {
         return Err(SearchError::TablesRule {
@@ -203,16 +215,16 @@ pub fn check_tables<G: Game>(tables: Option<&TableSet>, rule: LoopRule) -> Resul
             search: rule,
         });
     }
-    if t.game != G::ID {
+    if t.game != rules.game() {
         return Err(SearchError::TablesGame {
             tables: t.game,
-            search: G::ID,
+            search: rules.game(),
         });
     }
-    if t.rules != G::RULES.tables() {
+    if t.rules != rules.tables() {
         return Err(SearchError::TablesRules {
             tables: t.rules,
-            search: G::RULES,
+            search: rules,
         });
     }
     Ok(())

@@ -37,7 +37,8 @@ use super::request::{params, rules, state, to_json, Q};
 use super::{assets, jobs};
 use crate::game::{Game, GameId};
 use crate::notation::Stores;
-use crate::report::{MovesReport, ProbeReport, ReplayReport};
+use crate::oracle::{OracleError, Posed};
+use crate::report::{MovesReport, ReplayReport};
 use crate::rules::RuleSet;
 
 pub use super::request::{ApiError, Params};
@@ -145,22 +146,18 @@ async fn replay(AxState(app): AxState<Arc<App>>, q: Q) -> Result<Json<Value>, Ap
 
 async fn probe(AxState(app): AxState<Arc<App>>, q: Q) -> Result<Json<Value>, ApiError> {
     let p = params(q)?;
-    fn run<G: Game>(app: &App, p: &Params) -> Result<Value, ApiError> {
-        let st = state::<G>(p, Stores::Optional)?;
-        let Some(set) = app.tables(G::RULES) else {
-            return Err(ApiError::not_found(match &app.config().tables {
-                None => "the server was started without --tables".to_string(),
-                Some(dir) => format!(
-                    "no {} tables for --loop {} in {}",
-                    G::RULES.tables().command_line(),
-                    app.config().rule.name(),
-                    dir.display()
-                ),
-            }));
-        };
-        let r = ProbeReport::new::<G>(set, &st.pos)
-            .map_err(|e| ApiError::not_found(format!("--position: {e}")))?;
-        to_json(&r)
+    fn posed<G: Game>(p: &Params) -> Result<Posed, ApiError> {
+        Ok(Posed::of::<G>(state::<G>(p, Stores::Optional)?))
     }
-    crate::with_rules!(rules(&app, &p)?, run(&app, &p)).map(Json)
+    let posed = crate::with_rules!(rules(&app, &p)?, posed(&p))?;
+    match app.oracle().probe(&posed) {
+        Ok(r) => to_json(&r).map(Json),
+        Err(OracleError::NoTables { family, rule }) => {
+            Err(ApiError::not_found(match &app.config().tables {
+                None => "the server was started without --tables".to_string(),
+                Some(dir) => format!("no {family} tables for --loop {rule} in {}", dir.display()),
+            }))
+        }
+        Err(e) => Err(ApiError::not_found(format!("--position: {e}"))),
+    }
 }

@@ -1,7 +1,7 @@
-//! The server's state and configuration: [`Config`], the tables of every
-//! table family ([`Tables`]: each rule set whose own tables it reads, see
-//! [`RuleSet::tables`]), the solve queue ([`App`]), and why a server cannot
-//! start ([`ServerError`]). Everything else in `server/` reads it; it reads
+//! The server's state and configuration: [`Config`], the oracle over the
+//! tables of every table family ([`open_tables`]: each rule set whose own
+//! tables it reads, see [`RuleSet::tables`]), the solve queue ([`App`]),
+//! and why a server cannot start ([`ServerError`]). Everything else in `server/` reads it; it reads
 //! only the queue and the connection limits.
 
 use std::net::SocketAddr;
@@ -11,7 +11,8 @@ use std::time::Duration;
 
 use super::listen::ConnLimits;
 use super::queue::SolveQueue;
-use crate::game::{Game, GameId};
+use crate::game::GameId;
+use crate::oracle::Oracle;
 use crate::rules::RuleSet;
 use crate::tables::{OpenCheck, TableError, TableSet};
 use crate::tt::TtError;
@@ -86,48 +87,26 @@ pub enum ServerError {
     },
 }
 
-/// The endgame tables of every table family (a rule set `r` with
-/// `r.tables() == r`) that has level 0 in the directory, under one loop rule.
-#[derive(Default)]
-pub struct Tables {
-    sets: Vec<TableSet>,
-}
-
-impl Tables {
-    /// Opens, for every table family, whatever consecutive levels from 0
-    /// `config.tables` holds under `config.rule` (none without a directory).
-    ///
-    /// # Errors
-    /// A missing tables directory, or a table file that is present but bad.
-    pub fn open(config: &Config) -> Result<Self, ServerError> {
-        let Some(dir) = &config.tables else {
-            return Ok(Tables::default());
-        };
-        if !dir.is_dir() {
-            return Err(ServerError::NoTablesDir(dir.clone()));
-        }
-        let mut sets = Vec::new();
-        for r in RuleSet::families() {
-            sets.extend(crate::with_rules!(r, open(dir, config.rule, config.check))?);
-        }
-        Ok(Tables { sets })
+/// Opens, for every table family, whatever consecutive levels from 0
+/// `config.tables` holds under `config.rule` (none without a directory),
+/// as the oracle every request asks.
+///
+/// # Errors
+/// A missing tables directory, or a table file that is present but bad.
+pub fn open_tables(config: &Config) -> Result<Oracle, ServerError> {
+    let Some(dir) = &config.tables else {
+        return Ok(Oracle::new(config.rule));
+    };
+    if !dir.is_dir() {
+        return Err(ServerError::NoTablesDir(dir.clone()));
     }
-
-    /// The tables a request under `rules` reads: those of `rules.tables()`.
-    pub fn of(&self, rules: RuleSet) -> Option<&TableSet> {
-        self.sets.iter().find(|s| s.rules == rules.tables())
-    }
-
-    /// Bytes of every table file mapped.
-    pub fn mapped_bytes(&self) -> u64 {
-        self.sets.iter().map(TableSet::mapped_bytes).sum()
-    }
+    Ok(Oracle::open(dir, config.rule, config.check)?)
 }
 
 /// The server's shared state: configuration, tables, solve queue.
 pub struct App {
     config: Config,
-    tables: Tables,
+    oracle: Oracle,
     queue: Arc<SolveQueue>,
 }
 
@@ -138,16 +117,16 @@ impl App {
     /// # Errors
     /// A missing tables directory, a bad table file, or no memory for the hash.
     pub fn new(config: Config) -> Result<Self, ServerError> {
-        let tables = Tables::open(&config)?;
-        App::with_tables(config, tables)
+        let oracle = open_tables(&config)?;
+        App::with_tables(config, oracle)
     }
 
-    /// An app with tables already opened (by [`Tables::open`] on the same
+    /// An app with tables already opened (by [`open_tables`] on the same
     /// configuration): allocates the workers' hash tables.
     ///
     /// # Errors
     /// No memory for the hash.
-    pub fn with_tables(config: Config, tables: Tables) -> Result<Self, ServerError> {
+    pub fn with_tables(config: Config, oracle: Oracle) -> Result<Self, ServerError> {
         let queue = Arc::new(SolveQueue::new(
             config.workers,
             config.waiting,
@@ -155,7 +134,7 @@ impl App {
         )?);
         Ok(App {
             config,
-            tables,
+            oracle,
             queue,
         })
     }
@@ -173,7 +152,12 @@ impl App {
     /// The tables a request under `rules` reads (those of
     /// [`RuleSet::tables`]), when any level is present.
     pub fn tables(&self, rules: RuleSet) -> Option<&TableSet> {
-        self.tables.of(rules)
+        self.oracle.tables(rules)
+    }
+
+    /// The oracle every solve, estimate and probe asks.
+    pub fn oracle(&self) -> &Oracle {
+        &self.oracle
     }
 
     /// Levels covered by the tables that `rules` reads (0 when none).
@@ -183,20 +167,11 @@ impl App {
 
     /// Bytes of every table file mapped.
     pub fn mapped_bytes(&self) -> u64 {
-        self.tables.mapped_bytes()
+        self.oracle.mapped_bytes()
     }
 
     /// The game the page shows first.
     pub fn game(&self) -> GameId {
         self.config.rules.game()
     }
-}
-
-fn open<G: Game>(
-    dir: &std::path::Path,
-    rule: LoopRule,
-    check: OpenCheck,
-) -> Result<Option<TableSet>, TableError> {
-    let set = TableSet::open_available_checked::<G>(dir, rule, check)?;
-    Ok((set.covered() > 0).then_some(set))
 }

@@ -16,13 +16,11 @@ use serde_json::{json, Value};
 use tokio::task::JoinHandle;
 
 use super::app::App;
-use super::engine;
 use super::queue::{CancelOnDrop, Job, QueueError};
 use super::request::{params, rules, state, to_json, ApiError, Params, Q};
 use crate::game::{Game, State};
 use crate::notation::Stores;
-use crate::report::{AnalyseReport, SolveReport};
-use crate::rules::RuleSet;
+use crate::oracle::{Eval, OracleError, Posed, SolveOptions};
 use crate::search::Limits;
 use crate::tt::AtomicTable;
 
@@ -42,8 +40,7 @@ enum Kind {
 /// which limits.
 struct JobRequest {
     kind: Kind,
-    rules: RuleSet,
-    state: State,
+    posed: Posed,
     limits: Limits,
 }
 
@@ -60,7 +57,7 @@ impl JobRequest {
         fn st<G: Game>(p: &Params) -> Result<State, ApiError> {
             state::<G>(p, Stores::Required)
         }
-        let state = crate::with_rules!(rules, st(p))?;
+        let posed = crate::with_rules!(rules, G => Posed::of::<G>(st::<G>(p)?));
         let cap = app.config().time_cap;
         let time = match p.time.as_deref() {
             None => cap,
@@ -73,39 +70,40 @@ impl JobRequest {
         };
         Ok(JobRequest {
             kind,
-            rules,
-            state,
+            posed,
             limits,
         })
     }
 
-    /// Runs on a worker's blocking thread with its hash table.
+    /// Runs on a worker's blocking thread with its hash table, on one
+    /// thread, stopped as soon as the job is cancelled (a solve within
+    /// about 1024 nodes; the report then holds the bounds proved so far).
     fn run(&self, app: &App, job: &Job, tt: &AtomicTable) -> Result<Done, ApiError> {
-        fn go<G: Game>(
-            r: &JobRequest,
-            app: &App,
-            job: &Job,
-            tt: &AtomicTable,
-        ) -> Result<Done, ApiError> {
-            let (pos, tables, rule) = (&r.state.pos, app.tables(G::RULES), app.config().rule);
-            if r.kind == Kind::Analyse {
-                let e = engine::estimate::<G>(job, pos, tables, rule, r.limits);
-                let report = to_json(&AnalyseReport::new::<G>(&r.state, &e))?;
-                return Ok(Done {
-                    report,
-                    loop_sensitive: None,
-                });
-            }
-            let a = engine::analyse::<G>(job, pos, tables, tt, rule, r.limits)
-                .map_err(|e| ApiError::internal(e.to_string()))?;
-            Ok(Done {
-                report: to_json(&SolveReport::new::<G>(&r.state, &a))?,
-                loop_sensitive: Some(engine::move_loop_flags::<G>(pos, &a)),
-            })
+        let (oracle, watch) = (app.oracle(), Some(job.watch()));
+        let internal = |e: OracleError| ApiError::internal(e.to_string());
+        if self.kind == Kind::Analyse {
+            let e = oracle.estimate(&self.posed, Eval::Shipped, self.limits, MAX_DEPTH, watch);
+            return Ok(Done {
+                report: to_json(&e.map_err(internal)?)?,
+                loop_sensitive: None,
+            });
         }
-        crate::with_rules!(self.rules, go(self, app, job, tt))
+        let opts = SolveOptions {
+            limits: self.limits,
+            parallel: false,
+        };
+        let s = oracle
+            .solve(&self.posed, tt, opts, watch)
+            .map_err(internal)?;
+        Ok(Done {
+            report: to_json(&s.report)?,
+            loop_sensitive: Some(to_json(&s.loop_flags)?),
+        })
     }
 }
+
+/// Deepest iteration of an analysis (as `analyse` without `--depth`).
+const MAX_DEPTH: u32 = 200;
 
 /// Parses `time` seconds, as `solve --time` does.
 fn parse_time(s: &str) -> Result<Duration, ApiError> {
@@ -147,7 +145,7 @@ fn start(
     let job = Job::new();
     let guard = CancelOnDrop(Arc::clone(&job));
     let (app2, job2) = (Arc::clone(app), Arc::clone(&job));
-    let rules = req.rules;
+    let rules = req.posed.rules();
     let work = move |tt: &AtomicTable| req.run(&app2, &job2, tt);
     let handle = tokio::spawn(ticket.run(Arc::clone(&job), rules, work));
     Ok((job, guard, handle))

@@ -32,7 +32,6 @@
 pub mod api;
 mod app;
 mod assets;
-mod engine;
 mod guard;
 mod jobs;
 mod listen;
@@ -42,7 +41,7 @@ mod request;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-pub use app::{App, Config, ServerError, Tables};
+pub use app::{open_tables, App, Config, ServerError};
 pub use guard::Hosts;
 pub use listen::ConnLimits;
 pub use queue::SolveQueue;

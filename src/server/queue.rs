@@ -12,12 +12,13 @@
 //! the search: the request side cancels it (when the client goes away or
 //! asks to), the search side publishes its node count for progress reports.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::SeqCst};
+use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use tokio::sync::{Notify, Semaphore};
 
+use crate::oracle::Watch;
 use crate::rules::RuleSet;
 use crate::tt::{AtomicTable, TtError};
 
@@ -43,37 +44,36 @@ impl std::fmt::Display for Busy {
 /// One solve, as seen by both the request and the search thread.
 #[derive(Debug)]
 pub struct Job {
-    cancelled: Arc<AtomicBool>,
+    watch: Watch,
     notify: Notify,
     started: Mutex<Option<Instant>>,
-    nodes: AtomicU64,
 }
 
 impl Job {
     /// A new job, not yet started.
     pub fn new() -> Arc<Job> {
         Arc::new(Job {
-            cancelled: Arc::new(AtomicBool::new(false)),
+            watch: Watch::new(),
             notify: Notify::new(),
             started: Mutex::new(None),
-            nodes: AtomicU64::new(0),
         })
     }
 
     /// Asks the job to stop (or never to start).
     pub fn cancel(&self) {
-        self.cancelled.store(true, SeqCst);
+        self.watch.stop();
         self.notify.notify_waiters();
     }
 
     /// Whether [`Job::cancel`] was called.
     pub fn is_cancelled(&self) -> bool {
-        self.cancelled.load(SeqCst)
+        self.watch.is_stopped()
     }
 
-    /// The flag [`Job::cancel`] raises, for a search that watches one.
-    pub fn stop_flag(&self) -> Arc<AtomicBool> {
-        Arc::clone(&self.cancelled)
+    /// The watch [`Job::cancel`] stops and the search publishes its node
+    /// count to.
+    pub fn watch(&self) -> &Watch {
+        &self.watch
     }
 
     /// Resolves once the job is cancelled.
@@ -91,12 +91,7 @@ impl Job {
 
     /// Nodes searched so far.
     pub fn nodes(&self) -> u64 {
-        self.nodes.load(SeqCst)
-    }
-
-    /// Records the nodes searched so far (called by the search side).
-    pub fn set_nodes(&self, n: u64) {
-        self.nodes.store(n, SeqCst);
+        self.watch.nodes()
     }
 
     /// Milliseconds since the solve started running, `None` while it waits.

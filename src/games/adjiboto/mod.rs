@@ -75,6 +75,17 @@ pub struct Sowing {
     pub v: usize,
 }
 
+impl Sowing {
+    /// Seeds this sowing puts on the row across from its origin: half of
+    /// every lap, and those of the remainder that pass the row's end (what
+    /// the evaluation counts; `crate::eval`).
+    pub fn across(&self) -> usize {
+        let row = |p: usize| p / H;
+        let rest = (1..=self.r).filter(|d| row((self.o + d) % N) != row(self.o));
+        self.laps * H + rest.count()
+    }
+}
+
 /// The sowing from relative pit `o` of `pits` (a pit of 2 or more for a
 /// legal move; the fields of an illegal one are meaningless).
 #[inline]
