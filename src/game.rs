@@ -342,6 +342,12 @@ pub trait Game: Copy + Send + Sync + 'static + fmt::Debug + Default {
     const START_SEEDS: u8;
     /// Whether the game has a pass move.
     const HAS_PASS: bool;
+    /// Whether the game has an opening phase (`Position::opening`).
+    const HAS_OPENING: bool;
+    /// The exact search's order of the quiet moves whose sowing reaches
+    /// the opponent's row: `1` highest pit first, `-1` lowest first
+    /// (measured per game; `search::ordering`, results/search.md).
+    const REACHING_ORDER: i32;
     /// The absolute pits of the board diagram's top and bottom rows, left
     /// to right, as the bottom player sees the board.
     const DIAGRAM: (&'static [usize], &'static [usize]);

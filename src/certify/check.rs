@@ -31,7 +31,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use crate::game::{Game, GameId, Move, Packed, Position};
+use crate::game::{Game, Move, Packed, Position};
 use crate::notation::{format_board, format_move};
 use crate::tables::TableSet;
 use crate::value::capture_value;
@@ -323,7 +323,7 @@ fn place<G: Game>(rec: &Records, places: &mut Places, child: u32, at: Place) -> 
 fn is_position<G: Game>(pos: &Position) -> bool {
     pos.pits[G::PITS..].iter().all(|&x| x == 0)
         && pos.level() <= G::TOTAL
-        && (G::ID == GameId::AdjiBoto || pos.opening == 0)
+        && (G::HAS_OPENING || pos.opening == 0)
 }
 
 /// Node `i`'s proof, at its place, placing its children.

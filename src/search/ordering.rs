@@ -3,7 +3,7 @@
 //! size, then quiet moves: those whose sowing reaches the opponent's row
 //! first, then by pit (see [`quiet_key`]).
 
-use crate::game::{Game, GameId, Move, MoveList, Position};
+use crate::game::{Game, Move, MoveList, Position};
 use crate::index::rank;
 use crate::tables::TableSet;
 use crate::value::capture_value;
@@ -137,8 +137,7 @@ fn quiet_key<G: Game>(pos: &Position, child: &Position, mv: Move) -> i32 {
     // No seed is captured, so the opponent's row grows exactly when the
     // sowing reaches it.
     if G::rows(child).0 > G::rows(pos).1 {
-        let rank = if G::ID == GameId::AdjiBoto { pit } else { -pit };
-        200 + rank * 16
+        200 + G::REACHING_ORDER * pit * 16
     } else {
         -pit * 16
     }

@@ -146,6 +146,8 @@ impl<const R: u8> Game for AdjiBotoOf<R> {
     const TOTAL: u32 = 100;
     const START_SEEDS: u8 = 10;
     const HAS_PASS: bool = true;
+    const HAS_OPENING: bool = true;
+    const REACHING_ORDER: i32 = 1;
     // The source's diagram: 0..4 left to right on top, 9..5 below.
     const DIAGRAM: (&'static [usize], &'static [usize]) = (&[0, 1, 2, 3, 4], &[9, 8, 7, 6, 5]);
 

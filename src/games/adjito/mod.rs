@@ -183,6 +183,8 @@ impl<const R: u8> Game for AdjitoOf<R> {
     const TOTAL: u32 = 48;
     const START_SEEDS: u8 = 4;
     const HAS_PASS: bool = false;
+    const HAS_OPENING: bool = false;
+    const REACHING_ORDER: i32 = -1;
     // B sows left to right along the bottom, then right to left along the top.
     const DIAGRAM: (&'static [usize], &'static [usize]) =
         (&[11, 10, 9, 8, 7, 6], &[0, 1, 2, 3, 4, 5]);
