@@ -6,19 +6,7 @@
 use std::path::Path;
 
 mod common;
-use common::{adji, fails_with};
-
-/// Runs `adji ARGS`, which must succeed; returns standard output.
-fn ok(args: &[&str]) -> String {
-    let out = adji().args(args).output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{args:?} failed: {err}");
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use common::{fails_with, ok, s, solve_json};
 
 /// The files in `dir` whose names end with `suffix`, sorted.
 fn files(dir: &Path, suffix: &str) -> Vec<String> {
@@ -142,23 +130,7 @@ fn every_reading_command_answers_alike_from_compressed_levels() {
         ])
     };
     assert_eq!(probe(&raw), probe(&z));
-    let solve = |d: &Path| {
-        let out = ok(&[
-            "solve",
-            "--position",
-            "2,0,1,3,0,1/1,2,0,1,0,1 A 20-16",
-            "--tables",
-            s(d),
-            "--threads",
-            "1",
-            "--json",
-        ]);
-        let mut v: serde_json::Value = serde_json::from_str(&out).unwrap();
-        let o = v.as_object_mut().unwrap();
-        o.remove("time_ms");
-        o.remove("nps");
-        v
-    };
+    let solve = solve_json;
     let a = solve(&raw);
     assert_eq!(a["exact"], true, "{a}");
     assert_eq!(a, solve(&z));
@@ -169,74 +141,24 @@ fn compress_and_decompress_give_clear_errors() {
     let t = tempfile::tempdir().unwrap();
     let (raw, z) = built_and_compressed(t.path());
     let out = t.path().join("out");
+    // `adji tables CMD --dir DIR --out OUT EXTRA…` fails saying `needle`.
+    let fails = |cmd: &str, dir: &Path, extra: &[&str], needle: &str| {
+        let mut a = vec!["tables", cmd, "--dir", s(dir), "--out", s(&out)];
+        a.extend_from_slice(extra);
+        fails_with(&a, needle)
+    };
     // The plan is refused when the disk is short, before anything is written.
-    let err = fails_with(
-        &[
-            "tables",
-            "compress",
-            "--dir",
-            s(&raw),
-            "--out",
-            s(&out),
-            "--free-disk",
-            "100",
-        ],
-        "of disk",
-    );
+    let err = fails("compress", &raw, &["--free-disk", "100"], "of disk");
     assert!(err.contains("only 100 B is free"), "{err}");
     assert!(files(&out, ".adjz").is_empty());
-    fails_with(
-        &[
-            "tables",
-            "compress",
-            "--dir",
-            s(&t.path().join("nope")),
-            "--out",
-            s(&out),
-        ],
-        "--dir",
-    );
-    fails_with(
-        &[
-            "tables",
-            "compress",
-            "--dir",
-            s(&raw),
-            "--out",
-            s(&out),
-            "--levels",
-            "9-3",
-        ],
-        "empty",
-    );
-    fails_with(
-        &[
-            "tables",
-            "compress",
-            "--dir",
-            s(&raw),
-            "--out",
-            s(&out),
-            "--levels",
-            "x",
-        ],
-        "not a level",
-    );
-    fails_with(
-        &["tables", "decompress", "--dir", s(&raw), "--out", s(&out)],
-        "no compressed levels",
-    );
-    fails_with(
-        &[
-            "tables",
-            "compress",
-            "--dir",
-            s(&raw),
-            "--out",
-            s(&out),
-            "--transform",
-            "magic",
-        ],
+    fails("compress", &t.path().join("nope"), &[], "--dir");
+    fails("compress", &raw, &["--levels", "9-3"], "empty");
+    fails("compress", &raw, &["--levels", "x"], "not a level");
+    fails("decompress", &raw, &[], "no compressed levels");
+    fails(
+        "compress",
+        &raw,
+        &["--transform", "magic"],
         "--transform magic",
     );
     // A damaged block: decompress names the file and block, writes nothing.
@@ -245,17 +167,10 @@ fn compress_and_decompress_give_clear_errors() {
     let k = b.len() / 2;
     b[k] ^= 0x40;
     std::fs::write(&name, b).unwrap();
-    let err = fails_with(
-        &[
-            "tables",
-            "decompress",
-            "--dir",
-            s(&z),
-            "--out",
-            s(&out),
-            "--levels",
-            "9",
-        ],
+    let err = fails(
+        "decompress",
+        &z,
+        &["--levels", "9"],
         "adjito-start-009.adjz",
     );
     assert!(err.contains("block "), "{err}");

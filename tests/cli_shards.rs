@@ -4,19 +4,7 @@
 use std::path::{Path, PathBuf};
 
 mod common;
-use common::{adji, assert_quiet, fails_with, with_closed_stdout};
-
-/// Runs `adji ARGS`, which must succeed; returns standard output.
-fn ok(args: &[&str]) -> String {
-    let out = adji().args(args).output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{args:?} failed: {err}");
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use common::{adji, assert_quiet, fails_with, ok, s, solve_json, with_closed_stdout};
 
 /// `--game G --rules R --loop L`.
 fn set<'a>(game: &'a str, rules: &'a str, rule: &'a str) -> [&'a str; 6] {
@@ -210,23 +198,7 @@ fn probe_stats_verify_and_solve_read_sharded_levels_alike() {
     assert_eq!(p.lines().count(), 120);
     assert_eq!(p, probe(&sharded));
     // Solve: the same JSON (timing aside) for a position above the tables.
-    let solve = |d: &Path| {
-        let out = ok(&[
-            "solve",
-            "--position",
-            "2,0,1,3,0,1/1,2,0,1,0,1 A 20-16",
-            "--tables",
-            s(d),
-            "--threads",
-            "1",
-            "--json",
-        ]);
-        let mut v: serde_json::Value = serde_json::from_str(&out).unwrap();
-        let o = v.as_object_mut().unwrap();
-        o.remove("time_ms");
-        o.remove("nps");
-        v
-    };
+    let solve = solve_json;
     let a = solve(&single);
     assert_eq!(a["exact"], true, "{a}");
     assert!(a["nodes"].as_u64().unwrap() > 0, "{a}");

@@ -81,7 +81,7 @@ fn names(e: &TableError, path: &Path) -> String {
 fn every_probe_equals_the_raw_table_and_the_file_decodes_byte_identical() {
     let (_d, raw, good) = fixture();
     let t = Table::open(raw, R, L, LEVEL, 12).unwrap();
-    let (_z, _p, z) = open_good(good, OpenCheck::Full);
+    let (_z, p, z) = open_good(good, OpenCheck::Full);
     let z = z.unwrap();
     assert!(z.is_compressed() && z.codec() == Some(SMALL));
     assert!(z.len() > 4 * 4096, "several blocks");
@@ -94,7 +94,7 @@ fn every_probe_equals_the_raw_table_and_the_file_decodes_byte_identical() {
     assert!(!mem.is_compressed());
     assert_eq!(mem.raw_header(), t.raw_header());
     let mut out = Vec::new();
-    let c = Compressed::open(&_p, R, L, LEVEL, OpenCheck::Header).unwrap();
+    let c = Compressed::open(&p, R, L, LEVEL, OpenCheck::Header).unwrap();
     convert::stream_raw(&c, &mut out, &NoProgress).unwrap();
     assert_eq!(out, std::fs::read(raw).unwrap());
 }
