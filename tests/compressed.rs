@@ -179,6 +179,17 @@ fn a_directory_mixing_raw_sharded_and_compressed_levels_reads_as_raw() {
     let report = verify_dir::<Adjito>(&mix, rule, &VerifyOptions::default(), |_| {}).unwrap();
     assert_eq!(report.levels.len(), 10);
     assert!(report.levels.iter().all(|v| v.ok()), "{:?}", report.levels);
+    // Compressing the mixed directory reads every form (shards, and
+    // compressed levels re-encoded); decompressed, it gives the raw files.
+    let (z2, back) = (t.path().join("z2"), t.path().join("back"));
+    let chosen = Direction::Compress(Codec::chosen());
+    assert_eq!(convert(&mix, &z2, rules, rule, chosen), 10);
+    assert_eq!(convert(&z2, &back, rules, rule, Direction::Decompress), 10);
+    for n in 0..=9 {
+        let name = |d: &Path| level_path(d, rules, rule, n);
+        let raw = std::fs::read(name(&t.path().join("raw"))).unwrap();
+        assert_eq!(raw, std::fs::read(name(&back)).unwrap(), "level {n}");
+    }
     // The damaged compressed level 8 alone is refused, naming its file.
     let only = t.path().join("only8");
     std::fs::create_dir(&only).unwrap();

@@ -37,6 +37,23 @@ use crate::value::{possible_value, LoopRule};
 /// 256 blocks of 4 KiB are 1 MiB a level.
 pub const CACHE_SLOTS: usize = 256;
 
+/// A level whose value bytes are at most this many gets a slot for
+/// every block, so that once read it is probed as fast as a raw level:
+/// the small levels, which a search probes most, cost at most this much
+/// memory each (all of them together less than twice the largest).
+pub const WHOLE_LEVEL_CACHE: u64 = 16 << 20;
+
+/// The slots of the cache of a level of `blocks` blocks of `block`
+/// entries: one a block for a level of at most [`WHOLE_LEVEL_CACHE`]
+/// bytes, else [`CACHE_SLOTS`].
+pub fn cache_slots(blocks: u64, block: u32) -> usize {
+    if blocks.saturating_mul(block as u64) <= WHOLE_LEVEL_CACHE {
+        blocks as usize
+    } else {
+        CACHE_SLOTS.min(blocks as usize)
+    }
+}
+
 /// The tag of an empty slot.
 const EMPTY: u64 = u64::MAX;
 
@@ -194,7 +211,7 @@ impl Compressed {
             codec,
             blocks,
             raw_crc: u32_at(b, 64),
-            cache: (0..CACHE_SLOTS.min(blocks as usize))
+            cache: (0..cache_slots(blocks, block))
                 .map(|_| {
                     Mutex::new(Slot {
                         block: EMPTY,
@@ -391,6 +408,21 @@ impl Compressed {
         Ok(())
     }
 
+    /// The same level with a cache of `slots` slots (tests of the
+    /// cache's races, which need more blocks than slots).
+    #[cfg(test)]
+    pub(super) fn with_cache(mut self, slots: usize) -> Compressed {
+        self.cache = (0..slots.max(1))
+            .map(|_| {
+                Mutex::new(Slot {
+                    block: EMPTY,
+                    bytes: Vec::new(),
+                })
+            })
+            .collect();
+        self
+    }
+
     /// The raw level file's header, verbatim.
     pub fn raw_header(&self) -> [u8; HEADER_LEN] {
         let mut h = [0u8; HEADER_LEN];
@@ -499,5 +531,5 @@ impl Compressed {
 /// Bytes of the decoded-block cache of a level of `blocks` blocks of
 /// `block` entries (its bound).
 pub fn cache_bytes(blocks: u64, block: u32) -> u64 {
-    CACHE_SLOTS.min(blocks as usize) as u64 * block as u64
+    cache_slots(blocks, block) as u64 * block as u64
 }
