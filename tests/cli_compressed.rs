@@ -6,7 +6,7 @@
 use std::path::Path;
 
 mod common;
-use common::{fails_with, ok, s, solve_json};
+use common::{build_adjito, fails_with, ok, s, solve_json};
 
 /// The files in `dir` whose names end with `suffix`, sorted.
 fn files(dir: &Path, suffix: &str) -> Vec<String> {
@@ -23,16 +23,7 @@ fn files(dir: &Path, suffix: &str) -> Vec<String> {
 /// blocks of 700 entries.
 fn built_and_compressed(t: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
     let (raw, z) = (t.join("raw"), t.join("z"));
-    ok(&[
-        "tables",
-        "build",
-        "--game",
-        "adjito",
-        "--max-seeds",
-        "9",
-        "--dir",
-        s(&raw),
-    ]);
+    build_adjito(&raw, 9);
     let out = ok(&[
         "tables",
         "compress",

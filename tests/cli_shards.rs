@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 mod common;
-use common::{adji, assert_quiet, fails_with, ok, s, solve_json, with_closed_stdout};
+use common::{adji, assert_quiet, build_adjito, fails_with, ok, s, solve_json, with_closed_stdout};
 
 /// `--game G --rules R --loop L`.
 fn set<'a>(game: &'a str, rules: &'a str, rule: &'a str) -> [&'a str; 6] {
@@ -109,16 +109,7 @@ fn merge_is_byte_identical_to_a_one_process_build() {
 /// shards each in `t/sharded` (no level file there).
 fn single_and_sharded(t: &Path) -> (PathBuf, PathBuf) {
     let (single, sharded) = (t.join("single"), t.join("sharded"));
-    ok(&[
-        "tables",
-        "build",
-        "--game",
-        "adjito",
-        "--max-seeds",
-        "9",
-        "--dir",
-        s(&single),
-    ]);
+    build_adjito(&single, 9);
     ok(&[
         "tables",
         "split",
@@ -209,16 +200,7 @@ fn probe_stats_verify_and_solve_read_sharded_levels_alike() {
 fn build_and_verify_are_not_confused_by_shards_in_the_directory() {
     let t = tempfile::tempdir().unwrap();
     let d = t.path().join("t");
-    ok(&[
-        "tables",
-        "build",
-        "--game",
-        "adjito",
-        "--max-seeds",
-        "7",
-        "--dir",
-        s(&d),
-    ]);
+    build_adjito(&d, 7);
     // Shards and manifests beside the level files, and an orphan shard.
     ok(&["tables", "split", "--dir", s(&d), "--shards", "2"]);
     std::fs::write(
@@ -228,16 +210,7 @@ fn build_and_verify_are_not_confused_by_shards_in_the_directory() {
     .unwrap();
     let v = ok(&["tables", "verify", "--game", "adjito", "--dir", s(&d)]);
     assert_eq!(v.lines().filter(|l| l.starts_with("ok ")).count(), 8, "{v}");
-    ok(&[
-        "tables",
-        "build",
-        "--game",
-        "adjito",
-        "--max-seeds",
-        "8",
-        "--dir",
-        s(&d),
-    ]);
+    build_adjito(&d, 8);
     let v = ok(&["tables", "verify", "--game", "adjito", "--dir", s(&d)]);
     assert_eq!(v.lines().filter(|l| l.starts_with("ok ")).count(), 9, "{v}");
 }
@@ -565,16 +538,7 @@ fn a_file_given_for_a_directory_is_named_as_such() {
     let f = s(&file);
     let want = format!("{f} is a file, not a directory");
     let tables = t.path().join("tables");
-    ok(&[
-        "tables",
-        "build",
-        "--game",
-        "adjito",
-        "--max-seeds",
-        "3",
-        "--dir",
-        s(&tables),
-    ]);
+    build_adjito(&tables, 3);
     let d = s(&tables);
     for args in [
         vec![

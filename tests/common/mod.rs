@@ -21,6 +21,21 @@ pub fn ok(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// `adji tables build --game adjito --max-seeds MAX --dir DIR`, which
+/// must succeed.
+pub fn build_adjito(dir: &std::path::Path, max: u32) {
+    ok(&[
+        "tables",
+        "build",
+        "--game",
+        "adjito",
+        "--max-seeds",
+        &max.to_string(),
+        "--dir",
+        s(dir),
+    ]);
+}
+
 /// A path as a command-line argument.
 pub fn s(p: &std::path::Path) -> &str {
     p.to_str().unwrap()
