@@ -259,3 +259,33 @@ fn a_search_on_compressed_tables_equals_one_on_raw_tables() {
         assert_eq!(mv(&a), mv(&b), "{pos:?}");
     }
 }
+
+#[test]
+fn a_build_keeps_compressed_lower_levels_and_builds_on_them() {
+    let t = tempfile::tempdir().unwrap();
+    let (raw, z) = (t.path().join("raw"), t.path().join("z"));
+    let (rules, rule) = (RuleSet::AdjiBotoDefault, LoopRule::Start);
+    build_tables::<AdjiBoto>(&raw, rule, 11, &NoProgress, |_| {}).unwrap();
+    let p = plan(
+        &raw,
+        &z,
+        rules,
+        rule,
+        Some((0, 10)),
+        Direction::Compress(SMALL),
+    )
+    .unwrap();
+    run(&p, rules, rule, &NoProgress, |_| {}).unwrap();
+    build_tables::<AdjiBoto>(&z, rule, 11, &NoProgress, |_| {}).unwrap();
+    for n in 0..=10 {
+        assert!(
+            !level_path(&z, rules, rule, n).exists(),
+            "level {n} kept compressed"
+        );
+    }
+    let name = |d: &Path| level_path(d, rules, rule, 11);
+    assert_eq!(
+        std::fs::read(name(&raw)).unwrap(),
+        std::fs::read(name(&z)).unwrap()
+    );
+}
