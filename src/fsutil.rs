@@ -237,6 +237,36 @@ fn kind_name(meta: &std::fs::Metadata) -> &'static str {
     }
 }
 
+/// Bytes free for an unprivileged writer on the file system of `dir`
+/// (`statvfs`'s available blocks).
+///
+/// # Errors
+/// The `statvfs` error; `Unsupported` off Linux.
+pub fn free_bytes(dir: &Path) -> io::Result<u64> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let c = std::ffi::CString::new(dir.as_os_str().as_bytes())
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+        // SAFETY: statvfs is plain data; zeroed is a valid value, and the
+        // path is a NUL-terminated string.
+        let mut s: libc::statvfs = unsafe { std::mem::zeroed() };
+        // SAFETY: valid pointers to the path and to `s`.
+        if unsafe { libc::statvfs(c.as_ptr(), &mut s) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(s.f_bavail as u64 * s.f_frsize as u64)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = dir;
+        Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "free disk space is only known on Linux",
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,19 +4,7 @@
 use std::path::{Path, PathBuf};
 
 mod common;
-use common::{adji, assert_quiet, fails_with, with_closed_stdout};
-
-/// Runs `adji ARGS`, which must succeed; returns standard output.
-fn ok(args: &[&str]) -> String {
-    let out = adji().args(args).output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{args:?} failed: {err}");
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use common::{adji, assert_quiet, build_adjito, fails_with, ok, s, solve_json, with_closed_stdout};
 
 /// `--game G --rules R --loop L`.
 fn set<'a>(game: &'a str, rules: &'a str, rule: &'a str) -> [&'a str; 6] {
@@ -121,16 +109,7 @@ fn merge_is_byte_identical_to_a_one_process_build() {
 /// shards each in `t/sharded` (no level file there).
 fn single_and_sharded(t: &Path) -> (PathBuf, PathBuf) {
     let (single, sharded) = (t.join("single"), t.join("sharded"));
-    ok(&[
-        "tables",
-        "build",
-        "--game",
-        "adjito",
-        "--max-seeds",
-        "9",
-        "--dir",
-        s(&single),
-    ]);
+    build_adjito(&single, 9);
     ok(&[
         "tables",
         "split",
@@ -210,23 +189,7 @@ fn probe_stats_verify_and_solve_read_sharded_levels_alike() {
     assert_eq!(p.lines().count(), 120);
     assert_eq!(p, probe(&sharded));
     // Solve: the same JSON (timing aside) for a position above the tables.
-    let solve = |d: &Path| {
-        let out = ok(&[
-            "solve",
-            "--position",
-            "2,0,1,3,0,1/1,2,0,1,0,1 A 20-16",
-            "--tables",
-            s(d),
-            "--threads",
-            "1",
-            "--json",
-        ]);
-        let mut v: serde_json::Value = serde_json::from_str(&out).unwrap();
-        let o = v.as_object_mut().unwrap();
-        o.remove("time_ms");
-        o.remove("nps");
-        v
-    };
+    let solve = solve_json;
     let a = solve(&single);
     assert_eq!(a["exact"], true, "{a}");
     assert!(a["nodes"].as_u64().unwrap() > 0, "{a}");
@@ -237,16 +200,7 @@ fn probe_stats_verify_and_solve_read_sharded_levels_alike() {
 fn build_and_verify_are_not_confused_by_shards_in_the_directory() {
     let t = tempfile::tempdir().unwrap();
     let d = t.path().join("t");
-    ok(&[
-        "tables",
-        "build",
-        "--game",
-        "adjito",
-        "--max-seeds",
-        "7",
-        "--dir",
-        s(&d),
-    ]);
+    build_adjito(&d, 7);
     // Shards and manifests beside the level files, and an orphan shard.
     ok(&["tables", "split", "--dir", s(&d), "--shards", "2"]);
     std::fs::write(
@@ -256,16 +210,7 @@ fn build_and_verify_are_not_confused_by_shards_in_the_directory() {
     .unwrap();
     let v = ok(&["tables", "verify", "--game", "adjito", "--dir", s(&d)]);
     assert_eq!(v.lines().filter(|l| l.starts_with("ok ")).count(), 8, "{v}");
-    ok(&[
-        "tables",
-        "build",
-        "--game",
-        "adjito",
-        "--max-seeds",
-        "8",
-        "--dir",
-        s(&d),
-    ]);
+    build_adjito(&d, 8);
     let v = ok(&["tables", "verify", "--game", "adjito", "--dir", s(&d)]);
     assert_eq!(v.lines().filter(|l| l.starts_with("ok ")).count(), 9, "{v}");
 }
@@ -593,16 +538,7 @@ fn a_file_given_for_a_directory_is_named_as_such() {
     let f = s(&file);
     let want = format!("{f} is a file, not a directory");
     let tables = t.path().join("tables");
-    ok(&[
-        "tables",
-        "build",
-        "--game",
-        "adjito",
-        "--max-seeds",
-        "3",
-        "--dir",
-        s(&tables),
-    ]);
+    build_adjito(&tables, 3);
     let d = s(&tables);
     for args in [
         vec![

@@ -151,23 +151,33 @@ def test_probe_boards_batches_equal_single_probes(tables, game):
     assert (bv == np.repeat(v, 20)).all()
 
 
+# How `adji` turns level files into another form every reader takes:
+# (the command's arguments after --dir, the suffix of its files per level).
+OTHER_FORMS = {
+    "sharded": (("tables", "split", "--shards", "3"), ".shards.json"),
+    "compressed": (("tables", "compress", "--block", "700"), ".adjz"),
+}
+
+
+@pytest.mark.parametrize("form", sorted(OTHER_FORMS))
 @pytest.mark.parametrize("game", GAMES)
-def test_sharded_levels_probe_as_the_level_files(run, tables, tmp_path, game):
-    """Levels made by `adji tables build`, split into 3 shards by `adji
-    tables split` (no level file left): Python reads them as the single
-    files, probe for probe, and solves alike above them."""
+def test_other_forms_probe_as_the_level_files(run, tables, tmp_path, game, form):
+    """Levels made by `adji tables build`, then split into 3 shards by
+    `adji tables split` or compressed by `adji tables compress` (no level
+    file left): Python reads them as the single files, probe for probe,
+    and solves alike above them."""
     top = TABLE_LEVELS[game]
-    single, sharded = tmp_path / "single", tmp_path / "sharded"
+    single, other = tmp_path / "single", tmp_path / form
     r = run.run("tables", "build", "--game", game, "--max-seeds", str(top),
                 "--dir", str(single))
     assert r.returncode == 0, r.stderr
-    r = run.run("tables", "split", "--game", game, "--dir", str(single), "--shards", "3",
-                "--out", str(sharded))
+    (cmd, sub, *extra), suffix = OTHER_FORMS[form]
+    r = run.run(cmd, sub, "--game", game, "--dir", str(single), *extra, "--out", str(other))
     assert r.returncode == 0, r.stderr
-    names = sorted(p.name for p in sharded.iterdir())
+    names = sorted(p.name for p in other.iterdir())
     assert not [n for n in names if n.endswith(".adjt")], names
-    assert len([n for n in names if n.endswith(".shards.json")]) == top + 1, names
-    one, split = adji.Tables(str(single), game=game), adji.Tables(str(sharded), game=game)
+    assert len([n for n in names if n.endswith(suffix)]) == top + 1, names
+    one, split = adji.Tables(str(single), game=game), adji.Tables(str(other), game=game)
     assert split.covered == one.covered == top + 1
     ps = positions_at(game, range(0, top + 1), 200, seed=9)
     want = one.probe_many(ps)

@@ -221,7 +221,9 @@ pub fn hex(b: &[u8]) -> String {
     s
 }
 
-/// SHA-256 of level `level`'s file in `dir`, or, when the level is
+/// SHA-256 of level `level`'s file in `dir`; when the level is stored
+/// compressed there, of the raw level file it stands for (decoded, its
+/// checksum checked); or, when the level is
 /// sharded there (a manifest, no level file; as every reader takes it),
 /// of the level file its shards merge into, streamed from the shards
 /// (their checksums checked on the way) without writing it.
@@ -236,10 +238,28 @@ pub fn level_sha256(
 ) -> Result<[u8; 32], TableError> {
     use sha2::Digest;
     let rules = rules.tables();
-    if let LevelAt::File(file) = locate_level(dir, rules, rule, level) {
-        return file_sha256(&file).map_err(|e| TableError::from_open(&file, level, e));
-    }
     let mut h = sha2::Sha256::new();
+    match locate_level(dir, rules, rule, level) {
+        LevelAt::File(file) => {
+            return file_sha256(&file).map_err(|e| TableError::from_open(&file, level, e));
+        }
+        LevelAt::Compressed(z) => {
+            let c = crate::tables::compressed::Compressed::open(
+                &z,
+                rules,
+                rule,
+                level,
+                crate::tables::OpenCheck::Header,
+            )?;
+            crate::tables::compressed::convert::stream_raw(
+                &c,
+                &mut h,
+                &crate::progress::NoProgress,
+            )?;
+            return Ok(h.finalize().into());
+        }
+        LevelAt::Shards(_) => {}
+    }
     stream_level(&[dir.to_path_buf()], rules, rule, level, &mut h)?;
     Ok(h.finalize().into())
 }

@@ -37,6 +37,7 @@ mod solve;
 mod tables;
 mod tables_build;
 mod tables_checksum;
+mod tables_compress;
 mod tables_shards;
 mod util;
 

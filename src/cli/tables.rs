@@ -1,5 +1,6 @@
 //! `tables build | probe | verify | stats` (and `merge | split`, in
-//! `tables_shards`; `checksum`, in `tables_checksum`).
+//! `tables_shards`; `checksum`, in `tables_checksum`; `compress |
+//! decompress`, in `tables_compress`).
 
 use std::path::{Path, PathBuf};
 
@@ -24,6 +25,7 @@ use crate::error::CliError;
 use crate::setup::{no_tables_found, set_threads, MemoryBudget};
 use crate::tables_build::{build, BuildArgs};
 use crate::tables_checksum::{checksum, ChecksumArgs};
+use crate::tables_compress::{compress, decompress, ConvertArgs};
 use crate::tables_shards::{merge, split, MergeArgs, SplitArgs};
 use crate::util::{bar, fmt_bytes};
 use crate::{batch, dispatch, out};
@@ -55,6 +57,14 @@ pub enum TablesCommand {
     /// sharded level hashed as the level file its shards merge into), or,
     /// with --check LIST, each compared with a published list.
     Checksum(ChecksumArgs),
+    /// Compress levels into `.adjz` files that every command reads in
+    /// place (a probe decodes one block of a few KiB); resumable: a level
+    /// whose compressed file is there and checks is kept. A plan (levels,
+    /// disk, time) is printed first and refused when the disk is short.
+    Compress(ConvertArgs),
+    /// Decompress `.adjz` levels into level files, byte for byte the raw
+    /// files they were made from; resumable like compress.
+    Decompress(ConvertArgs),
 }
 
 impl TableSetArgs {
@@ -138,6 +148,8 @@ pub fn tables(t: &TablesCommand) -> Result<(), CliError> {
         TablesCommand::Merge(a) => merge(a),
         TablesCommand::Split(a) => split(a),
         TablesCommand::Checksum(a) => checksum(a),
+        TablesCommand::Compress(a) => compress(a),
+        TablesCommand::Decompress(a) => decompress(a),
     }
 }
 

@@ -32,11 +32,12 @@ pub struct LevelFiles {
     pub strays: Vec<TableError>,
 }
 
-/// The levels of `game` under `rule` that have a file or a shard
-/// manifest ([`manifest_path`]) in `dir`, by file name,
+/// The levels of `game` under `rule` that have a level file, a
+/// compressed level file or a shard manifest ([`manifest_path`]) in
+/// `dir`, by file name,
 /// ascending; a name with a level above the game's seeds ([`super::format::total_of`])
 /// is a stray, set apart so that no caller walks to it. When a level has
-/// both, readers use the level file ([`super::Table::open`]).
+/// more than one, readers take one by [`locate_level`].
 ///
 /// # Errors
 /// [`TableError::Io`] when the directory cannot be listed.
@@ -54,6 +55,7 @@ pub fn levels_present(
     for name in &names {
         let Some(level) = name.strip_prefix(&prefix).and_then(|n| {
             n.strip_suffix(".adjt")
+                .or_else(|| n.strip_suffix(super::compressed::SUFFIX))
                 .or_else(|| n.strip_suffix(MANIFEST_SUFFIX))
         }) else {
             continue;
@@ -78,33 +80,40 @@ pub enum LevelAt {
     File(PathBuf),
     /// Its shards, by their manifest.
     Shards(PathBuf),
+    /// Its compressed level file ([`super::compressed`]).
+    Compressed(PathBuf),
 }
 
 impl LevelAt {
     /// The level file's or the manifest's path.
     pub fn path(&self) -> &Path {
         match self {
-            LevelAt::File(p) | LevelAt::Shards(p) => p,
+            LevelAt::File(p) | LevelAt::Shards(p) | LevelAt::Compressed(p) => p,
         }
     }
 }
 
 /// The one rule of where level `level`'s bytes are in `dir`, which every
 /// reader, hasher and verdict follows: its level file, unless nothing can
-/// be opened there (missing, or a symbolic link to nothing) and the level's
-/// manifest is in the same directory; then its shards.
+/// be opened there (missing, or a symbolic link to nothing); then its
+/// compressed level file (`.adjz`) when one is there; then its shards when
+/// the level's manifest is there. So the raw file wins over both other
+/// forms, and a compressed file over shards.
 pub fn locate_level(dir: &Path, rules: RuleSet, rule: LoopRule, level: u32) -> LevelAt {
     let file = level_path(dir, rules.tables(), rule, level);
-    let manifest = manifest_path(dir, rules, rule, level);
-    match std::fs::metadata(&file) {
-        Err(e)
-            if e.kind() == std::io::ErrorKind::NotFound
-                && std::fs::symlink_metadata(&manifest).is_ok() =>
-        {
-            LevelAt::Shards(manifest)
-        }
-        _ => LevelAt::File(file),
+    let missing = |p: &Path| matches!(std::fs::metadata(p), Err(e) if e.kind() == std::io::ErrorKind::NotFound);
+    if !missing(&file) {
+        return LevelAt::File(file);
     }
+    let z = super::compressed::format::level_path(dir, rules, rule, level);
+    if std::fs::symlink_metadata(&z).is_ok() {
+        return LevelAt::Compressed(z);
+    }
+    let manifest = manifest_path(dir, rules, rule, level);
+    if std::fs::symlink_metadata(&manifest).is_ok() {
+        return LevelAt::Shards(manifest);
+    }
+    LevelAt::File(file)
 }
 
 /// What a verdict or message names for a level in `dir`: its level file,

@@ -7,6 +7,8 @@
 //!   and which levels a directory holds;
 //! - [`shard`]: a level stored as shard files and a manifest, merged and
 //!   split (a [`Table`] reads either form);
+//! - [`compressed`]: a level stored compressed (`.adjz`) in blocks, read
+//!   in place through a cache of decoded blocks;
 //! - [`lock`]: the build locks of a directory and its stale temporary files;
 //! - [`retrograde`]: the parallel retrograde builder (named for its algorithm, not build output);
 //! - `payload`: the checks of a level's bytes as it is opened;
@@ -18,6 +20,7 @@
 //! ([`crate::index`]); Adji-Boto tables cover main-phase positions only.
 
 pub mod bench;
+pub mod compressed;
 mod error;
 pub mod format;
 pub mod locate;
@@ -71,6 +74,8 @@ enum Storage {
     /// out); each holds its value bytes and the exception records of its
     /// ranks.
     Sharded(Vec<shard::Part>),
+    /// A compressed level file ([`compressed`]): blocks decoded on probe.
+    Compressed(Box<compressed::Compressed>),
 }
 
 /// One contiguous stretch of a level's entries: ranks `first ..
@@ -158,10 +163,14 @@ impl Table {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 // Where the level is, by the one rule every command asks.
                 let dir = path.parent().unwrap_or(Path::new("."));
-                if let locate::LevelAt::Shards(manifest) =
-                    locate::locate_level(dir, rules, rule, level)
-                {
-                    return shard::open_sharded(&manifest, rules, rule, level, check);
+                match locate::locate_level(dir, rules, rule, level) {
+                    locate::LevelAt::Shards(manifest) => {
+                        return shard::open_sharded(&manifest, rules, rule, level, check);
+                    }
+                    locate::LevelAt::Compressed(z) => {
+                        return Table::open_compressed(&z, rules, rule, level, check);
+                    }
+                    locate::LevelAt::File(_) => {}
                 }
                 return Err(TableError::from_open(path, level, e));
             }
@@ -181,10 +190,33 @@ impl Table {
         Ok(t)
     }
 
+    /// Opens a compressed level file ([`compressed::Compressed::open`]).
+    ///
+    /// # Errors
+    /// A [`TableError`] naming the file (and block); never panics on a
+    /// bad file.
+    pub fn open_compressed(
+        path: &Path,
+        rules: RuleSet,
+        rule: LoopRule,
+        level: u32,
+        check: OpenCheck,
+    ) -> Result<Table, TableError> {
+        let c = compressed::Compressed::open(path, rules, rule, level, check)?;
+        Ok(Table {
+            count: c.header.count as usize,
+            width: format::record_len(c.header.count),
+            header: c.header.clone(),
+            storage: Storage::Compressed(Box::new(c)),
+        })
+    }
+
     /// The table's stretches of entries: the whole level for a level file
-    /// (at `path`), one per (non-empty) shard otherwise.
+    /// (at `path`), one per (non-empty) shard otherwise; none for a
+    /// compressed level (checked block by block when opened).
     fn segments<'a>(&'a self, path: &'a Path) -> Vec<Segment<'a>> {
         match &self.storage {
+            Storage::Compressed(_) => Vec::new(),
             Storage::Single(d) => vec![Segment {
                 first: 0,
                 values: &d[format::HEADER_LEN..format::HEADER_LEN + self.count],
@@ -245,18 +277,80 @@ impl Table {
     /// table opened by [`shard::open_own_shard`].
     pub fn holds(&self, idx: u64) -> bool {
         match &self.storage {
-            Storage::Single(_) => idx < self.count as u64,
+            Storage::Single(_) | Storage::Compressed(_) => idx < self.count as u64,
             Storage::Sharded(parts) => parts
                 .iter()
                 .any(|p| (p.first as u64..(p.first + p.count()) as u64).contains(&idx)),
         }
     }
 
-    /// The mapped bytes of the level: one file, or a slot per shard.
+    /// The mapped bytes of the level: one file, or a slot per shard; for
+    /// a compressed level its file and the bound of its cache of decoded
+    /// blocks ([`compressed::reader::cache_bytes`]).
     pub fn mapped_bytes(&self) -> u64 {
         match &self.storage {
             Storage::Single(d) => d.len() as u64,
             Storage::Sharded(parts) => parts.iter().map(|p| p.data.len() as u64).sum(),
+            Storage::Compressed(c) => {
+                c.file_len() + compressed::reader::cache_bytes(c.blocks(), c.codec().block)
+            }
+        }
+    }
+
+    /// Whether the level is read from a compressed file ([`compressed`]).
+    pub fn is_compressed(&self) -> bool {
+        matches!(self.storage, Storage::Compressed(_))
+    }
+
+    /// The codec of a compressed level; `None` for a raw one.
+    pub fn codec(&self) -> Option<compressed::Codec> {
+        match &self.storage {
+            Storage::Compressed(c) => Some(c.codec()),
+            _ => None,
+        }
+    }
+
+    /// The 64-byte header of the raw level file this table is or stands
+    /// for: the file's own bytes, the merged file's for shards, the one
+    /// a compressed file carries.
+    pub fn raw_header(&self) -> [u8; format::HEADER_LEN] {
+        match &self.storage {
+            Storage::Single(d) => {
+                let mut h = [0u8; format::HEADER_LEN];
+                h.copy_from_slice(&d[..format::HEADER_LEN]);
+                h
+            }
+            Storage::Sharded(_) => self.header.encode(),
+            Storage::Compressed(c) => c.raw_header(),
+        }
+    }
+
+    /// Every exception record of the level (of the files it holds), in
+    /// rank order.
+    pub fn records_all(&self) -> Vec<u8> {
+        match &self.storage {
+            Storage::Compressed(c) => c.records().to_vec(),
+            _ => self
+                .segments(Path::new(""))
+                .iter()
+                .flat_map(|s| s.records.iter().copied())
+                .collect(),
+        }
+    }
+
+    /// Copies the value bytes of entries `first .. first + out.len()`
+    /// (within the level).
+    pub fn values_into(&self, first: usize, out: &mut [u8]) {
+        match &self.storage {
+            Storage::Single(d) => out.copy_from_slice(
+                &d[format::HEADER_LEN + first..format::HEADER_LEN + first + out.len()],
+            ),
+            Storage::Compressed(c) => c.values_into(first, out),
+            Storage::Sharded(parts) => {
+                for (i, o) in out.iter_mut().enumerate() {
+                    *o = Table::part(parts, first + i).byte(first + i);
+                }
+            }
         }
     }
 
@@ -269,7 +363,8 @@ impl Table {
     /// transparent huge pages: the builder's random lookups into lower
     /// levels then miss the TLB far less than through the file's 4 KiB
     /// pages. Costs the table's size in memory (the page cache of the file
-    /// can be reclaimed).
+    /// can be reclaimed). A compressed level is decoded whole into the
+    /// raw level file it stands for (its checksum checked).
     ///
     /// # Errors
     /// When the memory cannot be had.
@@ -282,6 +377,14 @@ impl Table {
                     .map(shard::Part::into_memory)
                     .collect::<std::io::Result<_>>()?,
             ),
+            Storage::Compressed(c) => {
+                let len = self.header.file_len() as usize;
+                let mut m = memmap2::MmapMut::map_anon(len.max(1))?;
+                #[cfg(target_os = "linux")]
+                let _ = m.advise(memmap2::Advice::HugePage);
+                c.raw_into(&mut m[..len]).map_err(std::io::Error::other)?;
+                Storage::Single(Data::Loaded(m))
+            }
         };
         Ok(Table { storage, ..self })
     }
@@ -305,16 +408,19 @@ impl Table {
     /// builder produces and [`format::write_level`] takes).
     pub fn planes(&self) -> (Vec<u8>, Vec<u8>) {
         let mut l = vec![0u8; self.count];
-        for seg in self.segments(Path::new("")) {
-            let f = seg.first as usize;
-            l[f..f + seg.values.len()].copy_from_slice(seg.values);
+        match &self.storage {
+            Storage::Compressed(c) => c.values_into(0, &mut l),
+            _ => {
+                for seg in self.segments(Path::new("")) {
+                    let f = seg.first as usize;
+                    l[f..f + seg.values.len()].copy_from_slice(seg.values);
+                }
+            }
         }
         let mut h = l.clone();
-        for seg in self.segments(Path::new("")) {
-            for r in seg.records.chunks_exact(self.width) {
-                let i = format::record_rank(r) as usize;
-                (l[i], h[i]) = format::record_bounds(r);
-            }
+        for r in self.records_all().chunks_exact(self.width) {
+            let i = format::record_rank(r) as usize;
+            (l[i], h[i]) = format::record_bounds(r);
         }
         (l, h)
     }
@@ -344,6 +450,7 @@ impl Table {
         match &self.storage {
             Storage::Single(d) => d[format::HEADER_LEN..format::HEADER_LEN + self.count][idx],
             Storage::Sharded(parts) => Table::part(parts, idx).byte(idx),
+            Storage::Compressed(c) => c.byte(idx),
         }
     }
 
@@ -353,6 +460,7 @@ impl Table {
         let recs = match &self.storage {
             Storage::Single(d) => &d[format::HEADER_LEN + self.count..],
             Storage::Sharded(parts) => Table::part(parts, idx).records(),
+            Storage::Compressed(c) => c.records(),
         };
         format::find_record(recs, self.width, idx as u64)
     }
@@ -371,6 +479,7 @@ impl Table {
         let b = match &self.storage {
             Storage::Single(d) => d.get(format::HEADER_LEN + idx),
             Storage::Sharded(parts) => Table::part(parts, idx).get(idx),
+            Storage::Compressed(_) => None,
         };
         if let Some(b) = b {
             prefetch(b);
@@ -522,6 +631,7 @@ impl TableSet {
             .into_iter()
             .filter(|&r| {
                 level_path(dir, rules.tables(), r, 0).exists()
+                    || compressed::format::level_path(dir, rules, r, 0).exists()
                     || shard::manifest_path(dir, rules, r, 0).exists()
             })
             .collect()

@@ -13,6 +13,55 @@ pub fn adji() -> assert_cmd::Command {
     assert_cmd::Command::cargo_bin("adji").unwrap()
 }
 
+/// Runs `adji ARGS`, which must succeed; returns standard output.
+pub fn ok(args: &[&str]) -> String {
+    let out = adji().args(args).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?} failed: {err}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `adji tables build --game adjito --max-seeds MAX --dir DIR`, which
+/// must succeed.
+pub fn build_adjito(dir: &std::path::Path, max: u32) {
+    ok(&[
+        "tables",
+        "build",
+        "--game",
+        "adjito",
+        "--max-seeds",
+        &max.to_string(),
+        "--dir",
+        s(dir),
+    ]);
+}
+
+/// A path as a command-line argument.
+pub fn s(p: &std::path::Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// `adji solve --json` of an Adjito position with the tables in `dir`
+/// on one thread, its timing fields left out (what two table forms must
+/// answer alike).
+pub fn solve_json(dir: &std::path::Path) -> serde_json::Value {
+    let out = ok(&[
+        "solve",
+        "--position",
+        "2,0,1,3,0,1/1,2,0,1,0,1 A 20-16",
+        "--tables",
+        s(dir),
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    let mut v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let o = v.as_object_mut().unwrap();
+    o.remove("time_ms");
+    o.remove("nps");
+    v
+}
+
 /// Runs `args`, expects a failure whose stderr contains `needle` and no
 /// panic; returns the stderr.
 pub fn fails_with(args: &[&str], needle: &str) -> String {

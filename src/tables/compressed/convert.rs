@@ -1,0 +1,359 @@
+//! Compressing and decompressing directories of levels: the plan (which
+//! levels, which are already done and checked, the disk they need and
+//! the time projected from a measured sample) and the run, one level at
+//! a time, each written atomically. `adji tables compress | decompress`
+//! print the plan and drive the run; this module has no terminal.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use super::codec::{decode_block, encode_block, BlockPlace};
+use super::format::{level_path as zpath, raw_file_crc, write_compressed, Codec};
+use super::reader::Compressed;
+use crate::fsutil::write_atomic_with;
+use crate::progress::Progress;
+use crate::rules::RuleSet;
+use crate::tables::format::{level_path, pits_of};
+use crate::tables::locate::levels_present;
+use crate::tables::{OpenCheck, Table, TableError};
+use crate::value::LoopRule;
+
+/// Which way a plan converts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// Raw (level file or shards) to `.adjz`, with this codec.
+    Compress(Codec),
+    /// `.adjz` to raw level files.
+    Decompress,
+}
+
+/// One level of a plan.
+#[derive(Clone, Debug)]
+pub struct Job {
+    /// The level.
+    pub level: u32,
+    /// What is read.
+    pub from: PathBuf,
+    /// What is written.
+    pub to: PathBuf,
+    /// Bytes of the raw level file.
+    pub raw_bytes: u64,
+    /// Whether the output is already there and checks (then skipped).
+    pub done: bool,
+}
+
+/// What a conversion will do, before it does it.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// Which way.
+    pub direction: Direction,
+    /// Every level asked for that is present, ascending.
+    pub jobs: Vec<Job>,
+    /// Disk bytes the levels to do will take (estimated from the sample
+    /// ratio with a quarter's margin when compressing; exact when
+    /// decompressing).
+    pub need: u64,
+    /// Raw bytes per second per core of the sample.
+    pub rate: f64,
+    /// Seconds projected on the current pool's threads.
+    pub secs: f64,
+}
+
+/// The raw CRC-32 of a table's level file (from its header: no pass).
+fn table_raw_crc(t: &Table) -> u32 {
+    let payload = t.header.file_len() - crate::tables::format::HEADER_LEN as u64;
+    raw_file_crc(&t.raw_header(), t.header.payload_crc, payload)
+}
+
+/// Plans converting the levels of `rules`/`rule` in `dir` (those in
+/// `levels`, when given) into `out`. The headers of the sources are
+/// checked; an output already there is checked in full and marked done
+/// when it stands for the same raw file.
+///
+/// # Errors
+/// A source that does not open, or a directory that cannot be listed.
+pub fn plan(
+    dir: &Path,
+    out: &Path,
+    rules: RuleSet,
+    rule: LoopRule,
+    levels: Option<(u32, u32)>,
+    direction: Direction,
+) -> Result<Plan, TableError> {
+    let rules = rules.tables();
+    let pits = pits_of(rules.game());
+    let mut jobs = Vec::new();
+    for n in levels_present(dir, rules, rule)?.levels {
+        if levels.is_some_and(|(a, b)| n < a || n > b) {
+            continue;
+        }
+        let job = match direction {
+            Direction::Compress(_) => {
+                let from = level_path(dir, rules, rule, n);
+                let t = Table::open_checked(&from, rules, rule, n, pits, OpenCheck::Header)?;
+                let to = zpath(out, rules, rule, n);
+                let done = Compressed::open(&to, rules, rule, n, OpenCheck::Full)
+                    .is_ok_and(|c| c.raw_crc() == table_raw_crc(&t));
+                Job {
+                    level: n,
+                    from,
+                    to,
+                    raw_bytes: t.header.file_len(),
+                    done,
+                }
+            }
+            Direction::Decompress => {
+                let from = zpath(dir, rules, rule, n);
+                if !from.exists() {
+                    continue;
+                }
+                let c = Compressed::open(&from, rules, rule, n, OpenCheck::Header)?;
+                let to = level_path(out, rules, rule, n);
+                let done = Table::open(&to, rules, rule, n, pits)
+                    .is_ok_and(|t| !t.is_compressed() && table_raw_crc(&t) == c.raw_crc());
+                Job {
+                    level: n,
+                    from,
+                    to,
+                    raw_bytes: c.header.file_len(),
+                    done,
+                }
+            }
+        };
+        jobs.push(job);
+    }
+    let todo: Vec<&Job> = jobs.iter().filter(|j| !j.done).collect();
+    let raw: u64 = todo.iter().map(|j| j.raw_bytes).sum();
+    let (rate, ratio) = match todo.iter().max_by_key(|j| j.raw_bytes) {
+        Some(j) => sample(j, rules, rule, direction)?,
+        None => (f64::INFINITY, 1.0),
+    };
+    let need = match direction {
+        Direction::Compress(_) => (raw as f64 / ratio * 1.25) as u64,
+        Direction::Decompress => raw,
+    };
+    let threads = rayon::current_num_threads().max(1) as f64;
+    Ok(Plan {
+        direction,
+        secs: raw as f64 / rate / threads,
+        jobs,
+        need,
+        rate,
+    })
+}
+
+/// Raw bytes per second on one core, and the ratio, of converting up to
+/// 32 blocks spread over `job`'s level.
+fn sample(
+    job: &Job,
+    rules: RuleSet,
+    rule: LoopRule,
+    direction: Direction,
+) -> Result<(f64, f64), TableError> {
+    let pits = pits_of(rules.game());
+    let t = match direction {
+        Direction::Compress(_) => {
+            Table::open_checked(&job.from, rules, rule, job.level, pits, OpenCheck::Header)?
+        }
+        Direction::Decompress => {
+            Table::open_compressed(&job.from, rules, rule, job.level, OpenCheck::Header)?
+        }
+    };
+    let codec = match direction {
+        Direction::Compress(c) => c,
+        Direction::Decompress => t.codec().unwrap_or(Codec::chosen()),
+    };
+    let (n, b) = (t.len() as u64, codec.block.max(1) as u64);
+    let blocks = n.div_ceil(b);
+    let step = (blocks / 32).max(1);
+    let (mut raw, mut stored, mut secs) = (0u64, 0u64, 0f64);
+    let mut v = Vec::new();
+    for i in (0..blocks).step_by(step as usize) {
+        let first = i * b;
+        v.resize(b.min(n - first) as usize, 0);
+        t.values_into(first as usize, &mut v);
+        let at = BlockPlace {
+            first,
+            level: job.level,
+            pits,
+        };
+        let t0 = Instant::now();
+        let s = encode_block(&v, codec.transform, at, codec.level).map_err(|e| TableError::Io {
+            path: job.from.clone(),
+            source: e,
+        })?;
+        if direction == Direction::Decompress {
+            let t1 = Instant::now();
+            let _ = decode_block(&s, codec.transform, at, &mut v);
+            secs += t1.elapsed().as_secs_f64();
+        } else {
+            secs += t0.elapsed().as_secs_f64();
+        }
+        raw += v.len() as u64;
+        stored += s.len() as u64;
+    }
+    Ok((
+        raw as f64 / secs.max(1e-9),
+        raw as f64 / stored.max(1) as f64,
+    ))
+}
+
+/// What one level's conversion did.
+#[derive(Clone, Debug)]
+pub struct Converted {
+    /// The level.
+    pub level: u32,
+    /// Bytes read (raw file, or the compressed file).
+    pub from_bytes: u64,
+    /// Bytes written.
+    pub to_bytes: u64,
+    /// Seconds it took (0 when skipped).
+    pub secs: f64,
+    /// Skipped: the output was already there and checked.
+    pub skipped: bool,
+}
+
+/// Carries out `plan`: each level not done is read (checked in full),
+/// converted and written atomically, then the output is opened and
+/// checked in full against the raw file's checksum. `progress` counts
+/// entries of each level; `on_level` is told each level as it ends.
+///
+/// # Errors
+/// The first level that fails, naming its file (and block).
+pub fn run(
+    plan: &Plan,
+    rules: RuleSet,
+    rule: LoopRule,
+    progress: &dyn Progress,
+    mut on_level: impl FnMut(&Converted),
+) -> Result<Vec<Converted>, TableError> {
+    let rules = rules.tables();
+    let pits = pits_of(rules.game());
+    let mut out = Vec::new();
+    for j in &plan.jobs {
+        let t0 = Instant::now();
+        let size = |p: &Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
+        if j.done {
+            let c = Converted {
+                level: j.level,
+                from_bytes: size(&j.from),
+                to_bytes: size(&j.to),
+                secs: 0.0,
+                skipped: true,
+            };
+            on_level(&c);
+            out.push(c);
+            continue;
+        }
+        if let Some(d) = j.to.parent() {
+            crate::fsutil::create_dir_all(d).map_err(|e| TableError::Io {
+                path: d.to_path_buf(),
+                source: e,
+            })?;
+        }
+        let what = format!("level {}", j.level);
+        match plan.direction {
+            Direction::Compress(codec) => {
+                let t = Table::open(&j.from, rules, rule, j.level, pits)?;
+                progress.start(&what, t.len() as u64);
+                write_compressed(&t, &j.to, codec, &|n| progress.inc(n))?;
+                let c = Compressed::open(&j.to, rules, rule, j.level, OpenCheck::Full)?;
+                if c.raw_crc() != table_raw_crc(&t) {
+                    return Err(crate::tables::payload::corrupted(
+                        &j.to,
+                        "written file does not stand for its source".into(),
+                    ));
+                }
+            }
+            Direction::Decompress => {
+                let c = Compressed::open(&j.from, rules, rule, j.level, OpenCheck::Full)?;
+                progress.start(&what, c.header.count);
+                write_raw(&c, &j.to, progress)?;
+                let t = Table::open(&j.to, rules, rule, j.level, pits)?;
+                if t.is_compressed() || table_raw_crc(&t) != c.raw_crc() {
+                    return Err(crate::tables::payload::corrupted(
+                        &j.to,
+                        "written file differs from the compressed level".into(),
+                    ));
+                }
+            }
+        }
+        progress.finish(&what);
+        let c = Converted {
+            level: j.level,
+            from_bytes: size(&j.from),
+            to_bytes: size(&j.to),
+            secs: t0.elapsed().as_secs_f64(),
+            skipped: false,
+        };
+        on_level(&c);
+        out.push(c);
+    }
+    Ok(out)
+}
+
+/// Writes the raw level file `c` stands for at `to`, atomically
+/// ([`stream_raw`]).
+fn write_raw(c: &Compressed, to: &Path, progress: &dyn Progress) -> Result<(), TableError> {
+    let mut failed = None;
+    write_atomic_with(to, |w| {
+        stream_raw(c, w, progress).map_err(|e| {
+            failed = Some(e);
+            std::io::Error::other("the compressed level does not decode")
+        })
+    })
+    .map_err(|e| {
+        failed.take().unwrap_or_else(|| TableError::Io {
+            path: to.to_path_buf(),
+            source: e,
+        })
+    })
+}
+
+/// Writes the raw level file `c` stands for to `w`, a group of blocks
+/// at a time (decoded in parallel), and checks its CRC-32 at the end
+/// (the caller drops what it wrote when this fails).
+///
+/// # Errors
+/// A block that does not decode, naming the file and block; the raw
+/// checksum; or a write error (named for `c`'s file).
+pub fn stream_raw(
+    c: &Compressed,
+    w: &mut dyn std::io::Write,
+    progress: &dyn Progress,
+) -> Result<(), TableError> {
+    use rayon::prelude::*;
+    const ROUND: u64 = 1024;
+    let io = |e: std::io::Error| TableError::Io {
+        path: c.path().to_path_buf(),
+        source: e,
+    };
+    let mut crc = crc32fast::Hasher::new();
+    let head = c.raw_header();
+    crc.update(&head);
+    w.write_all(&head).map_err(io)?;
+    for round in (0..c.blocks()).step_by(ROUND as usize) {
+        let ids: Vec<u64> = (round..(round + ROUND).min(c.blocks())).collect();
+        let got: Vec<Vec<u8>> = ids
+            .par_iter()
+            .map(|&i| {
+                let mut v = Vec::new();
+                c.decode(i, &mut v).map(|()| v)
+            })
+            .collect::<Result<_, TableError>>()?;
+        for v in got {
+            crc.update(&v);
+            w.write_all(&v).map_err(io)?;
+            progress.inc(v.len() as u64);
+        }
+    }
+    crc.update(c.records());
+    w.write_all(c.records()).map_err(io)?;
+    if crc.finalize() != c.raw_crc() {
+        return Err(crate::tables::payload::corrupted(
+            c.path(),
+            "decoded level differs from the raw file it stands for (checksum mismatch)".into(),
+        ));
+    }
+    Ok(())
+}

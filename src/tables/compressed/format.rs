@@ -1,0 +1,282 @@
+//! The compressed level format (`.adjz`, version 1), and its writer: a
+//! level's value bytes in independent blocks of `B` entries, each a zstd
+//! frame of the transformed bytes ([`super::codec`]), so that a probe
+//! decodes one block; the exception records stored as they are. The raw
+//! level file ([`crate::tables::format`]) it stands for is given back
+//! byte for byte: its header is kept verbatim, and its CRC-32 is in the
+//! header.
+//!
+//! ```text
+//! offset      size  field
+//!   0           8   magic "ADJITBZ\0"
+//!   8           4   format version, u32 LE (1)
+//!  12           1   game: 1 = adjito, 2 = adjiboto
+//!  13           1   loop rule: 0 = start, 1 = even
+//!  14           2   level n, u16 LE
+//!  16           8   entry count N, u64 LE (as the raw header)
+//!  24           8   exception count X, u64 LE (as the raw header)
+//!  32          16   version of the tool that compressed it, ASCII, zero-padded
+//!  48           1   rule set (crate::rules::RuleSet::code)
+//!  49           1   codec: 1 = zstd (one frame per block, content size set)
+//!  50           1   transform (super::codec::Transform::code): 0 none,
+//!                   1 delta, 2 sides, 3 sides then delta
+//!  51           1   zstd level used (information only)
+//!  52           4   block size B, entries per block, u32 LE, 1 ..= 2²⁰
+//!  56           8   block count K = ⌈N / B⌉, u64 LE
+//!  64           4   CRC-32 of the whole raw level file, u32 LE
+//!  68           4   CRC-32 of the block index (bytes 192 .. 192 + 12(K+1))
+//!  72           8   length of this file in bytes, u64 LE
+//!  80          44   reserved, zero
+//! 124           4   CRC-32 of bytes 0..124, u32 LE
+//! 128          64   the raw level file's 64-byte header, verbatim
+//! 192    12(K+1)    block index: for block i < K, its offset in this file
+//!                   (u64 LE) and the CRC-32 of its stored bytes (u32 LE);
+//!                   entry K: the offset of the exception records and
+//!                   their CRC-32. Offsets ascend; block i's bytes end
+//!                   where entry i + 1 begins
+//!  …                blocks: block i holds entries iB .. min((i+1)B, N)
+//!  …          X·W   the exception records, as in the raw file (W bytes each)
+//! end − 4       4   CRC-32 of every byte before it, u32 LE
+//! ```
+//!
+//! Compressed level files are named as the raw ones with `.adjz` for
+//! `.adjt` (`adjito-start-020.adjz`).
+
+use std::io::{Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use super::codec::{encode_block, BlockPlace, Transform};
+use crate::fsutil::write_atomic_with;
+use crate::rules::RuleSet;
+use crate::tables::format::{file_prefix, pits_of, record_len, tool_version, HEADER_LEN};
+use crate::tables::{Table, TableError};
+use crate::value::LoopRule;
+
+/// File magic.
+pub const MAGIC: &[u8; 8] = b"ADJITBZ\0";
+/// Format version.
+pub const VERSION: u32 = 1;
+/// Bytes of the compressed header (before the raw header).
+pub const ZHEADER_LEN: usize = 128;
+/// Offset of the block index.
+pub const INDEX_AT: usize = ZHEADER_LEN + HEADER_LEN;
+/// Bytes per block index entry.
+pub const INDEX_ENTRY: usize = 12;
+/// Bytes of the closing CRC.
+pub const TRAILER_LEN: usize = 4;
+/// The codec code of zstd.
+pub const CODEC_ZSTD: u8 = 1;
+/// The largest block size accepted.
+pub const MAX_BLOCK: u32 = 1 << 20;
+/// File name suffix.
+pub const SUFFIX: &str = ".adjz";
+
+/// How a level is compressed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Codec {
+    /// Entries per block.
+    pub block: u32,
+    /// zstd level.
+    pub level: i32,
+    /// The transform before zstd.
+    pub transform: Transform,
+}
+
+impl Codec {
+    /// The codec chosen by measurement (results/compression.md): zstd
+    /// level 12 over blocks of 4,096 entries, no transform, for both
+    /// games: within 1% of zstd 19's ratio at 2.4 times its speed, and a
+    /// cold probe of about 7 µs (16 KiB blocks gain 3% and cost 3 times
+    /// as much a probe; no transform measured helped).
+    pub const fn chosen() -> Codec {
+        Codec {
+            block: 4096,
+            level: 12,
+            transform: Transform::None,
+        }
+    }
+}
+
+/// The file name of a compressed level.
+pub fn file_name(rules: RuleSet, rule: LoopRule, level: u32) -> String {
+    format!("{}{:03}{SUFFIX}", file_prefix(rules.tables(), rule), level)
+}
+
+/// The path of a compressed level in `dir`.
+pub fn level_path(dir: &Path, rules: RuleSet, rule: LoopRule, level: u32) -> PathBuf {
+    dir.join(file_name(rules, rule, level))
+}
+
+/// A decoded compressed header (the fields beyond the raw header's).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ZHeader {
+    /// The codec.
+    pub codec: Codec,
+    /// Block count.
+    pub blocks: u64,
+    /// CRC-32 of the raw level file.
+    pub raw_crc: u32,
+    /// CRC-32 of the block index.
+    pub index_crc: u32,
+    /// Length of the compressed file.
+    pub file_len: u64,
+    /// The raw level file's header, verbatim.
+    pub raw_header: [u8; HEADER_LEN],
+}
+
+impl ZHeader {
+    /// Encodes the 192 bytes before the index.
+    pub fn encode(&self, h: &crate::tables::Header) -> [u8; INDEX_AT] {
+        let mut b = [0u8; INDEX_AT];
+        b[0..8].copy_from_slice(MAGIC);
+        b[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        b[12] = h.game.code();
+        b[13] = h.rule.code();
+        b[14..16].copy_from_slice(&h.level.to_le_bytes());
+        b[16..24].copy_from_slice(&h.count.to_le_bytes());
+        b[24..32].copy_from_slice(&h.exceptions.to_le_bytes());
+        let t = tool_version();
+        let n = t.len().min(16);
+        b[32..32 + n].copy_from_slice(&t.as_bytes()[..n]);
+        b[48] = h.rules.code();
+        b[49] = CODEC_ZSTD;
+        b[50] = self.codec.transform.code();
+        b[51] = self.codec.level.clamp(0, 255) as u8;
+        b[52..56].copy_from_slice(&self.codec.block.to_le_bytes());
+        b[56..64].copy_from_slice(&self.blocks.to_le_bytes());
+        b[64..68].copy_from_slice(&self.raw_crc.to_le_bytes());
+        b[68..72].copy_from_slice(&self.index_crc.to_le_bytes());
+        b[72..80].copy_from_slice(&self.file_len.to_le_bytes());
+        let hc = crc32fast::hash(&b[0..124]);
+        b[124..128].copy_from_slice(&hc.to_le_bytes());
+        b[128..192].copy_from_slice(&self.raw_header);
+        b
+    }
+}
+
+/// The CRC-32 of a raw level file from its header bytes and its
+/// payload's CRC (which the header holds): no pass over the payload.
+pub fn raw_file_crc(raw_header: &[u8; HEADER_LEN], payload_crc: u32, payload_len: u64) -> u32 {
+    let mut h = crc32fast::Hasher::new();
+    h.update(raw_header);
+    h.combine(&crc32fast::Hasher::new_with_initial_len(
+        payload_crc,
+        payload_len,
+    ));
+    h.finalize()
+}
+
+/// Blocks compressed per parallel round (bounds the writer's memory).
+const ROUND: usize = 1024;
+
+/// Writes `t` (any form: level file, shards or compressed) as a
+/// compressed level file at `out`, atomically
+/// ([`crate::fsutil::write_atomic_with`]). Blocks are compressed in
+/// parallel on the current rayon pool; `done(entries)` is called after
+/// each round of blocks.
+///
+/// # Errors
+/// [`TableError::Io`] naming `out`; the final file is then untouched.
+pub fn write_compressed(
+    t: &Table,
+    out: &Path,
+    codec: Codec,
+    done: &(dyn Fn(u64) + Sync),
+) -> Result<(), TableError> {
+    let h = &t.header;
+    let (n, b) = (h.count, codec.block.clamp(1, MAX_BLOCK) as u64);
+    let codec = Codec {
+        block: b as u32,
+        ..codec
+    };
+    let blocks = n.div_ceil(b);
+    let raw_header = t.raw_header();
+    let records = t.records_all();
+    let payload_len = n + records.len() as u64;
+    let io = |e: std::io::Error| TableError::Io {
+        path: out.to_path_buf(),
+        source: e,
+    };
+    let index_len = INDEX_ENTRY * (blocks as usize + 1);
+    let mut index = vec![0u8; index_len];
+    let mut zh = ZHeader {
+        codec,
+        blocks,
+        raw_crc: raw_file_crc(&raw_header, h.payload_crc, payload_len),
+        index_crc: 0,
+        file_len: 0,
+        raw_header,
+    };
+    write_atomic_with(out, |w| {
+        // Header and index are written last, over these zeros.
+        w.write_all(&[0u8; INDEX_AT])?;
+        w.write_all(&index)?;
+        let mut body = crc32fast::Hasher::new();
+        let mut at = (INDEX_AT + index_len) as u64;
+        for round in (0..blocks).step_by(ROUND) {
+            let ids: Vec<u64> = (round..(round + ROUND as u64).min(blocks)).collect();
+            let stored: Vec<std::io::Result<Vec<u8>>> = ids
+                .par_iter()
+                .map(|&i| {
+                    let first = i * b;
+                    let len = b.min(n - first) as usize;
+                    let mut v = vec![0u8; len];
+                    t.values_into(first as usize, &mut v);
+                    let place = BlockPlace {
+                        first,
+                        level: h.level as u32,
+                        pits: pits_of(h.game),
+                    };
+                    encode_block(&v, codec.transform, place, codec.level)
+                })
+                .collect();
+            for (&i, s) in ids.iter().zip(stored) {
+                let s = s?;
+                put_entry(&mut index, i as usize, at, crc32fast::hash(&s));
+                body.update(&s);
+                w.write_all(&s)?;
+                at += s.len() as u64;
+            }
+            done(ids.len() as u64 * b);
+        }
+        put_entry(&mut index, blocks as usize, at, crc32fast::hash(&records));
+        body.update(&records);
+        w.write_all(&records)?;
+        zh.file_len = at + (records.len() + TRAILER_LEN) as u64;
+        zh.index_crc = crc32fast::hash(&index);
+        let head = zh.encode(h);
+        let mut whole = crc32fast::Hasher::new();
+        whole.update(&head);
+        whole.update(&index);
+        whole.combine(&body);
+        w.write_all(&whole.finalize().to_le_bytes())?;
+        w.seek(SeekFrom::Start(0))?;
+        w.write_all(&head)?;
+        w.write_all(&index)
+    })
+    .map_err(io)
+}
+
+/// Writes index entry `i`: offset and CRC-32.
+fn put_entry(index: &mut [u8], i: usize, offset: u64, crc: u32) {
+    let e = &mut index[i * INDEX_ENTRY..(i + 1) * INDEX_ENTRY];
+    e[0..8].copy_from_slice(&offset.to_le_bytes());
+    e[8..12].copy_from_slice(&crc.to_le_bytes());
+}
+
+/// Index entry `i`: offset and CRC-32 (the index holds it).
+pub(super) fn entry(index: &[u8], i: usize) -> (u64, u32) {
+    let e = &index[i * INDEX_ENTRY..(i + 1) * INDEX_ENTRY];
+    let mut o = [0u8; 8];
+    o.copy_from_slice(&e[0..8]);
+    let mut c = [0u8; 4];
+    c.copy_from_slice(&e[8..12]);
+    (u64::from_le_bytes(o), u32::from_le_bytes(c))
+}
+
+/// Bytes per exception record of the level of a header.
+pub(super) fn width(h: &crate::tables::Header) -> usize {
+    record_len(h.count)
+}

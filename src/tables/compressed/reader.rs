@@ -1,0 +1,535 @@
+//! Reading a compressed level in place: the file mapped, its header and
+//! block index checked at open ([`Compressed::open`]), every block
+//! decoded and checked when asked ([`Compressed::check_blocks`]), and
+//! probes served from a bounded cache of decoded blocks
+//! ([`Compressed::byte`]).
+//!
+//! Race policy of the cache (probes come from many rayon threads at
+//! once): the cache is direct-mapped, block `i` in slot `i mod S`, and
+//! each slot is its own mutex. A probe locks its slot, compares the
+//! slot's tag with its block and on a miss decodes the block into the
+//! slot before reading its byte, all under the lock. So a probe never
+//! reads a half-written block; two probes of blocks that share a slot
+//! take turns and evict each other, which costs time, never a wrong
+//! value. (Stockfish's transposition table, tt.h, lets entries tear
+//! and checks a key instead; a torn block here would be a wrong value
+//! with no key to catch it, so the slot is locked.) A poisoned slot (a
+//! panic elsewhere while it was held) is emptied and reused.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use memmap2::Mmap;
+use rayon::prelude::*;
+
+use super::codec::{decode_block, stored_bound, BlockPlace, Transform};
+use super::format::{
+    entry, width, Codec, CODEC_ZSTD, INDEX_AT, INDEX_ENTRY, MAGIC, MAX_BLOCK, TRAILER_LEN, VERSION,
+    ZHEADER_LEN,
+};
+use crate::rules::RuleSet;
+use crate::tables::format::{check_level, pits_of, Header, EXCEPTION, HEADER_LEN};
+use crate::tables::payload::{check_record_bounds, combine_crc, corrupted, count_values};
+use crate::tables::{OpenCheck, TableError};
+use crate::value::{possible_value, LoopRule};
+
+/// Slots of a level's cache of decoded blocks (at most one per block):
+/// 256 blocks of 4 KiB are 1 MiB a level.
+pub const CACHE_SLOTS: usize = 256;
+
+/// A level whose value bytes are at most this many gets a slot for
+/// every block, so that once read it is probed as fast as a raw level:
+/// the small levels, which a search probes most, cost at most this much
+/// memory each (all of them together less than twice the largest).
+pub const WHOLE_LEVEL_CACHE: u64 = 16 << 20;
+
+/// The slots of the cache of a level of `blocks` blocks of `block`
+/// entries: one a block for a level of at most [`WHOLE_LEVEL_CACHE`]
+/// bytes, else [`CACHE_SLOTS`].
+pub fn cache_slots(blocks: u64, block: u32) -> usize {
+    if blocks.saturating_mul(block as u64) <= WHOLE_LEVEL_CACHE {
+        blocks as usize
+    } else {
+        CACHE_SLOTS.min(blocks as usize)
+    }
+}
+
+/// The tag of an empty slot.
+const EMPTY: u64 = u64::MAX;
+
+/// One slot of the cache: which block it holds, and its bytes.
+struct Slot {
+    block: u64,
+    bytes: Vec<u8>,
+}
+
+/// A compressed level, mapped and checked.
+pub struct Compressed {
+    map: Mmap,
+    path: PathBuf,
+    /// The raw header it stands for.
+    pub(in crate::tables) header: Header,
+    codec: Codec,
+    blocks: u64,
+    raw_crc: u32,
+    cache: Box<[Mutex<Slot>]>,
+}
+
+/// The little-endian u32 at `o` of `b` (in bounds: checked by callers).
+fn u32_at(b: &[u8], o: usize) -> u32 {
+    u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]])
+}
+
+/// The little-endian u64 at `o` of `b`.
+fn u64_at(b: &[u8], o: usize) -> u64 {
+    u32_at(b, o) as u64 | (u32_at(b, o + 4) as u64) << 32
+}
+
+impl Compressed {
+    /// Opens `path`: maps it and checks the header (magic, version,
+    /// checksum, game, rule set, loop rule, level, counts, codec), the
+    /// raw header it carries, the block index (its checksum, offsets
+    /// ascending within the file, each block no longer than zstd may
+    /// make it) and the exception records (checksum, whole records,
+    /// ascending, possible bounds). With [`OpenCheck::Full`], also the
+    /// whole file's checksum and every block ([`Compressed::check_blocks`]).
+    ///
+    /// # Errors
+    /// One [`TableError`] naming the file (and the block, where one is
+    /// at fault); never panics on any input.
+    pub fn open(
+        path: &Path,
+        rules: RuleSet,
+        rule: LoopRule,
+        level: u32,
+        check: OpenCheck,
+    ) -> Result<Compressed, TableError> {
+        let file =
+            crate::fsutil::open_regular(path).map_err(|e| TableError::from_open(path, level, e))?;
+        let map = crate::tables::payload::map_file(path, &file)?;
+        let c = Compressed::from_map(map, path)?;
+        c.header.expect(path, rules.tables(), rule, level)?;
+        c.check_records()?;
+        if check == OpenCheck::Full {
+            // The blocks first, so that damage in one is named by its block.
+            c.check_blocks()?;
+            let b = &c.map[..];
+            let end = b.len() - TRAILER_LEN;
+            if crc32fast::hash(&b[..end]) != u32_at(b, end) {
+                return Err(corrupted(path, "whole-file checksum mismatch".into()));
+            }
+        }
+        Ok(c)
+    }
+
+    /// Decodes and checks the header and block index of a mapped file.
+    fn from_map(map: Mmap, path: &Path) -> Result<Compressed, TableError> {
+        let b = &map[..];
+        let bad = |what: String| corrupted(path, what);
+        if b.len() >= 8 && &b[0..8] != MAGIC {
+            return Err(TableError::NotATable {
+                path: path.to_path_buf(),
+            });
+        }
+        let short = |need: u64| TableError::Truncated {
+            path: path.to_path_buf(),
+            expected: need,
+            found: b.len() as u64,
+        };
+        if b.len() < 12 {
+            return Err(short(INDEX_AT as u64));
+        }
+        if u32_at(b, 8) != VERSION {
+            return Err(bad(format!(
+                "compressed format version {}, this tool reads {VERSION}",
+                u32_at(b, 8)
+            )));
+        }
+        if b.len() < INDEX_AT {
+            return Err(short(INDEX_AT as u64));
+        }
+        if crc32fast::hash(&b[0..124]) != u32_at(b, 124) {
+            return Err(bad("compressed header checksum mismatch".into()));
+        }
+        let header = Header::decode(path, &b[ZHEADER_LEN..INDEX_AT])?;
+        let same = b[12] == header.game.code()
+            && b[13] == header.rule.code()
+            && b[14..16] == header.level.to_le_bytes()
+            && u64_at(b, 16) == header.count
+            && u64_at(b, 24) == header.exceptions
+            && b[48] == header.rules.code();
+        if !same {
+            return Err(bad(
+                "compressed header disagrees with the raw header it carries".into(),
+            ));
+        }
+        check_level(path, header.game, header.level as u32)?;
+        let transform = Transform::from_code(b[50])
+            .ok_or_else(|| bad(format!("unknown transform code {}", b[50])))?;
+        if b[49] != CODEC_ZSTD {
+            return Err(bad(format!("unknown codec code {}", b[49])));
+        }
+        let block = u32_at(b, 52);
+        if block == 0 || block > MAX_BLOCK {
+            return Err(bad(format!("block size {block}")));
+        }
+        let blocks = u64_at(b, 56);
+        if blocks != header.count.div_ceil(block as u64) {
+            return Err(bad(format!(
+                "{blocks} blocks of {block} for {} entries",
+                header.count
+            )));
+        }
+        let file_len = u64_at(b, 72);
+        let index_end = (blocks + 1)
+            .checked_mul(INDEX_ENTRY as u64)
+            .and_then(|x| x.checked_add(INDEX_AT as u64 + TRAILER_LEN as u64));
+        if index_end.is_none_or(|e| e > file_len) {
+            return Err(bad(format!(
+                "block index of {blocks} blocks beyond the file"
+            )));
+        }
+        if (b.len() as u64) < file_len {
+            return Err(short(file_len));
+        }
+        if b.len() as u64 > file_len {
+            return Err(bad(format!("{} trailing bytes", b.len() as u64 - file_len)));
+        }
+        let index_len = INDEX_ENTRY * (blocks as usize + 1);
+        let index = &b[INDEX_AT..INDEX_AT + index_len];
+        if crc32fast::hash(index) != u32_at(b, 68) {
+            return Err(bad("block index checksum mismatch".into()));
+        }
+        let codec = Codec {
+            block,
+            level: b[51] as i32,
+            transform,
+        };
+        let c = Compressed {
+            path: path.to_path_buf(),
+            header,
+            codec,
+            blocks,
+            raw_crc: u32_at(b, 64),
+            cache: (0..cache_slots(blocks, block))
+                .map(|_| {
+                    Mutex::new(Slot {
+                        block: EMPTY,
+                        bytes: Vec::new(),
+                    })
+                })
+                .collect(),
+            map,
+        };
+        c.check_index(index_len)?;
+        Ok(c)
+    }
+
+    /// Offsets ascend from the end of the index, no block is longer than
+    /// zstd can make it, and the records end where the trailer begins.
+    fn check_index(&self, index_len: usize) -> Result<(), TableError> {
+        let end = self.map.len() as u64 - TRAILER_LEN as u64;
+        let mut prev = (INDEX_AT + index_len) as u64;
+        for i in 0..=self.blocks {
+            let (at, _) = self.entry(i);
+            let ok = at >= prev
+                && at <= end
+                && (i == 0 || at - prev <= stored_bound(self.block_len(i - 1)) as u64)
+                && (i > 0 || at == prev);
+            if !ok {
+                return Err(self.block_error(
+                    i.min(self.blocks.saturating_sub(1)),
+                    format!("index entry {i} points to offset {at}, outside {prev}..={end}"),
+                ));
+            }
+            prev = at;
+        }
+        let recs = end - prev;
+        let want = self.header.exceptions * width(&self.header) as u64;
+        if recs != want {
+            return Err(corrupted(
+                &self.path,
+                format!("{recs} bytes of exception records, {want} expected"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Index entry `i` (`i ≤ blocks`).
+    fn entry(&self, i: u64) -> (u64, u32) {
+        entry(&self.map[INDEX_AT..], i as usize)
+    }
+
+    /// Entries of block `i`.
+    fn block_len(&self, i: u64) -> usize {
+        let b = self.codec.block as u64;
+        b.min(self.header.count - i * b) as usize
+    }
+
+    /// The error of block `i` of this file.
+    fn block_error(&self, i: u64, what: String) -> TableError {
+        corrupted(&self.path, format!("block {i}: {what}"))
+    }
+
+    /// The exception records (mapped).
+    pub(in crate::tables) fn records(&self) -> &[u8] {
+        let start = self.entry(self.blocks).0 as usize;
+        &self.map[start..self.map.len() - TRAILER_LEN]
+    }
+
+    /// The records: their checksum, whole, ascending, within the level,
+    /// possible bounds with `lo < hi` or an infinite bound (whether each
+    /// is on a marked byte is [`Compressed::check_blocks`]'s).
+    fn check_records(&self) -> Result<(), TableError> {
+        let recs = self.records();
+        if crc32fast::hash(recs) != self.entry(self.blocks).1 {
+            return Err(corrupted(
+                &self.path,
+                "exception records checksum mismatch".into(),
+            ));
+        }
+        let (w, n) = (width(&self.header), self.header.level as i32);
+        let mut prev: Option<u64> = None;
+        for r in recs.chunks_exact(w) {
+            check_record_bounds(&self.path, r, n)?;
+            let rank = crate::tables::format::record_rank(r);
+            let (lo, hi) = crate::tables::format::record_bounds(r);
+            let ok = prev.is_none_or(|p| rank > p)
+                && rank < self.header.count
+                && crate::tables::format::is_exception(lo, hi)
+                && (lo as i8) <= (hi as i8)
+                && crate::tables::format::record_padding_zero(r);
+            if !ok {
+                return Err(corrupted(
+                    &self.path,
+                    format!("bad exception record for rank {rank}"),
+                ));
+            }
+            prev = Some(rank);
+        }
+        Ok(())
+    }
+
+    /// Decodes block `i` into `out` (its entries' bytes), its checksum
+    /// checked first.
+    ///
+    /// # Errors
+    /// [`TableError::Corrupted`] naming the file and the block.
+    pub fn decode(&self, i: u64, out: &mut Vec<u8>) -> Result<(), TableError> {
+        if i >= self.blocks {
+            return Err(self.block_error(i, format!("past the last block {}", self.blocks)));
+        }
+        let ((a, crc), (z, _)) = (self.entry(i), self.entry(i + 1));
+        let stored = &self.map[a as usize..z as usize];
+        if crc32fast::hash(stored) != crc {
+            return Err(self.block_error(i, "checksum mismatch".into()));
+        }
+        out.resize(self.block_len(i), 0);
+        let place = BlockPlace {
+            first: i * self.codec.block as u64,
+            level: self.header.level as u32,
+            pits: pits_of(self.header.game),
+        };
+        decode_block(stored, self.codec.transform, place, out)
+            .map_err(|what| self.block_error(i, what))
+    }
+
+    /// Decodes every block (in parallel) and checks each: its checksum,
+    /// its length, its value bytes within the level's range, every
+    /// exception record on a marked byte and every marked byte with one,
+    /// and the raw file's checksum of the whole.
+    ///
+    /// # Errors
+    /// The first problem, naming the file and block.
+    pub fn check_blocks(&self) -> Result<(), TableError> {
+        let n = self.header.level as u8;
+        let recs = self.records();
+        let w = width(&self.header);
+        let ranks: Vec<u64> = recs
+            .chunks_exact(w)
+            .map(crate::tables::format::record_rank)
+            .collect();
+        let per: Vec<(crc32fast::Hasher, u64)> = (0..self.blocks)
+            .into_par_iter()
+            .map_init(Vec::new, |buf, i| {
+                self.decode(i, buf)?;
+                let mut h = crc32fast::Hasher::new();
+                h.update(buf);
+                let (marked, outside) = count_values(buf, n);
+                if outside > marked {
+                    let (j, &v) = buf
+                        .iter()
+                        .enumerate()
+                        .find(|&(_, &v)| {
+                            v as i8 != EXCEPTION && !possible_value(n as i32, v as i8 as i32)
+                        })
+                        .unwrap_or((0, &0));
+                    return Err(TableError::ImpossibleValue {
+                        path: self.path.clone(),
+                        rank: i * self.codec.block as u64 + j as u64,
+                        what: format!("block {i}: value byte {}, outside ±{n}", v as i8),
+                    });
+                }
+                let first = i * self.codec.block as u64;
+                let lo = ranks.partition_point(|&r| r < first);
+                let hi = ranks.partition_point(|&r| r < first + buf.len() as u64);
+                if (hi - lo) as u64 != marked
+                    || ranks[lo..hi]
+                        .iter()
+                        .any(|&r| buf[(r - first) as usize] as i8 != EXCEPTION)
+                {
+                    return Err(self.block_error(
+                        i,
+                        format!(
+                            "{marked} entries marked loop-sensitive but {} exception records",
+                            hi - lo
+                        ),
+                    ));
+                }
+                Ok((h, marked))
+            })
+            .collect::<Result<_, TableError>>()?;
+        let mut values = crc32fast::Hasher::new();
+        for (h, _) in &per {
+            values.combine(h);
+        }
+        let payload = combine_crc(values.finalize(), self.header.count, recs);
+        let raw = super::format::raw_file_crc(
+            &self.raw_header(),
+            payload,
+            self.header.count + recs.len() as u64,
+        );
+        if payload != self.header.payload_crc || raw != self.raw_crc {
+            return Err(corrupted(
+                &self.path,
+                "decoded level differs from the raw file it stands for (checksum mismatch)".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The same level with a cache of `slots` slots (tests of the
+    /// cache's races, which need more blocks than slots).
+    #[cfg(test)]
+    pub(super) fn with_cache(mut self, slots: usize) -> Compressed {
+        self.cache = (0..slots.max(1))
+            .map(|_| {
+                Mutex::new(Slot {
+                    block: EMPTY,
+                    bytes: Vec::new(),
+                })
+            })
+            .collect();
+        self
+    }
+
+    /// The raw level file's header, verbatim.
+    pub fn raw_header(&self) -> [u8; HEADER_LEN] {
+        let mut h = [0u8; HEADER_LEN];
+        h.copy_from_slice(&self.map[ZHEADER_LEN..INDEX_AT]);
+        h
+    }
+
+    /// The CRC-32 of the raw level file it stands for.
+    pub fn raw_crc(&self) -> u32 {
+        self.raw_crc
+    }
+
+    /// The codec it was written with.
+    pub fn codec(&self) -> Codec {
+        self.codec
+    }
+
+    /// Number of blocks.
+    pub fn blocks(&self) -> u64 {
+        self.blocks
+    }
+
+    /// Bytes of the file.
+    pub fn file_len(&self) -> u64 {
+        self.map.len() as u64
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The value byte of entry `idx` (`idx < count`), through the cache.
+    /// A block that no longer decodes (only possible for a file opened
+    /// with [`OpenCheck::Header`] and damaged) reads as loop-sensitive
+    /// with no record, which [`crate::tables::Table::bounds`] answers
+    /// with the widest bounds, as for a raw file's missing record.
+    #[inline]
+    pub fn byte(&self, idx: usize) -> u8 {
+        let b = idx as u64 / self.codec.block as u64;
+        let off = idx % self.codec.block as usize;
+        let slot = &self.cache[(b % self.cache.len() as u64) as usize];
+        let mut s = slot.lock().unwrap_or_else(|p| {
+            let mut s = p.into_inner();
+            s.block = EMPTY;
+            s
+        });
+        if s.block != b {
+            s.block = EMPTY;
+            if self.decode(b, &mut s.bytes).is_err() {
+                return EXCEPTION as u8;
+            }
+            s.block = b;
+        }
+        s.bytes[off]
+    }
+
+    /// Copies the value bytes of entries `first .. first + out.len()`.
+    /// Blocks that do not decode give [`EXCEPTION`] bytes (see
+    /// [`Compressed::byte`]).
+    pub fn values_into(&self, first: usize, out: &mut [u8]) {
+        let bs = self.codec.block as usize;
+        let mut buf = Vec::new();
+        let mut i = 0;
+        while i < out.len() {
+            let at = first + i;
+            let (b, off) = (at / bs, at % bs);
+            let take = (bs - off).min(out.len() - i);
+            if self.decode(b as u64, &mut buf).is_ok() && buf.len() >= off + take {
+                out[i..i + take].copy_from_slice(&buf[off..off + take]);
+            } else {
+                out[i..i + take].fill(EXCEPTION as u8);
+            }
+            i += take;
+        }
+    }
+
+    /// The whole raw level file it stands for, into `out` (which must be
+    /// of the raw file's length), blocks decoded in parallel and checked.
+    ///
+    /// # Errors
+    /// The first block that does not decode, or a checksum mismatch.
+    pub fn raw_into(&self, out: &mut [u8]) -> Result<(), TableError> {
+        let n = self.header.count as usize;
+        out[..HEADER_LEN].copy_from_slice(&self.raw_header());
+        let bs = self.codec.block as usize;
+        out[HEADER_LEN..HEADER_LEN + n]
+            .par_chunks_mut(bs)
+            .enumerate()
+            .try_for_each_init(Vec::new, |buf, (i, dst)| {
+                self.decode(i as u64, buf)?;
+                dst.copy_from_slice(buf);
+                Ok::<(), TableError>(())
+            })?;
+        out[HEADER_LEN + n..].copy_from_slice(self.records());
+        if crc32fast::hash(out) != self.raw_crc {
+            return Err(corrupted(
+                &self.path,
+                "decoded level differs from the raw file it stands for (checksum mismatch)".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Bytes of the decoded-block cache of a level of `blocks` blocks of
+/// `block` entries (its bound).
+pub fn cache_bytes(blocks: u64, block: u32) -> u64 {
+    cache_slots(blocks, block) as u64 * block as u64
+}

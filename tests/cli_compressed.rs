@@ -1,0 +1,182 @@
+//! `adji tables compress | decompress` (issue 39): byte-identical round
+//! trips, resumption, the plan and its refusal, clear errors, and every
+//! reading command (probe, stats, verify, checksum, solve) answering the
+//! same from compressed levels as from level files.
+
+use std::path::Path;
+
+mod common;
+use common::{build_adjito, fails_with, ok, s, solve_json};
+
+/// The files in `dir` whose names end with `suffix`, sorted.
+fn files(dir: &Path, suffix: &str) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(suffix))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Adjito tables 0..=9 built into `t/raw`, compressed into `t/z` with
+/// blocks of 700 entries.
+fn built_and_compressed(t: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let (raw, z) = (t.join("raw"), t.join("z"));
+    build_adjito(&raw, 9);
+    let out = ok(&[
+        "tables",
+        "compress",
+        "--dir",
+        s(&raw),
+        "--out",
+        s(&z),
+        "--block",
+        "700",
+    ]);
+    assert!(out.starts_with("plan: compress (zstd"), "{out}");
+    assert!(out.contains("10 of 10 levels to do"), "{out}");
+    assert!(out.contains("10 written, 0 already done"), "{out}");
+    (raw, z)
+}
+
+#[test]
+fn compress_then_decompress_gives_the_level_files_back_and_resumes() {
+    let t = tempfile::tempdir().unwrap();
+    let (raw, z) = built_and_compressed(t.path());
+    assert_eq!(files(&z, ".adjz").len(), 10);
+    assert!(files(&z, ".adjt").is_empty());
+    let again = ok(&["tables", "compress", "--dir", s(&raw), "--out", s(&z)]);
+    assert!(again.contains("0 written, 10 already done"), "{again}");
+    let back = t.path().join("back");
+    let out = ok(&["tables", "decompress", "--dir", s(&z), "--out", s(&back)]);
+    assert!(out.contains("10 written"), "{out}");
+    for name in files(&raw, ".adjt") {
+        assert_eq!(
+            std::fs::read(raw.join(&name)).unwrap(),
+            std::fs::read(back.join(&name)).unwrap(),
+            "{name}"
+        );
+    }
+    let again = ok(&["tables", "decompress", "--dir", s(&z), "--out", s(&back)]);
+    assert!(again.contains("0 written, 10 already done"), "{again}");
+    // A damaged output is not taken as done: it is written again.
+    let name = back.join("adjito-start-005.adjt");
+    let mut b = std::fs::read(&name).unwrap();
+    let k = b.len() - 3;
+    b[k] ^= 1;
+    std::fs::write(&name, b).unwrap();
+    let again = ok(&[
+        "tables",
+        "decompress",
+        "--dir",
+        s(&z),
+        "--out",
+        s(&back),
+        "--levels",
+        "3-6",
+    ]);
+    assert!(again.contains("1 written, 3 already done"), "{again}");
+    assert_eq!(
+        std::fs::read(&name).unwrap(),
+        std::fs::read(raw.join("adjito-start-005.adjt")).unwrap()
+    );
+}
+
+#[test]
+fn every_reading_command_answers_alike_from_compressed_levels() {
+    let t = tempfile::tempdir().unwrap();
+    let (raw, z) = built_and_compressed(t.path());
+    let stats = |d: &Path| ok(&["tables", "stats", "--dir", s(d)]);
+    assert_eq!(stats(&raw), stats(&z));
+    let sums = |d: &Path| ok(&["tables", "checksum", "--dir", s(d)]);
+    assert_eq!(sums(&raw), sums(&z), "checksums of the raw bytes");
+    let list = t.path().join("list.txt");
+    std::fs::write(&list, sums(&raw)).unwrap();
+    ok(&["tables", "checksum", "--dir", s(&z), "--check", s(&list)]);
+    let verify = |d: &Path| {
+        ok(&["tables", "verify", "--game", "adjito", "--dir", s(d)])
+            .replace(s(d), "DIR")
+            .replace(".adjz", ".adjt")
+            .lines()
+            .map(|l| l.split("; ").next().unwrap_or(l).to_string())
+            .collect::<Vec<_>>()
+    };
+    let v = verify(&z);
+    assert_eq!(
+        v.iter().filter(|l| l.starts_with("ok ")).count(),
+        10,
+        "{v:?}"
+    );
+    assert_eq!(verify(&raw), v);
+    let probe = |d: &Path| {
+        ok(&[
+            "tables",
+            "probe",
+            "--dir",
+            s(d),
+            "--position",
+            "1,0,2,0,0,1/0,1,0,3,1,0 A",
+            "--json",
+        ])
+    };
+    assert_eq!(probe(&raw), probe(&z));
+    let solve = solve_json;
+    let a = solve(&raw);
+    assert_eq!(a["exact"], true, "{a}");
+    assert_eq!(a, solve(&z));
+}
+
+#[test]
+fn compress_and_decompress_give_clear_errors() {
+    let t = tempfile::tempdir().unwrap();
+    let (raw, z) = built_and_compressed(t.path());
+    let out = t.path().join("out");
+    // `adji tables CMD --dir DIR --out OUT EXTRA…` fails saying `needle`.
+    let fails = |cmd: &str, dir: &Path, extra: &[&str], needle: &str| {
+        let mut a = vec!["tables", cmd, "--dir", s(dir), "--out", s(&out)];
+        a.extend_from_slice(extra);
+        fails_with(&a, needle)
+    };
+    // The plan is refused when the disk is short, before anything is written.
+    let err = fails("compress", &raw, &["--free-disk", "100"], "of disk");
+    assert!(err.contains("only 100 B is free"), "{err}");
+    assert!(files(&out, ".adjz").is_empty());
+    fails("compress", &t.path().join("nope"), &[], "--dir");
+    fails("compress", &raw, &["--levels", "9-3"], "empty");
+    fails("compress", &raw, &["--levels", "x"], "not a level");
+    fails("decompress", &raw, &[], "no compressed levels");
+    fails(
+        "compress",
+        &raw,
+        &["--transform", "magic"],
+        "--transform magic",
+    );
+    // A damaged block: decompress names the file and block, writes nothing.
+    let name = z.join("adjito-start-009.adjz");
+    let mut b = std::fs::read(&name).unwrap();
+    let k = b.len() / 2;
+    b[k] ^= 0x40;
+    std::fs::write(&name, b).unwrap();
+    let err = fails(
+        "decompress",
+        &z,
+        &["--levels", "9"],
+        "adjito-start-009.adjz",
+    );
+    assert!(err.contains("block "), "{err}");
+    assert!(files(&out, ".adjt").is_empty());
+    // So does any reader.
+    let err = fails_with(
+        &[
+            "tables",
+            "probe",
+            "--dir",
+            s(&z),
+            "--position",
+            "1,0,2,0,0,1/0,1,0,3,1,0 A",
+        ],
+        "adjito-start-009.adjz",
+    );
+    assert!(err.contains("block "), "{err}");
+}
