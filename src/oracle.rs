@@ -303,9 +303,15 @@ impl Oracle {
         self.sets.iter().find(|s| s.rules == family).map(|s| &**s)
     }
 
-    /// Bytes of every table mapped.
+    /// Bytes of every table file mapped read-only (page cache).
     pub fn mapped_bytes(&self) -> u64 {
         self.sets.iter().map(|s| s.mapped_bytes()).sum()
+    }
+
+    /// Bytes every table allocates, at most (copies in memory, caches of
+    /// decoded blocks).
+    pub fn allocated_bytes(&self) -> u64 {
+        self.sets.iter().map(|s| s.allocated_bytes()).sum()
     }
 
     /// The tables `rules` reads, checked; for a strict oracle, a family

@@ -180,3 +180,75 @@ fn compress_and_decompress_give_clear_errors() {
     );
     assert!(err.contains("block "), "{err}");
 }
+
+/// The memory plan of `solve` and `analyse` (issue 39, deliverable 4):
+/// the table files mapped read-only are page cache, said apart and not
+/// counted; what the tables allocate (a compressed level's cache of
+/// decoded blocks) is counted, and a plan over `--memory` is refused
+/// before anything is allocated.
+#[test]
+fn the_memory_plan_counts_table_caches_and_says_the_mapped_files_apart() {
+    let t = tempfile::tempdir().unwrap();
+    let (raw, z) = built_and_compressed(t.path());
+    let pos = "1,0,0,0,0,0/0,0,2,0,0,0 A 20-25";
+    let plan_of = |dir: &Path, cmd: &str| {
+        let out = common::adji()
+            .args([
+                cmd,
+                "--game",
+                "adjito",
+                "--position",
+                pos,
+                "--tables",
+                s(dir),
+            ])
+            .args(["--memory", "20G"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        err.lines().next().unwrap().to_string()
+    };
+    for cmd in ["solve", "analyse"] {
+        let r = plan_of(&raw, cmd);
+        assert!(r.contains("+ 0 B of table caches"), "{r}");
+        assert!(r.contains("tables mapped read-only"), "{r}");
+        assert!(r.contains("(page cache, not counted)"), "{r}");
+        let c = plan_of(&z, cmd);
+        assert!(!c.contains("+ 0 B of table caches"), "{c}");
+        assert!(c.contains("tables mapped read-only"), "{c}");
+    }
+    assert!(plan_of(&raw, "analyse").contains("of move hints"));
+    let e = fails_with(
+        &[
+            "analyse",
+            "--game",
+            "adjito",
+            "--position",
+            pos,
+            "--tables",
+            s(&z),
+            "--memory",
+            "1M",
+        ],
+        "of move hints + ",
+    );
+    assert!(
+        e.contains("but --memory allows 1.0 MiB; raise --memory"),
+        "{e}"
+    );
+    fails_with(
+        &[
+            "solve",
+            "--game",
+            "adjito",
+            "--position",
+            pos,
+            "--tables",
+            s(&z),
+            "--memory",
+            "1M",
+        ],
+        "of table caches",
+    );
+}

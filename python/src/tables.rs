@@ -146,6 +146,20 @@ impl PyTables {
         self.set.covered()
     }
 
+    /// Bytes of the table files mapped read-only: page cache, which the
+    /// kernel drops and reads again, not memory the tables hold.
+    #[getter]
+    fn mapped_bytes(&self) -> u64 {
+        self.set.mapped_bytes()
+    }
+
+    /// Bytes the tables allocate, at most: the caches of decoded blocks
+    /// of compressed levels (what a memory plan counts).
+    #[getter]
+    fn allocated_bytes(&self) -> u64 {
+        self.set.allocated_bytes()
+    }
+
     /// `adji tables probe --json`: value, lo, hi, loop-sensitivity and
     /// every move's value. A string position may leave the stores out.
     #[pyo3(signature = (position))]

@@ -22,7 +22,9 @@ use crate::args::{
     ThreadsArg,
 };
 use crate::error::CliError;
-use crate::setup::{no_tables_found, search_tables, set_threads, tables_text, MemoryBudget};
+use crate::setup::{
+    no_tables_found, search_tables, set_threads, tables_text, MemoryBudget, SearchPlan,
+};
 use crate::util::fmt_bytes;
 use crate::{dispatch, out};
 
@@ -53,6 +55,8 @@ pub struct AnalyseArgs {
     pub eval: EvalArg,
     #[command(flatten)]
     pub threads: ThreadsArg,
+    #[command(flatten)]
+    pub memory: MemoryArg,
     #[command(flatten)]
     pub out: JsonArg,
 }
@@ -95,8 +99,9 @@ fn run_analyse<G: Game>(a: &AnalyseArgs, threads: usize) -> Result<(), CliError>
     let st = parse_state::<G>(&a.pos.position, Stores::Required)?;
     let model = a.eval.model::<G>()?;
     let tables = search_tables::<G>(&a.tables, a.rule.rule())?;
+    let plan = SearchPlan::engine(tables.as_ref(), a.memory)?;
     out::note(format_args!(
-        "{}: threads {threads} (reading the tables; the search runs on one), tables {}",
+        "{}: threads {threads} (reading the tables; the search runs on one), tables {}; {plan}",
         adji::report::label_of::<G>(),
         tables_text(tables.as_ref())
     ));

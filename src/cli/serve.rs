@@ -127,7 +127,7 @@ pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
         },
     };
     let tables = open_tables(&config).map_err(|e| CliError::Input(e.to_string()))?;
-    check_memory(a, workers, tables.mapped_bytes())?;
+    check_memory(a, workers, tables.allocated_bytes())?;
     crate::util::descriptors_for(a.max_connections as u64 + RESERVED_FDS, "--max-connections")
         .map_err(CliError::Input)?;
     let app =
@@ -153,25 +153,27 @@ const RESERVED_FDS: u64 = 128;
 
 /// The memory plan: each worker holds its hash table, and an analysis its
 /// move hints (at most [`HINT_BYTES`]); the endgame tables of every rule
-/// set are mapped (`mapped` bytes).
-fn plan(a: &ServeArgs, workers: usize, mapped: u64) -> (u64, String) {
+/// set allocate `tables` bytes at most (caches of decoded blocks). Their
+/// files mapped read-only are page cache, not counted (the banner says
+/// how much is mapped).
+fn plan(a: &ServeArgs, workers: usize, tables: u64) -> (u64, String) {
     let hash = AtomicTable::entries_for(a.hash as usize).map_or(0, |e| (e * SLOT_BYTES) as u64);
     let need = hash
         .saturating_add(HINT_BYTES)
         .saturating_mul(workers as u64)
-        .saturating_add(mapped);
+        .saturating_add(tables);
     let text = format!(
-        "{workers} worker(s) × ({} of hash + {} of move hints) + {} of tables mapped",
+        "{workers} worker(s) × ({} of hash + {} of move hints) + {} of table caches",
         fmt_bytes(hash),
         fmt_bytes(HINT_BYTES),
-        fmt_bytes(mapped)
+        fmt_bytes(tables)
     );
     (need, text)
 }
 
 /// Refuses, before allocating, a plan over the memory budget.
-fn check_memory(a: &ServeArgs, workers: usize, mapped: u64) -> Result<(), CliError> {
-    let (need, text) = plan(a, workers, mapped);
+fn check_memory(a: &ServeArgs, workers: usize, tables: u64) -> Result<(), CliError> {
+    let (need, text) = plan(a, workers, tables);
     MemoryBudget::of(a.memory).check(need, text, "lower --hash or --workers, or raise --memory")
 }
 
@@ -195,7 +197,7 @@ fn announce(app: &App, addr: SocketAddr) {
         .collect::<Vec<_>>()
         .join(", ");
     eprintln!(
-        "adji serve: {} --rules {} first; tables {tables} ({readers}; {} mapped); {} worker(s) with {} hash each (and up to {} of move hints \
+        "adji serve: {} --rules {} first; tables {tables} ({readers}; {} mapped read-only, page cache); {} worker(s) with {} hash each (and up to {} of move hints \
          per analysis), {} may wait; {} s per solve at most; {} connections at most, {} s per request head, {} s per stalled write",
         c.rules.game(),
         c.rules.name(),

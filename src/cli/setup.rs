@@ -72,16 +72,23 @@ impl MemoryBudget {
 }
 
 /// The memory of a search: `workers` transposition tables of `hash_mib`
-/// each, plus the endgame tables mapped.
+/// each (or the engine's move hints), plus what the endgame tables
+/// allocate (caches of decoded blocks, copies in memory). Their files
+/// mapped read-only are page cache, reported apart and not counted: the
+/// kernel drops such pages under pressure and reads them again.
 #[derive(Clone, Copy, Debug)]
 pub struct SearchPlan {
     /// Transposition tables allocated at once.
     pub workers: usize,
     /// `--hash`, in MiB.
     pub hash_mib: usize,
-    /// Bytes of one transposition table.
+    /// Bytes of one transposition table (or of the engine's move hints).
     pub hash_bytes: u64,
-    /// Bytes of the endgame tables mapped.
+    /// What `hash_bytes` holds: `hash`, or the engine's `move hints`.
+    pub hash_kind: &'static str,
+    /// Bytes the endgame tables allocate, at most.
+    pub tables_alloc: u64,
+    /// Bytes of the endgame table files mapped read-only.
     pub mapped: u64,
     /// The budget.
     pub budget: MemoryBudget,
@@ -97,31 +104,70 @@ impl SearchPlan {
         memory: MemoryArg,
     ) -> Result<Self, CliError> {
         let entries = AtomicTable::entries_for(hash_mib).ok_or(TtError::Size(hash_mib))?;
+        let hash = (entries * SLOT_BYTES) as u64;
+        SearchPlan::of_bytes(workers, hash_mib, (hash, "hash"), tables, memory)
+    }
+
+    /// The plan of the estimate engine (`analyse`): its move hints and
+    /// the tables, refused when over the budget.
+    pub fn engine(tables: Option<&TableSet>, memory: MemoryArg) -> Result<Self, CliError> {
+        SearchPlan::of_bytes(
+            1,
+            0,
+            (adji::engine::HINT_BYTES, "move hints"),
+            tables,
+            memory,
+        )
+    }
+
+    fn of_bytes(
+        workers: usize,
+        hash_mib: usize,
+        (hash_bytes, hash_kind): (u64, &'static str),
+        tables: Option<&TableSet>,
+        memory: MemoryArg,
+    ) -> Result<Self, CliError> {
         let plan = SearchPlan {
             workers,
             hash_mib,
-            hash_bytes: (entries * SLOT_BYTES) as u64,
+            hash_bytes,
+            hash_kind,
+            tables_alloc: tables.map_or(0, TableSet::allocated_bytes),
             mapped: tables.map_or(0, TableSet::mapped_bytes),
             budget: MemoryBudget::of(memory),
         };
-        plan.budget.check(
-            plan.total(),
-            plan.parts(),
-            "lower --hash or --threads, or raise --memory",
-        )?;
+        let hint = match hash_kind {
+            "hash" => "lower --hash or --threads, or raise --memory",
+            _ => "raise --memory, or read fewer levels (--tables)",
+        };
+        plan.budget.check(plan.total(), plan.parts(), hint)?;
         Ok(plan)
     }
 
-    /// Bytes of the whole plan.
+    /// Bytes of the whole plan (the mapped files not counted).
     pub fn total(&self) -> u64 {
-        (self.hash_bytes.saturating_mul(self.workers as u64)).saturating_add(self.mapped)
+        (self.hash_bytes.saturating_mul(self.workers as u64)).saturating_add(self.tables_alloc)
     }
 
     fn parts(&self) -> String {
         format!(
-            "{} × {} of hash + {} of tables mapped",
+            "{} × {} of {} + {} of table caches",
             self.workers,
             fmt_bytes(self.hash_bytes),
+            self.hash_kind,
+            fmt_bytes(self.tables_alloc)
+        )
+    }
+
+    /// The mapped files, said apart: page cache, and whether it fits.
+    fn mapped_text(&self) -> String {
+        let fits = if self.mapped > self.budget.bytes {
+            "; more than the budget: probes will read from disk"
+        } else {
+            ""
+        };
+        format!(
+            "; tables mapped read-only {} (page cache, not counted{fits})",
             fmt_bytes(self.mapped)
         )
     }
@@ -136,11 +182,12 @@ impl fmt::Display for SearchPlan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "memory {} = {} of {}{}",
+            "memory {} = {} of {}{}{}",
             self.parts(),
             fmt_bytes(self.total()),
             fmt_bytes(self.budget.bytes),
-            self.budget.origin
+            self.budget.origin,
+            self.mapped_text()
         )
     }
 }

@@ -284,16 +284,30 @@ impl Table {
         }
     }
 
-    /// The mapped bytes of the level: one file, or a slot per shard; for
-    /// a compressed level its file and the bound of its cache of decoded
-    /// blocks ([`compressed::reader::cache_bytes`]).
+    /// The bytes of the level's files mapped read-only: page cache that
+    /// the kernel may drop and read again, not an allocation (one file, a
+    /// slot per shard, or a compressed file). A copy in memory
+    /// ([`Table::into_memory`]) maps nothing.
     pub fn mapped_bytes(&self) -> u64 {
         match &self.storage {
-            Storage::Single(d) => d.len() as u64,
-            Storage::Sharded(parts) => parts.iter().map(|p| p.data.len() as u64).sum(),
-            Storage::Compressed(c) => {
-                c.file_len() + compressed::reader::cache_bytes(c.blocks(), c.codec().block)
-            }
+            Storage::Single(d) => d.mapped_len(),
+            Storage::Sharded(parts) => parts.iter().map(|p| p.data.mapped_len()).sum(),
+            Storage::Compressed(c) => c.file_len(),
+        }
+    }
+
+    /// The bytes the level allocates, at most: a copy in memory
+    /// ([`Table::into_memory`]), or the cache of decoded blocks of a
+    /// compressed level ([`compressed::reader::cache_bytes`]). Memory
+    /// plans count these, and report [`Table::mapped_bytes`] apart.
+    pub fn allocated_bytes(&self) -> u64 {
+        match &self.storage {
+            Storage::Single(d) => d.len() as u64 - d.mapped_len(),
+            Storage::Sharded(parts) => parts
+                .iter()
+                .map(|p| p.data.len() as u64 - p.data.mapped_len())
+                .sum(),
+            Storage::Compressed(c) => compressed::reader::cache_bytes(c.blocks(), c.codec().block),
         }
     }
 
@@ -523,6 +537,14 @@ impl Table {
 }
 
 impl Data {
+    /// Bytes mapped from the file (none for a copy in memory).
+    fn mapped_len(&self) -> u64 {
+        match self {
+            Data::Mapped(m) => m.len() as u64,
+            Data::Loaded(_) => 0,
+        }
+    }
+
     /// The bytes copied into anonymous memory on transparent huge pages
     /// (see [`Table::into_memory`]).
     fn into_memory(self) -> std::io::Result<Data> {
@@ -674,6 +696,11 @@ impl TableSet {
     /// Bytes of all mapped table files (what a search may touch).
     pub fn mapped_bytes(&self) -> u64 {
         self.levels.iter().map(Table::mapped_bytes).sum()
+    }
+
+    /// Bytes the tables allocate, at most ([`Table::allocated_bytes`]).
+    pub fn allocated_bytes(&self) -> u64 {
+        self.levels.iter().map(Table::allocated_bytes).sum()
     }
 
     /// The table of `level`.
