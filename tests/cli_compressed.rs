@@ -219,36 +219,15 @@ fn the_memory_plan_counts_table_caches_and_says_the_mapped_files_apart() {
         assert!(c.contains("tables mapped read-only"), "{c}");
     }
     assert!(plan_of(&raw, "analyse").contains("of move hints"));
-    let e = fails_with(
-        &[
-            "analyse",
-            "--game",
-            "adjito",
-            "--position",
-            pos,
-            "--tables",
-            s(&z),
-            "--memory",
-            "1M",
-        ],
-        "of move hints + ",
-    );
+    let refused = |cmd: &str, needle: &str| {
+        let d = s(&z);
+        let args = [cmd, "--game", "adjito", "--position", pos, "--tables", d];
+        fails_with(&[&args[..], &["--memory", "1M"]].concat(), needle)
+    };
+    let e = refused("analyse", "of move hints + ");
     assert!(
         e.contains("but --memory allows 1.0 MiB; raise --memory"),
         "{e}"
     );
-    fails_with(
-        &[
-            "solve",
-            "--game",
-            "adjito",
-            "--position",
-            pos,
-            "--tables",
-            s(&z),
-            "--memory",
-            "1M",
-        ],
-        "of table caches",
-    );
+    refused("solve", "of table caches");
 }
