@@ -13,6 +13,8 @@ fn adji() -> Command {
     Command::cargo_bin("adji").unwrap()
 }
 
+mod common;
+
 /// Runs `args` with a deadline, so that a hang fails the test.
 fn run(args: &[&str], secs: u64) -> Output {
     adji()
@@ -40,20 +42,7 @@ fn fails_with(args: &[&str], needles: &[&str]) -> Output {
 
 /// Builds Adjito tables up to `max` seeds into `dir`.
 fn build(dir: &Path, max: u32) {
-    let out = run(
-        &[
-            "tables",
-            "build",
-            "--game",
-            "adjito",
-            "--max-seeds",
-            &max.to_string(),
-            "--dir",
-            dir.to_str().unwrap(),
-        ],
-        120,
-    );
-    assert!(out.status.success(), "{out:?}");
+    common::build_adjito(dir, max);
 }
 
 /// `eval train` of Adjito on the tables in `dir`, writing `dir/m.json`.
