@@ -1,5 +1,8 @@
-//! Random probes per second in built tables: `probe_bench GAME DIR LEVEL COUNT`
-//! (one thread). The tables are opened with `OpenCheck::Header`, which
+//! Random probes per second in built tables:
+//! `probe_bench GAME DIR LEVEL COUNT [CACHE_MIB]` (one thread). With
+//! CACHE_MIB (MiB, e.g. 256), the compressed levels' caches are shaped for that
+//! budget (`TableSet::fit_caches`: the smallest levels that fit keep
+//! every block once decoded); without it, as opened. The tables are opened with `OpenCheck::Header`, which
 //! reads no value byte: run it once after evicting the files from the page
 //! cache for a cold figure (`scripts/evict.py FILES`), then after reading
 //! them through (`cat FILES > /dev/null`) for a warm one.
@@ -9,11 +12,15 @@ use adji::tables::{OpenCheck, TableSet};
 use adji::value::LoopRule;
 use adji::{AdjiBoto, Adjito};
 
-fn run<G: Game>(dir: &str, level: u32, count: usize) {
+fn run<G: Game>(dir: &str, level: u32, count: usize, cache: Option<u64>) {
     let t = std::time::Instant::now();
     let dir = std::path::Path::new(dir);
-    let set =
+    let mut set =
         TableSet::open_available_checked::<G>(dir, LoopRule::Start, OpenCheck::Header).unwrap();
+    if let Some(bytes) = cache {
+        let held = set.fit_caches(bytes);
+        println!("caches shaped for {bytes} bytes: {held} bytes at most");
+    }
     println!(
         "{} levels 0..{} opened (headers and exception lists read) in {:.2} s, {} mapped",
         G::ID,
@@ -53,9 +60,14 @@ fn cpu_seconds() -> f64 {
 
 fn main() {
     let a: Vec<String> = std::env::args().collect();
+    if a.len() < 5 {
+        eprintln!("usage: probe_bench GAME DIR LEVEL COUNT [CACHE_MIB]");
+        std::process::exit(2);
+    }
     let (level, count) = (a[3].parse().unwrap(), a[4].parse().unwrap());
+    let cache = a.get(5).map(|c| c.parse::<u64>().unwrap() << 20);
     match a[1].as_str() {
-        "adjito" => run::<Adjito>(&a[2], level, count),
-        _ => run::<AdjiBoto>(&a[2], level, count),
+        "adjito" => run::<Adjito>(&a[2], level, count, cache),
+        _ => run::<AdjiBoto>(&a[2], level, count, cache),
     }
 }

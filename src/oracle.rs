@@ -314,6 +314,21 @@ impl Oracle {
         self.sets.iter().map(|s| s.allocated_bytes()).sum()
     }
 
+    /// Shapes the caches of the compressed levels for `bytes` of decoded
+    /// blocks in all ([`TableSet::fit_caches`]), shared evenly between
+    /// the table families; a set already shared with a clone of this
+    /// oracle keeps its caches. Returns what the caches may then hold.
+    pub fn fit_caches(&mut self, bytes: u64) -> u64 {
+        let share = bytes / self.sets.len().max(1) as u64;
+        self.sets
+            .iter_mut()
+            .map(|s| match Arc::get_mut(s) {
+                Some(s) => s.fit_caches(share),
+                None => s.allocated_bytes(),
+            })
+            .sum()
+    }
+
     /// The tables `rules` reads, checked; for a strict oracle, a family
     /// without tables is an error naming both sides.
     fn tables_for(&self, rules: RuleSet) -> Result<Option<&TableSet>, SearchError> {

@@ -231,3 +231,56 @@ fn the_memory_plan_counts_table_caches_and_says_the_mapped_files_apart() {
     );
     refused("solve", "of table caches");
 }
+
+/// `--table-cache` shapes the caches: with one byte every compressed
+/// level keeps the direct-mapped cache (256 blocks of 16 entries each,
+/// under 50 KiB for levels 0..=9), with 1G every level is kept whole
+/// (its value bytes, over 250 KiB); the plan counts what was chosen, and
+/// the answers are the same in both shapes and on the raw files.
+#[test]
+fn the_table_cache_budget_shapes_the_caches_and_changes_no_answer() {
+    let t = tempfile::tempdir().unwrap();
+    let (raw, z) = (t.path().join("raw"), t.path().join("z16"));
+    build_adjito(&raw, 9);
+    let args = ["tables", "compress", "--dir", s(&raw), "--out", s(&z)];
+    ok(&[&args[..], &["--block", "16"]].concat());
+    let pos = "4,1,0,0,0,0/0,0,2,0,1,0 A 20-20";
+    let run = |dir: &Path, cache: &str| {
+        let out = common::adji()
+            .args(["solve", "--game", "adjito", "--position", pos])
+            .args([
+                "--tables",
+                s(dir),
+                "--memory",
+                "20G",
+                "--table-cache",
+                cache,
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        let plan = err.lines().next().unwrap().to_string();
+        (String::from_utf8(out.stdout).unwrap(), plan)
+    };
+    let kib = |plan: &str| -> f64 {
+        let before = plan.split(" of table caches").next().unwrap();
+        let size = before.rsplit("+ ").next().unwrap();
+        let (n, unit) = size.split_once(' ').unwrap();
+        let scale = match unit {
+            "B" => 1.0 / 1024.0,
+            "KiB" => 1.0,
+            "MiB" => 1024.0,
+            _ => panic!("{plan}"),
+        };
+        n.parse::<f64>().unwrap() * scale
+    };
+    let (small, small_plan) = run(&z, "1");
+    let (whole, whole_plan) = run(&z, "1G");
+    let (plain, _) = run(&raw, "1G");
+    assert!(kib(&small_plan) < 50.0, "{small_plan}");
+    assert!(kib(&whole_plan) > 250.0, "{whole_plan}");
+    assert_eq!(small, whole);
+    assert_eq!(small, plain);
+    assert!(small.contains("value"), "{small}");
+}

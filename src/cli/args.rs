@@ -131,6 +131,13 @@ pub struct SearchTablesArgs {
     /// verify` on the files before trusting them this way.
     #[arg(long, conflicts_with = "no_tables")]
     pub trust_tables: bool,
+    /// Memory for the decoded blocks of compressed tables, e.g. 2G
+    /// [default: a quarter of --memory]. The smallest compressed levels
+    /// that fit are kept decoded once read, so that their probes cost
+    /// what a raw level's do; the others keep 256 blocks each (1 MiB).
+    /// Counted in the memory plan.
+    #[arg(long, value_name = "SIZE", value_parser = crate::util::parse_size, conflicts_with = "no_tables")]
+    pub table_cache: Option<u64>,
 }
 
 impl SearchTablesArgs {

@@ -276,7 +276,7 @@ fn run_openings<G: Game>(
     let root_rank = comm.is_none_or(|c| c.rank() == 0);
     let root = parse_state::<G>(&a.position, Stores::Required)?;
     let rule = a.rule.rule();
-    let tables = search_tables::<G>(&a.tables, rule)?;
+    let tables = search_tables::<G>(&a.tables, rule, a.compute.memory)?;
     let plan = SearchPlan::new(threads, a.compute.hash, tables.as_ref(), a.compute.memory)?;
     let out_dir = a.out.clone().unwrap_or_else(|| default_out::<G>(a.plies));
     a.check_out(&out_dir)?;

@@ -126,7 +126,8 @@ pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
             max_connections: a.max_connections as usize,
         },
     };
-    let tables = open_tables(&config).map_err(|e| CliError::Input(e.to_string()))?;
+    let mut tables = open_tables(&config).map_err(|e| CliError::Input(e.to_string()))?;
+    tables.fit_caches(crate::setup::cache_budget(&a.tables, a.memory));
     check_memory(a, workers, tables.allocated_bytes())?;
     crate::util::descriptors_for(a.max_connections as u64 + RESERVED_FDS, "--max-connections")
         .map_err(CliError::Input)?;

@@ -198,6 +198,7 @@ impl fmt::Display for SearchPlan {
 pub fn search_tables<G: Game>(
     a: &SearchTablesArgs,
     rule: LoopRule,
+    memory: MemoryArg,
 ) -> Result<Option<TableSet>, CliError> {
     if a.no_tables {
         return Ok(None);
@@ -220,7 +221,8 @@ pub fn search_tables<G: Game>(
         ));
         return Ok(None);
     }
-    let set = TableSet::open_available_checked::<G>(dir, rule, a.check())?;
+    let mut set = TableSet::open_available_checked::<G>(dir, rule, a.check())?;
+    set.fit_caches(cache_budget(a, memory));
     if set.covered() == 0 {
         warn(format_args!(
             "{}; {without}",
@@ -229,6 +231,13 @@ pub fn search_tables<G: Game>(
         return Ok(None);
     }
     Ok(Some(set))
+}
+
+/// Bytes for the decoded blocks of compressed tables: `--table-cache`,
+/// or a quarter of the memory budget.
+pub fn cache_budget(a: &SearchTablesArgs, memory: MemoryArg) -> u64 {
+    a.table_cache
+        .unwrap_or_else(|| MemoryBudget::of(memory).bytes / 4)
 }
 
 /// The tables a search uses, as its first line names them: `levels 0..=N`

@@ -298,7 +298,7 @@ impl Table {
 
     /// The bytes the level allocates, at most: a copy in memory
     /// ([`Table::into_memory`]), or the cache of decoded blocks of a
-    /// compressed level ([`compressed::reader::cache_bytes`]). Memory
+    /// compressed level ([`compressed::Compressed::cache_bytes`]). Memory
     /// plans count these, and report [`Table::mapped_bytes`] apart.
     pub fn allocated_bytes(&self) -> u64 {
         match &self.storage {
@@ -307,7 +307,7 @@ impl Table {
                 .iter()
                 .map(|p| p.data.len() as u64 - p.data.mapped_len())
                 .sum(),
-            Storage::Compressed(c) => compressed::reader::cache_bytes(c.blocks(), c.codec().block),
+            Storage::Compressed(c) => c.cache_bytes(),
         }
     }
 
@@ -701,6 +701,30 @@ impl TableSet {
     /// Bytes the tables allocate, at most ([`Table::allocated_bytes`]).
     pub fn allocated_bytes(&self) -> u64 {
         self.levels.iter().map(Table::allocated_bytes).sum()
+    }
+
+    /// Shapes the caches of the compressed levels for a budget of
+    /// `bytes` of decoded blocks: the levels, smallest first, get the
+    /// whole cache (room for every block, kept once decoded, so that a
+    /// warm probe costs what a raw one does) while their value bytes fit
+    /// what is left; the rest the direct-mapped cache of
+    /// [`compressed::reader::CACHE_SLOTS`] blocks. Returns the bytes the
+    /// caches may then hold ([`TableSet::allocated_bytes`] of the
+    /// compressed levels).
+    pub fn fit_caches(&mut self, bytes: u64) -> u64 {
+        let mut left = bytes;
+        let mut total = 0;
+        for t in &mut self.levels {
+            if let Storage::Compressed(c) = &mut t.storage {
+                let whole = (t.count as u64) <= left;
+                if whole {
+                    left -= t.count as u64;
+                }
+                c.set_whole_cache(whole);
+                total += c.cache_bytes();
+            }
+        }
+        total
     }
 
     /// The table of `level`.

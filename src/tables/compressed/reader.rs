@@ -4,19 +4,38 @@
 //! probes served from a bounded cache of decoded blocks
 //! ([`Compressed::byte`]).
 //!
-//! Race policy of the cache (probes come from many rayon threads at
-//! once): the cache is direct-mapped, block `i` in slot `i mod S`, and
-//! each slot is its own mutex. A probe locks its slot, compares the
-//! slot's tag with its block and on a miss decodes the block into the
-//! slot before reading its byte, all under the lock. So a probe never
-//! reads a half-written block; two probes of blocks that share a slot
-//! take turns and evict each other, which costs time, never a wrong
-//! value. (Stockfish's transposition table, tt.h, lets entries tear
-//! and checks a key instead; a torn block here would be a wrong value
-//! with no key to catch it, so the slot is locked.) A poisoned slot (a
-//! panic elsewhere while it was held) is emptied and reused.
+//! The cache takes one of two shapes ([`Compressed::set_whole_cache`]):
+//! - **whole**: room for every block, each written once, on the first
+//!   probe of its block, and kept. Its bound is the level's value bytes
+//!   (and a byte a block), allocated zeroed so that the kernel gives
+//!   only the pages of the blocks decoded;
+//!   once warm a probe costs what a raw level's does (an atomic load and
+//!   an index), which is what a search's probes, with almost no
+//!   locality, need. [`crate::tables::TableSet::fit_caches`] gives this
+//!   shape to the smallest levels that fit a byte budget.
+//! - **direct-mapped**: [`CACHE_SLOTS`] slots, block `i` in slot
+//!   `i mod S`, for the levels past the budget.
+//!
+//! Race policy (probes come from many rayon threads at once). Whole:
+//! the level's bytes are one array of atomic bytes, and each block has a
+//! state byte (empty, being written, ready). A probe reads a byte only
+//! from a block it sees ready (acquire, paired with the writer's
+//! release). A probe that finds its block empty decodes it into a buffer
+//! of its own, and claims the block (empty to being written, one
+//! compare-and-swap): the winner copies its buffer in and marks the
+//! block ready; every other probe answers from its own buffer. So a
+//! block is written once, by one thread, and never read half-written.
+//! Direct-mapped: each slot is its own mutex; a probe locks its slot,
+//! compares the slot's tag with its block and on a miss decodes the
+//! block into the slot before reading its byte, all under the lock, so two probes of blocks that share a slot take turns and
+//! evict each other, which costs time, never a wrong value. (Stockfish's
+//! transposition table, tt.h, lets entries tear and checks a key
+//! instead; a torn block here would be a wrong value with no key to
+//! catch it.) A poisoned slot (a panic elsewhere while it was held) is
+//! emptied and reused.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Mutex;
 
 use memmap2::Mmap;
@@ -33,24 +52,82 @@ use crate::tables::payload::{check_record_bounds, combine_crc, corrupted, count_
 use crate::tables::{OpenCheck, TableError};
 use crate::value::{possible_value, LoopRule};
 
-/// Slots of a level's cache of decoded blocks (at most one per block):
-/// 256 blocks of 4 KiB are 1 MiB a level.
+/// Slots of a direct-mapped cache (at most one per block): 256 blocks
+/// of 4 KiB are 1 MiB a level.
 pub const CACHE_SLOTS: usize = 256;
 
-/// A level whose value bytes are at most this many gets a slot for
-/// every block, so that once read it is probed as fast as a raw level:
+/// A level whose value bytes are at most this many gets the whole cache
+/// when opened, so that once read it is probed as fast as a raw level:
 /// the small levels, which a search probes most, cost at most this much
 /// memory each (all of them together less than twice the largest).
+/// [`crate::tables::TableSet::fit_caches`] sets the shape anew for a
+/// budget.
 pub const WHOLE_LEVEL_CACHE: u64 = 16 << 20;
 
-/// The slots of the cache of a level of `blocks` blocks of `block`
-/// entries: one a block for a level of at most [`WHOLE_LEVEL_CACHE`]
-/// bytes, else [`CACHE_SLOTS`].
-pub fn cache_slots(blocks: u64, block: u32) -> usize {
-    if blocks.saturating_mul(block as u64) <= WHOLE_LEVEL_CACHE {
-        blocks as usize
-    } else {
-        CACHE_SLOTS.min(blocks as usize)
+/// A level's cache of decoded blocks.
+enum Cache {
+    /// The level's value bytes, a block's written once when it is first
+    /// probed, and each block's state ([`EMPTY_BLOCK`], [`FILLING`],
+    /// [`READY`]).
+    Whole {
+        bytes: Box<[AtomicU8]>,
+        state: Box<[AtomicU8]>,
+    },
+    /// [`CACHE_SLOTS`] slots (fewer for a level of fewer blocks).
+    Direct(Box<[Mutex<Slot>]>),
+}
+
+/// A block of the whole cache not decoded yet.
+const EMPTY_BLOCK: u8 = 0;
+/// A block of the whole cache being written by the probe that claimed it.
+const FILLING: u8 = 1;
+/// A block of the whole cache written: its bytes may be read.
+const READY: u8 = 2;
+
+/// `n` atomic bytes, zero, allocated as zeroed memory: the kernel gives
+/// the pages when first written, so a cache costs only the blocks it
+/// holds.
+fn zeroed_atomics(n: usize) -> Box<[AtomicU8]> {
+    let b: Box<[u8]> = vec![0u8; n].into_boxed_slice();
+    let len = b.len();
+    let p = Box::into_raw(b) as *mut AtomicU8;
+    // SAFETY: `AtomicU8` has the size, alignment and bit validity of
+    // `u8` (its documentation guarantees it), and `p` is the allocation
+    // of a `Box<[u8]>` of `len` elements, whose ownership moves here.
+    unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, len)) }
+}
+
+impl Cache {
+    /// The whole cache of a level of `count` entries in `blocks` blocks.
+    fn whole(count: u64, blocks: u64) -> Cache {
+        Cache::Whole {
+            bytes: zeroed_atomics(count as usize),
+            state: zeroed_atomics(blocks as usize),
+        }
+    }
+
+    /// A direct-mapped cache of `slots` slots (at least one).
+    fn direct(slots: usize) -> Cache {
+        Cache::Direct(
+            (0..slots.max(1))
+                .map(|_| {
+                    Mutex::new(Slot {
+                        block: EMPTY,
+                        bytes: Vec::new(),
+                    })
+                })
+                .collect(),
+        )
+    }
+
+    /// The cache of a level of `count` entries in `blocks` blocks: whole
+    /// when `whole`, else direct-mapped.
+    fn of(whole: bool, count: u64, blocks: u64) -> Cache {
+        if whole {
+            Cache::whole(count, blocks)
+        } else {
+            Cache::direct(CACHE_SLOTS.min(blocks as usize))
+        }
     }
 }
 
@@ -72,7 +149,9 @@ pub struct Compressed {
     codec: Codec,
     blocks: u64,
     raw_crc: u32,
-    cache: Box<[Mutex<Slot>]>,
+    /// log2 of the block size when it is a power of two.
+    shift: Option<u32>,
+    cache: Cache,
 }
 
 /// The little-endian u32 at `o` of `b` (in bounds: checked by callers).
@@ -205,20 +284,15 @@ impl Compressed {
             level: b[51] as i32,
             transform,
         };
+        let count = header.count;
         let c = Compressed {
             path: path.to_path_buf(),
             header,
             codec,
             blocks,
             raw_crc: u32_at(b, 64),
-            cache: (0..cache_slots(blocks, block))
-                .map(|_| {
-                    Mutex::new(Slot {
-                        block: EMPTY,
-                        bytes: Vec::new(),
-                    })
-                })
-                .collect(),
+            shift: block.is_power_of_two().then(|| block.trailing_zeros()),
+            cache: Cache::of(count <= WHOLE_LEVEL_CACHE, count, blocks),
             map,
         };
         c.check_index(index_len)?;
@@ -412,15 +486,30 @@ impl Compressed {
     /// cache's races, which need more blocks than slots).
     #[cfg(test)]
     pub(super) fn with_cache(mut self, slots: usize) -> Compressed {
-        self.cache = (0..slots.max(1))
-            .map(|_| {
-                Mutex::new(Slot {
-                    block: EMPTY,
-                    bytes: Vec::new(),
-                })
-            })
-            .collect();
+        self.cache = Cache::direct(slots);
         self
+    }
+
+    /// Gives the level the whole cache (room for every block, each
+    /// filled on its first probe and kept) or, with `false`, the
+    /// direct-mapped cache of [`CACHE_SLOTS`] slots; the blocks decoded
+    /// so far are dropped.
+    pub fn set_whole_cache(&mut self, whole: bool) {
+        self.cache = Cache::of(whole, self.header.count, self.blocks);
+    }
+
+    /// Whether the level has the whole cache.
+    pub fn has_whole_cache(&self) -> bool {
+        matches!(self.cache, Cache::Whole { .. })
+    }
+
+    /// Bytes the cache of decoded blocks may hold, at most: the level's
+    /// value bytes for the whole cache, its slots' blocks otherwise.
+    pub fn cache_bytes(&self) -> u64 {
+        match &self.cache {
+            Cache::Whole { .. } => self.header.count + self.blocks,
+            Cache::Direct(s) => (s.len() as u64 * self.codec.block as u64).min(self.header.count),
+        }
     }
 
     /// The raw level file's header, verbatim.
@@ -462,9 +551,50 @@ impl Compressed {
     /// with the widest bounds, as for a raw file's missing record.
     #[inline]
     pub fn byte(&self, idx: usize) -> u8 {
-        let b = idx as u64 / self.codec.block as u64;
-        let off = idx % self.codec.block as usize;
-        let slot = &self.cache[(b % self.cache.len() as u64) as usize];
+        // Blocks of a power of two entries (every writer's default) are
+        // found by a shift, not a division: this is the probe's hot path.
+        let (b, off) = match self.shift {
+            Some(s) => ((idx >> s) as u64, idx & ((1 << s) - 1)),
+            None => (
+                idx as u64 / self.codec.block as u64,
+                idx % self.codec.block as usize,
+            ),
+        };
+        match &self.cache {
+            Cache::Whole { bytes, state } => {
+                if state[b as usize].load(Ordering::Acquire) == READY {
+                    return bytes[idx].load(Ordering::Relaxed);
+                }
+                self.fill(bytes, &state[b as usize], b, off)
+            }
+            Cache::Direct(slots) => self.byte_direct(slots, b, off),
+        }
+    }
+
+    /// A whole cache's miss: decodes block `b`; the first probe to claim
+    /// it writes it into the cache and marks it ready, a probe that finds
+    /// it being written answers from its own decoded copy.
+    #[cold]
+    fn fill(&self, bytes: &[AtomicU8], state: &AtomicU8, b: u64, off: usize) -> u8 {
+        let mut buf = Vec::new();
+        if self.decode(b, &mut buf).is_err() {
+            return EXCEPTION as u8;
+        }
+        let claim =
+            state.compare_exchange(EMPTY_BLOCK, FILLING, Ordering::Acquire, Ordering::Relaxed);
+        if claim.is_ok() {
+            let first = (b * self.codec.block as u64) as usize;
+            for (dst, &v) in bytes[first..first + buf.len()].iter().zip(&buf) {
+                dst.store(v, Ordering::Relaxed);
+            }
+            state.store(READY, Ordering::Release);
+        }
+        buf[off]
+    }
+
+    /// A probe through the direct-mapped cache.
+    fn byte_direct(&self, slots: &[Mutex<Slot>], b: u64, off: usize) -> u8 {
+        let slot = &slots[(b % slots.len() as u64) as usize];
         let mut s = slot.lock().unwrap_or_else(|p| {
             let mut s = p.into_inner();
             s.block = EMPTY;
@@ -526,10 +656,4 @@ impl Compressed {
         }
         Ok(())
     }
-}
-
-/// Bytes of the decoded-block cache of a level of `blocks` blocks of
-/// `block` entries (its bound).
-pub fn cache_bytes(blocks: u64, block: u32) -> u64 {
-    cache_slots(blocks, block) as u64 * block as u64
 }

@@ -121,12 +121,32 @@ fn probes_from_many_threads_agree_with_the_raw_table() {
         })
         .count();
     assert_eq!(bad, 0);
+    // The whole cache (a small level's at open): every thread's first
+    // probe of a block races to fill its slot, and all read the same.
+    let mut w = Compressed::open(&p, R, L, LEVEL, OpenCheck::Header).unwrap();
+    assert!(w.has_whole_cache(), "a small level is cached whole");
     assert_eq!(
-        reader::cache_slots(c.blocks(), 4096),
-        c.blocks() as usize,
-        "a small level is cached whole"
+        w.cache_bytes(),
+        n as u64 + w.blocks(),
+        "a byte an entry and one a block"
     );
-    assert_eq!(reader::cache_slots(1 << 20, 4096), reader::CACHE_SLOTS);
+    let bad = (0..8 * n)
+        .into_par_iter()
+        .filter(|&k| {
+            let i = (k * 7919) % n;
+            let (lo, hi) = t.bound_bytes(i);
+            w.byte(i) != crate::tables::format::value_byte(lo, hi)
+        })
+        .count();
+    assert_eq!(bad, 0);
+    w.set_whole_cache(false);
+    assert!(!w.has_whole_cache());
+    let slots = reader::CACHE_SLOTS.min(w.blocks() as usize) as u64;
+    assert_eq!(w.cache_bytes(), (slots * 4096).min(n as u64));
+    assert!((0..n).all(|i| {
+        let (lo, hi) = t.bound_bytes(i);
+        w.byte(i) == crate::tables::format::value_byte(lo, hi)
+    }));
 }
 
 #[test]
