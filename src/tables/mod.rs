@@ -14,6 +14,7 @@
 //! - `payload`: the checks of a level's bytes as it is opened;
 //! - [`verify`]: header, checksum and successor checks;
 //! - [`stats`]: per-level statistics;
+//! - `moves`: the value of each legal move of a position, from the tables;
 //! - [`bench`]: probe speed.
 //!
 //! Boards are indexed relative to the mover with one colex rank per level
@@ -25,6 +26,7 @@ mod error;
 pub mod format;
 pub mod locate;
 pub mod lock;
+mod moves;
 mod payload;
 pub mod retrograde;
 pub mod shard;
@@ -39,11 +41,12 @@ use crate::fsutil::open_regular;
 use crate::game::{Game, GameId, Position};
 use crate::index::rank;
 use crate::rules::RuleSet;
-use crate::value::{capture_value, decode_bound, quiet_value, Bounds, LoopRule};
+use crate::value::{decode_bound, Bounds, LoopRule};
 
 pub use format::{level_path, Header};
 
 pub use error::TableError;
+pub use moves::{move_values, MoveValue};
 use payload::{
     check_len, check_records, combine_crc, corrupted, first_impossible, map_file, scan_payload,
     PayloadScan,
@@ -769,33 +772,6 @@ pub fn level_positions<G: Game>(
             },
         )
     })
-}
-
-/// The value of one legal move from a probe of the tables.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MoveValue {
-    /// The move.
-    pub mv: crate::game::Move,
-    /// Its value for the mover, under the stretch that starts at the probed position.
-    pub value: i32,
-}
-
-/// Values of every legal move of `pos`, from the tables: a capture is worth
-/// `captured − value(child)`; a quiet move `clamp(w(pos), −hi(child), −lo(child))`.
-/// Returns `None` when a needed level is not covered.
-pub fn move_values<G: Game>(set: &TableSet, pos: &Position) -> Option<Vec<MoveValue>> {
-    let w = set.rule.w::<G>(pos);
-    let mut out = Vec::new();
-    for mv in G::legal_moves(pos).iter() {
-        let p = G::play_unchecked(pos, mv);
-        let value = if p.captured > 0 {
-            capture_value(p.captured, set.value::<G>(&p.pos)?)
-        } else {
-            quiet_value(w, set.bounds::<G>(&p.pos)?)
-        };
-        out.push(MoveValue { mv, value });
-    }
-    Some(out)
 }
 
 #[cfg(test)]
