@@ -1,7 +1,9 @@
 //! `adji tables compress | decompress` (issue 39): byte-identical round
 //! trips, resumption, the plan and its refusal, clear errors, and every
-//! reading command (probe, stats, verify, checksum, solve) answering the
-//! same from compressed levels as from level files.
+//! reading command (probe, stats, verify, checksum, solve, certify,
+//! openings) answering the same from compressed levels as from level
+//! files. The server's reading is in `tests/server.rs`, Python's and
+//! OpenSpiel's in `python/tests`.
 
 use std::path::Path;
 
@@ -125,6 +127,83 @@ fn every_reading_command_answers_alike_from_compressed_levels() {
     let a = solve(&raw);
     assert_eq!(a["exact"], true, "{a}");
     assert_eq!(a, solve(&z));
+}
+
+/// A position of 12 seeds, above the tables' levels 0..=9.
+const ABOVE: &str = "2,0,1,3,0,1/1,2,0,1,0,1 A 20-16";
+
+#[test]
+fn certify_and_openings_answer_alike_from_compressed_levels() {
+    let t = tempfile::tempdir().unwrap();
+    let (raw, z) = built_and_compressed(t.path());
+    let sums = t.path().join("sums.txt");
+    std::fs::write(&sums, ok(&["tables", "checksum", "--dir", s(&raw)])).unwrap();
+    let cert = |d: &Path| {
+        let f = t
+            .path()
+            .join(format!("{}.cert", d.file_name().unwrap().to_string_lossy()));
+        ok(&[
+            "certify",
+            "--position",
+            ABOVE,
+            "--tables",
+            s(d),
+            "--out",
+            s(&f),
+        ]);
+        f
+    };
+    let (from_raw, from_z) = (cert(&raw), cert(&z));
+    assert_eq!(
+        std::fs::read(&from_raw).unwrap(),
+        std::fs::read(&from_z).unwrap(),
+        "the same certificate from either form"
+    );
+    // The checker reads the compressed levels and hashes them as the raw
+    // files they stand for: proved (exit 0) against the raw files' list.
+    let out = ok(&[
+        "certify",
+        "check",
+        s(&from_z),
+        "--tables",
+        s(&z),
+        "--checksums",
+        s(&sums),
+    ]);
+    assert!(out.starts_with("proved: "), "{out}");
+    assert!(out.contains("tables: verified"), "{out}");
+    let lines = |d: &Path| {
+        let o = t
+            .path()
+            .join(format!("o-{}", d.file_name().unwrap().to_string_lossy()));
+        ok(&[
+            "openings",
+            "--plies",
+            "1",
+            "--position",
+            ABOVE,
+            "--exact",
+            "--tables",
+            s(d),
+            "--out",
+            s(&o),
+            "--threads",
+            "1",
+        ]);
+        // Every column but the last (ms, a timing).
+        std::fs::read_to_string(o.join("lines.csv"))
+            .unwrap()
+            .lines()
+            .map(|l| l.rsplit_once(',').unwrap().0.to_string())
+            .collect::<Vec<_>>()
+    };
+    let a = lines(&raw);
+    assert_eq!(a.len(), 5, "a header and four first moves: {a:?}");
+    assert!(
+        a[1..].iter().all(|l| l.contains(",yes,")),
+        "all exact: {a:?}"
+    );
+    assert_eq!(a, lines(&z));
 }
 
 #[test]

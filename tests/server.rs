@@ -667,31 +667,56 @@ async fn shutdown_stops_accepting_and_lets_a_running_request_finish() {
     );
 }
 
+/// Adjito tables 0..=8 built into a new directory.
+fn adjito_tables_to_8() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    adji::tables::retrograde::build_tables::<Adjito>(
+        dir.path(),
+        adji::value::LoopRule::Start,
+        8,
+        &adji::progress::NoProgress,
+        |_| {},
+    )
+    .unwrap();
+    dir
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_sharded_tables_directory_serves_as_level_files_do() {
     let (rules, rule) = (
         adji::rules::RuleSet::AdjitoDefault,
         adji::value::LoopRule::Start,
     );
-    let single = tempfile::tempdir().unwrap();
-    adji::tables::retrograde::build_tables::<Adjito>(
-        single.path(),
-        rule,
-        8,
-        &adji::progress::NoProgress,
-        |_| {},
-    )
-    .unwrap();
+    let single = adjito_tables_to_8();
     let sharded = tempfile::tempdir().unwrap();
     for n in 0..=8 {
         adji::tables::shard::split_level(single.path(), sharded.path(), rules, rule, n, 3).unwrap();
     }
+    serves_as_level_files_do(sharded.path(), single.path()).await;
+}
+
+/// Issue 39: the server reads compressed levels (`.adjz`) in place.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_compressed_tables_directory_serves_as_level_files_do() {
+    let single = adjito_tables_to_8();
+    let z = tempfile::tempdir().unwrap();
+    let (d, zd) = (single.path().to_str().unwrap(), z.path().to_str().unwrap());
+    let (ok, out, err) = cli(&[
+        "tables", "compress", "--dir", d, "--out", zd, "--block", "700",
+    ]);
+    assert!(ok, "{out}{err}");
+    serves_as_level_files_do(z.path(), single.path()).await;
+}
+
+/// A server on the tables in `other` answers probe and solve as the
+/// command line does on the level files in `single`.
+async fn serves_as_level_files_do(other: &std::path::Path, single: &std::path::Path) {
     let s = start(adji::server::Config {
-        tables: Some(sharded.path().into()),
+        tables: Some(other.into()),
         ..small(1, 4, 10)
     })
     .await;
-    let d = single.path().to_str().unwrap();
+    let d = single.to_str().unwrap();
     let (st, api) = s.api("probe", &[("position", ADJITO_SMALL)]).await;
     assert_eq!(st, 200, "{api}");
     let cli = cli_json(&[

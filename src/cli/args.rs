@@ -162,7 +162,6 @@ pub struct TablesDirArg {
 /// The most worker threads accepted.
 pub const MAX_THREADS: u64 = 1024;
 
-/// `--threads`.
 /// `--json`, declared once for every command that answers in JSON.
 #[derive(Args, Debug, Clone, Copy)]
 pub struct JsonArg {
@@ -172,6 +171,7 @@ pub struct JsonArg {
     pub json: bool,
 }
 
+/// `--threads`.
 #[derive(Args, Debug, Clone, Copy)]
 pub struct ThreadsArg {
     /// Worker threads [default: all cores].
