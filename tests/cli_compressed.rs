@@ -206,6 +206,40 @@ fn certify_and_openings_answer_alike_from_compressed_levels() {
     assert_eq!(a, lines(&z));
 }
 
+/// A level read from its shards is reported at its raw size (it said
+/// `0 B -> … (0.00x)`: the size was read from a level file that a
+/// sharded level does not have).
+#[test]
+fn compressing_a_sharded_level_reports_its_raw_size() {
+    let t = tempfile::tempdir().unwrap();
+    let (raw, z) = (t.path().join("raw"), t.path().join("z"));
+    build_adjito(&raw, 9);
+    ok(&[
+        "tables",
+        "split",
+        "--dir",
+        s(&raw),
+        "--shards",
+        "3",
+        "--levels",
+        "9",
+    ]);
+    std::fs::remove_file(raw.join("adjito-start-009.adjt")).unwrap();
+    let out = ok(&[
+        "tables",
+        "compress",
+        "--dir",
+        s(&raw),
+        "--out",
+        s(&z),
+        "--levels",
+        "9",
+    ]);
+    // Level 9: 167,960 entries and the 64-byte header.
+    assert!(out.contains("level   9: 164.1 KiB -> "), "{out}");
+    assert!(!out.contains("(0.00x)"), "{out}");
+}
+
 #[test]
 fn compress_and_decompress_give_clear_errors() {
     let t = tempfile::tempdir().unwrap();

@@ -232,12 +232,12 @@ pub fn run(
     let mut out = Vec::new();
     for j in &plan.jobs {
         let t0 = Instant::now();
-        let size = |p: &Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
+        let (from_bytes, to_bytes) = sizes(plan.direction, j);
         if j.done {
             let c = Converted {
                 level: j.level,
-                from_bytes: size(&j.from),
-                to_bytes: size(&j.to),
+                from_bytes,
+                to_bytes: to_bytes(),
                 secs: 0.0,
                 skipped: true,
             };
@@ -281,8 +281,8 @@ pub fn run(
         progress.finish(&what);
         let c = Converted {
             level: j.level,
-            from_bytes: size(&j.from),
-            to_bytes: size(&j.to),
+            from_bytes,
+            to_bytes: to_bytes(),
             secs: t0.elapsed().as_secs_f64(),
             skipped: false,
         };
@@ -290,6 +290,18 @@ pub fn run(
         out.push(c);
     }
     Ok(out)
+}
+
+/// The bytes a job reads, and a reader of the bytes it has written. The
+/// raw side counts as the raw level file it is or stands for: a level
+/// read from its shards has no file at `from` (the length was 0 there).
+fn sizes(direction: Direction, j: &Job) -> (u64, impl Fn() -> u64 + '_) {
+    let size = |p: &Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
+    let (from, to) = match direction {
+        Direction::Compress(_) => (j.raw_bytes, None),
+        Direction::Decompress => (size(&j.from), Some(j.raw_bytes)),
+    };
+    (from, move || to.unwrap_or_else(|| size(&j.to)))
 }
 
 /// Writes the raw level file `c` stands for at `to`, atomically
