@@ -21,21 +21,19 @@ fn files(dir: &Path, suffix: &str) -> Vec<String> {
     v
 }
 
+/// `adji tables compress --dir raw --out z EXTRA…`: its output.
+fn compress(raw: &Path, z: &Path, extra: &[&str]) -> String {
+    let mut args = vec!["tables", "compress", "--dir", s(raw), "--out", s(z)];
+    args.extend_from_slice(extra);
+    ok(&args)
+}
+
 /// Adjito tables 0..=9 built into `t/raw`, compressed into `t/z` with
 /// blocks of 700 entries.
 fn built_and_compressed(t: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
     let (raw, z) = (t.join("raw"), t.join("z"));
     build_adjito(&raw, 9);
-    let out = ok(&[
-        "tables",
-        "compress",
-        "--dir",
-        s(&raw),
-        "--out",
-        s(&z),
-        "--block",
-        "700",
-    ]);
+    let out = compress(&raw, &z, &["--block", "700"]);
     assert!(out.starts_with("plan: compress (zstd"), "{out}");
     assert!(out.contains("10 of 10 levels to do"), "{out}");
     assert!(out.contains("10 written, 0 already done"), "{out}");
@@ -138,10 +136,13 @@ fn certify_and_openings_answer_alike_from_compressed_levels() {
     let (raw, z) = built_and_compressed(t.path());
     let sums = t.path().join("sums.txt");
     std::fs::write(&sums, ok(&["tables", "checksum", "--dir", s(&raw)])).unwrap();
+    // A path in `t` named after the tables' directory `d`.
+    let named = |pre: &str, d: &Path, post: &str| {
+        let name = d.file_name().unwrap().to_string_lossy();
+        t.path().join(format!("{pre}{name}{post}"))
+    };
     let cert = |d: &Path| {
-        let f = t
-            .path()
-            .join(format!("{}.cert", d.file_name().unwrap().to_string_lossy()));
+        let f = named("", d, ".cert");
         ok(&[
             "certify",
             "--position",
@@ -173,9 +174,7 @@ fn certify_and_openings_answer_alike_from_compressed_levels() {
     assert!(out.starts_with("proved: "), "{out}");
     assert!(out.contains("tables: verified"), "{out}");
     let lines = |d: &Path| {
-        let o = t
-            .path()
-            .join(format!("o-{}", d.file_name().unwrap().to_string_lossy()));
+        let o = named("o-", d, "");
         ok(&[
             "openings",
             "--plies",
@@ -225,16 +224,7 @@ fn compressing_a_sharded_level_reports_its_raw_size() {
         "9",
     ]);
     std::fs::remove_file(raw.join("adjito-start-009.adjt")).unwrap();
-    let out = ok(&[
-        "tables",
-        "compress",
-        "--dir",
-        s(&raw),
-        "--out",
-        s(&z),
-        "--levels",
-        "9",
-    ]);
+    let out = compress(&raw, &z, &["--levels", "9"]);
     // Level 9: 167,960 entries and the 64-byte header.
     assert!(out.contains("level   9: 164.1 KiB -> "), "{out}");
     assert!(!out.contains("(0.00x)"), "{out}");
