@@ -207,7 +207,8 @@ fn certify_and_openings_answer_alike_from_compressed_levels() {
 
 /// A level read from its shards is reported at its raw size (it said
 /// `0 B -> … (0.00x)`: the size was read from a level file that a
-/// sharded level does not have).
+/// sharded level does not have), and its plan names the manifest (it
+/// named that missing level file).
 #[test]
 fn compressing_a_sharded_level_reports_its_raw_size() {
     let t = tempfile::tempdir().unwrap();
@@ -225,6 +226,8 @@ fn compressing_a_sharded_level_reports_its_raw_size() {
     ]);
     std::fs::remove_file(raw.join("adjito-start-009.adjt")).unwrap();
     let out = compress(&raw, &z, &["--levels", "9"]);
+    // The plan names what is read: the shards' manifest.
+    assert!(out.contains("adjito-start-009.shards.json -> "), "{out}");
     // Level 9: 167,960 entries and the 64-byte header.
     assert!(out.contains("level   9: 164.1 KiB -> "), "{out}");
     assert!(!out.contains("(0.00x)"), "{out}");
