@@ -10,9 +10,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use adji::game::Game;
-use adji::tables::compressed::convert::{plan, run, Direction, Job, Plan};
+use adji::tables::compressed::convert::{plan, run, Direction, Plan};
 use adji::tables::compressed::{Codec, Transform};
-use adji::tables::locate::level_source;
 
 use crate::args::{GameRulesArgs, RuleArg, ThreadsArg};
 use crate::error::CliError;
@@ -127,13 +126,7 @@ fn convert<G: Game>(a: &ConvertArgs, direction: Direction) -> Result<(), CliErro
         )));
     }
     let mut log = out::Log::default();
-    // What a compress reads: the level file, or the manifest of the
-    // shards a level is read from (`Job::from` names the level file).
-    let source = |j: &Job| match direction {
-        Direction::Compress(_) => level_source(&a.dir, rules, rule, j.level),
-        Direction::Decompress => j.from.clone(),
-    };
-    print_plan(&mut log, &p, source)?;
+    print_plan(&mut log, &p)?;
     let todo = p.jobs.iter().filter(|j| !j.done).count();
     if todo > 0 {
         adji::fsutil::create_dir_all(&a.out).map_err(|e| CliError::File {
@@ -192,11 +185,7 @@ fn convert<G: Game>(a: &ConvertArgs, direction: Direction) -> Result<(), CliErro
 }
 
 /// The plan: one line per level, then the totals.
-fn print_plan(
-    log: &mut out::Log,
-    p: &Plan,
-    source: impl Fn(&Job) -> PathBuf,
-) -> Result<(), CliError> {
+fn print_plan(log: &mut out::Log, p: &Plan) -> Result<(), CliError> {
     let what = match p.direction {
         Direction::Compress(c) => format!(
             "compress (zstd {}, blocks of {} entries, transform {})",
@@ -212,7 +201,7 @@ fn print_plan(
             "  level {:>3}: {} raw, {} -> {}{}\n",
             j.level,
             fmt_bytes(j.raw_bytes),
-            source(j).display(),
+            j.source.display(),
             j.to.display(),
             if j.done { " (already done)" } else { "" }
         ))?;

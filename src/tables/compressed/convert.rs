@@ -14,7 +14,7 @@ use crate::fsutil::write_atomic_with;
 use crate::progress::Progress;
 use crate::rules::RuleSet;
 use crate::tables::format::{level_path, pits_of};
-use crate::tables::locate::levels_present;
+use crate::tables::locate::{level_source, levels_present};
 use crate::tables::{OpenCheck, Table, TableError};
 use crate::value::LoopRule;
 
@@ -32,8 +32,13 @@ pub enum Direction {
 pub struct Job {
     /// The level.
     pub level: u32,
-    /// What is read.
+    /// The path the level is opened by (its level file's name when
+    /// compressing, which the opener follows to the shards or the
+    /// compressed file when there is no level file).
     pub from: PathBuf,
+    /// What is read, as [`locate_level`](crate::tables::locate::locate_level)
+    /// names it: the level file, the shards' manifest or the compressed file.
+    pub source: PathBuf,
     /// What is written.
     pub to: PathBuf,
     /// Bytes of the raw level file.
@@ -97,6 +102,7 @@ pub fn plan(
                 Job {
                     level: n,
                     from,
+                    source: level_source(dir, rules, rule, n),
                     to,
                     raw_bytes: t.header.file_len(),
                     done,
@@ -113,6 +119,7 @@ pub fn plan(
                     .is_ok_and(|t| !t.is_compressed() && table_raw_crc(&t) == c.raw_crc());
                 Job {
                     level: n,
+                    source: from.clone(),
                     from,
                     to,
                     raw_bytes: c.header.file_len(),
@@ -232,15 +239,8 @@ pub fn run(
     let mut out = Vec::new();
     for j in &plan.jobs {
         let t0 = Instant::now();
-        let (from_bytes, to_bytes) = sizes(plan.direction, j);
         if j.done {
-            let c = Converted {
-                level: j.level,
-                from_bytes,
-                to_bytes: to_bytes(),
-                secs: 0.0,
-                skipped: true,
-            };
+            let c = converted(plan.direction, j, 0.0, true);
             on_level(&c);
             out.push(c);
             continue;
@@ -279,29 +279,29 @@ pub fn run(
             }
         }
         progress.finish(&what);
-        let c = Converted {
-            level: j.level,
-            from_bytes,
-            to_bytes: to_bytes(),
-            secs: t0.elapsed().as_secs_f64(),
-            skipped: false,
-        };
+        let c = converted(plan.direction, j, t0.elapsed().as_secs_f64(), false);
         on_level(&c);
         out.push(c);
     }
     Ok(out)
 }
 
-/// The bytes a job reads, and a reader of the bytes it has written. The
-/// raw side counts as the raw level file it is or stands for: a level
-/// read from its shards has no file at `from` (the length was 0 there).
-fn sizes(direction: Direction, j: &Job) -> (u64, impl Fn() -> u64 + '_) {
+/// What a job did, its sizes read once its output is there. The raw side
+/// counts as the raw level file it is or stands for ([`Job::raw_bytes`]):
+/// a level read from its shards has no file at `from`.
+fn converted(direction: Direction, j: &Job, secs: f64, skipped: bool) -> Converted {
     let size = |p: &Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
-    let (from, to) = match direction {
-        Direction::Compress(_) => (j.raw_bytes, None),
-        Direction::Decompress => (size(&j.from), Some(j.raw_bytes)),
+    let (from_bytes, to_bytes) = match direction {
+        Direction::Compress(_) => (j.raw_bytes, size(&j.to)),
+        Direction::Decompress => (size(&j.from), j.raw_bytes),
     };
-    (from, move || to.unwrap_or_else(|| size(&j.to)))
+    Converted {
+        level: j.level,
+        from_bytes,
+        to_bytes,
+        secs,
+        skipped,
+    }
 }
 
 /// Writes the raw level file `c` stands for at `to`, atomically
