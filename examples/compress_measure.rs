@@ -50,7 +50,7 @@ fn run<G: Game>(dir: &str, args: &[String]) {
         let t = Table::open(&path, G::RULES, LoopRule::Start, n, G::PITS).unwrap();
         let count = t.len() as u64;
         let mut all = vec![0u8; t.len()];
-        t.values_into(0, &mut all);
+        t.values_into(0, &mut all).unwrap();
         for &b in &bs {
             for &tr in &ts {
                 for &z in &zl {

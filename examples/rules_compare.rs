@@ -71,7 +71,7 @@ fn level(dir: &Path, rules: [RuleSet; 2], rule: LoopRule, n: u32, pits: usize) -
                 };
                 let mut v = [0i32; 2];
                 for i in 0..2 {
-                    let bd = t[i].bounds(r as usize);
+                    let bd = t[i].bounds(r as usize).expect("tables checked when opened");
                     v[i] = bd.value(w);
                     k.sensitive[i] += u64::from(bd.lo < bd.hi);
                     match v[i].signum() {

@@ -69,7 +69,7 @@ fn run<G: Game>(dir: &str, level: u32, stride: u64) {
         let first = b * BLOCK;
         let last = (first + BLOCK).min(size);
         let block = &mut bytes[..(last - first) as usize];
-        table.values_into(first as usize, block);
+        table.values_into(first as usize, block).unwrap();
         // The capture bounds of the block first, timed apart: what a decoder
         // of such a block would compute before it could read a value.
         let t = std::time::Instant::now();

@@ -92,6 +92,30 @@ fn parse_row<G: Game>(s: &str, field: &'static str) -> Result<Vec<u8>, NotationE
 /// # Errors
 /// A [`NotationError`] naming the first malformed field.
 pub fn parse_state<G: Game>(s: &str, stores_mode: Stores) -> Result<State, NotationError> {
+    parse_state_of::<G>(s, stores_mode).map_err(|mut e| {
+        if let Some(other) = other_game_reading::<G>(s) {
+            e.message.push_str(&format!(
+                " (this reads as a position of {other}: is the game {other}?)"
+            ));
+        }
+        e
+    })
+}
+
+/// The other game whose notation `s` is, when it is not `G`'s: what a
+/// refusal suggests.
+fn other_game_reading<G: Game>(s: &str) -> Option<crate::rules::GameId> {
+    fn reads<H: Game>(s: &str) -> bool {
+        parse_state_of::<H>(s, Stores::Optional).is_ok()
+    }
+    crate::rules::GameId::ALL
+        .into_iter()
+        .filter(|&g| g != G::ID)
+        .find(|&g| crate::with_rules!(crate::rules::RuleSet::default_for(g), reads(s)))
+}
+
+/// [`parse_state`] without the suggestion of another game.
+fn parse_state_of<G: Game>(s: &str, stores_mode: Stores) -> Result<State, NotationError> {
     let s = s.trim();
     if s == "start" {
         return Ok(State {

@@ -192,6 +192,11 @@ pub enum OracleError {
     /// A probe of a position the tables do not hold.
     #[error(transparent)]
     Probe(#[from] ProbeError),
+    /// A probe of the answer reached damaged table data (a level opened
+    /// without the full check): the answer is refused, never a value
+    /// read from it.
+    #[error(transparent)]
+    Damaged(TableError),
     /// A probe with no tables of the position's family.
     #[error("no {family} tables for --loop {rule}")]
     NoTables {
@@ -314,16 +319,23 @@ impl Oracle {
         self.sets.iter().map(|s| s.allocated_bytes()).sum()
     }
 
+    /// The least bytes the caches of the compressed levels hold
+    /// ([`TableSet::min_cache_bytes`], every family's).
+    pub fn min_cache_bytes(&self) -> u64 {
+        self.sets.iter().map(|s| s.min_cache_bytes()).sum()
+    }
+
     /// Shapes the caches of the compressed levels for `bytes` of decoded
-    /// blocks in all ([`TableSet::fit_caches`]), shared evenly between
-    /// the table families; a set already shared with a clone of this
-    /// oracle keeps its caches. Returns what the caches may then hold.
+    /// blocks in all ([`TableSet::fit_caches`]): each table family gets
+    /// its minimum and an even share of the rest; a set already shared
+    /// with a clone of this oracle keeps its caches. Returns what the
+    /// caches may then hold.
     pub fn fit_caches(&mut self, bytes: u64) -> u64 {
-        let share = bytes / self.sets.len().max(1) as u64;
+        let spare = bytes.saturating_sub(self.min_cache_bytes()) / self.sets.len().max(1) as u64;
         self.sets
             .iter_mut()
             .map(|s| match Arc::get_mut(s) {
-                Some(s) => s.fit_caches(share),
+                Some(s) => s.fit_caches(s.min_cache_bytes() + spare),
                 None => s.allocated_bytes(),
             })
             .sum()
@@ -375,10 +387,12 @@ impl Oracle {
             }
         }
         tt.new_generation();
-        Ok(crate::with_rules!(p.rules, G => {
+        let solved = crate::with_rules!(p.rules, G => {
             let s = Searcher::<G, T>::new(tables, tt, options)?;
             go::<G, T>(p, s, watch)
-        }))
+        });
+        undamaged(tables)?;
+        Ok(solved)
     }
 
     /// Estimates `p` with the depth-limited engine and evaluation `eval`
@@ -440,7 +454,9 @@ impl Oracle {
                 &engine.analyse(&p.state.pos),
             ))
         }
-        crate::with_rules!(p.rules, go(p, tables, eval, opts, watch))
+        let report = crate::with_rules!(p.rules, go(p, tables, eval, opts, watch))?;
+        undamaged(tables)?;
+        Ok(report)
     }
 
     /// Looks `p` up in the tables of its family.
@@ -460,6 +476,14 @@ impl Oracle {
         }
         Ok(crate::with_rules!(p.rules, go(set, p))?)
     }
+}
+
+/// Fails when a probe of `tables` met damaged data
+/// ([`TableSet::check_damage`]).
+fn undamaged(tables: Option<&TableSet>) -> Result<(), OracleError> {
+    tables
+        .map_or(Ok(()), TableSet::check_damage)
+        .map_err(OracleError::Damaged)
 }
 
 /// Runs `s` on `st`, with a watcher thread beside it when `watch` is given.

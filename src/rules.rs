@@ -27,6 +27,9 @@ pub enum GameId {
 }
 
 impl GameId {
+    /// Every game, in the order of their codes.
+    pub const ALL: [GameId; 2] = [GameId::Adjito, GameId::AdjiBoto];
+
     /// The name used on the command line and in files.
     pub const fn name(self) -> &'static str {
         match self {

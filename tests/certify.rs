@@ -414,7 +414,7 @@ fn a_leaf_on_a_corrupted_table_entry_is_rejected() {
                 if (n.t as i32).abs() < level as i32
                     && !tables
                         .level(level as u32)?
-                        .bounds(index as usize)
+                        .bounds(index as usize)?
                         .loop_sensitive() =>
             {
                 Some((i, level, index, claim_of(&cert, i), n.t as i32))

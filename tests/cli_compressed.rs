@@ -332,17 +332,19 @@ fn the_memory_plan_counts_table_caches_and_says_the_mapped_files_apart() {
     };
     let e = refused("analyse", "of move hints + ");
     assert!(
-        e.contains("but --memory allows 1.0 MiB; raise --memory"),
+        e.contains("but --memory allows 1.0 MiB; lower --table-cache, or raise --memory"),
         "{e}"
     );
     refused("solve", "of table caches");
 }
 
-/// `--table-cache` shapes the caches: with one byte every compressed
-/// level keeps the direct-mapped cache (256 blocks of 16 entries each,
-/// under 50 KiB for levels 0..=9), with 1G every level is kept whole
-/// (its value bytes, over 250 KiB); the plan counts what was chosen, and
-/// the answers are the same in both shapes and on the raw files.
+/// `--table-cache` shapes the caches: with 30K (just above the 21.8 KiB
+/// minimum) every compressed level but the smallest keeps the
+/// direct-mapped cache (256 blocks of 16 entries each, under 50 KiB for
+/// levels 0..=9), with 1G every level is kept whole (its value bytes,
+/// over 250 KiB); the plan counts what was chosen, and the answers are
+/// the same in both shapes and on the raw files (timings left out: issue
+/// 49, a loaded machine printed `time 1 ms` against `time 0 ms`).
 #[test]
 fn the_table_cache_budget_shapes_the_caches_and_changes_no_answer() {
     let t = tempfile::tempdir().unwrap();
@@ -367,7 +369,10 @@ fn the_table_cache_budget_shapes_the_caches_and_changes_no_answer() {
         assert!(out.status.success());
         let err = String::from_utf8_lossy(&out.stderr).to_string();
         let plan = err.lines().next().unwrap().to_string();
-        (String::from_utf8(out.stdout).unwrap(), plan)
+        (
+            common::untimed(&String::from_utf8(out.stdout).unwrap()),
+            plan,
+        )
     };
     let kib = |plan: &str| -> f64 {
         let before = plan.split(" of table caches").next().unwrap();
@@ -381,7 +386,7 @@ fn the_table_cache_budget_shapes_the_caches_and_changes_no_answer() {
         };
         n.parse::<f64>().unwrap() * scale
     };
-    let (small, small_plan) = run(&z, "1");
+    let (small, small_plan) = run(&z, "30K");
     let (whole, whole_plan) = run(&z, "1G");
     let (plain, _) = run(&raw, "1G");
     assert!(kib(&small_plan) < 50.0, "{small_plan}");

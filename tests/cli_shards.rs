@@ -295,7 +295,7 @@ fn merge_and_split_give_clear_errors() {
         &[
             "tables", "split", "--dir", d, "--shards", "2", "--game", "adjiboto",
         ],
-        "no adjiboto table files",
+        "no adjiboto level files or compressed levels",
     );
     let said = ok(&[
         "tables", "split", "--dir", d, "--shards", "2", "--levels", "3", "--out", o,
@@ -470,7 +470,8 @@ fn checksum_lists_levels_and_sharded_levels_alike_and_checks_lists() {
         .collect();
     assert_eq!(files.len(), 7);
     let want = sha256sum(&t, &files);
-    assert_eq!(ok(&["tables", "checksum", "--dir", s(&t)]), want);
+    let adjito = ["tables", "checksum", "--game", "adjito", "--dir"];
+    assert_eq!(ok(&[&adjito[..], &[s(&t)]].concat()), want);
     let split = ["tables", "split", "--dir", s(&t), "--shards", "3", "--out"];
     ok(&[&split[..], &[s(&sh)]].concat());
     assert!(!names(&sh).iter().any(|n| n.ends_with(".adjt")));
@@ -521,6 +522,17 @@ fn checksum_lists_levels_and_sharded_levels_alike_and_checks_lists() {
     );
     fails_with(
         &["tables", "checksum", "--dir", s(d.path())],
+        "no tables for --loop start",
+    );
+    fails_with(
+        &[
+            "tables",
+            "checksum",
+            "--game",
+            "adjito",
+            "--dir",
+            s(d.path()),
+        ],
         "no adjito tables",
     );
     let args = ["tables", "checksum", "--dir", s(&sh)];

@@ -521,7 +521,6 @@ fn a_sparse_run_of_zeros_after_the_records_is_dropped_without_being_read() {
     // Start the peak afresh where the kernel allows it.
     let _ = std::fs::write("/proc/self/clear_refs", "5");
     let before = peak_kib("VmRSS:");
-    let t = std::time::Instant::now();
     let rep = run_with::<Adjito>(&c, d.path(), true, |_| unreachable!("all recorded")).unwrap();
     let grew = peak_kib("VmHWM:").saturating_sub(before);
     assert_eq!(rep.analysed_now, 0, "the good records are kept");
@@ -530,5 +529,4 @@ fn a_sparse_run_of_zeros_after_the_records_is_dropped_without_being_read() {
     assert_eq!(std::fs::metadata(&ck).unwrap().len(), good.len() as u64);
     assert_eq!(files(d.path()), files(full.path()));
     assert!(grew < 64 << 10, "peak memory grew by {grew} KiB");
-    assert!(t.elapsed().as_secs() < 10, "took {:?}", t.elapsed());
 }

@@ -209,7 +209,7 @@ async fn probe_and_solve_with_tables_are_the_command_lines_reports() {
     let deep = "1,1,1,1,1,1/1,1,1,1,1,1 B 18-18";
     let (st, api) = s.api("probe", &[("position", deep)]).await;
     assert_eq!(st, 404);
-    let text = cli_error(&["tables", "probe", "--dir", d, "--position", deep]);
+    let text = api_error(&["tables", "probe", "--dir", d, "--position", deep]);
     assert_eq!(api["error"].as_str().unwrap(), text);
     // Adji-Boto has no tables here.
     let (st, _) = s.api("probe", &[("game", "adjiboto")]).await;
@@ -231,7 +231,7 @@ async fn bad_input_gets_400_with_the_command_lines_text() {
         for route in ["moves", "solve", "replay"] {
             let (st, api) = s.api(route, &[("game", game), ("position", pos)]).await;
             assert_eq!(st, 400, "{route} {pos}: {api}");
-            let text = cli_error(&["moves", "--game", game, "--position", pos]);
+            let text = api_error(&["moves", "--game", game, "--position", pos]);
             assert_eq!(api["error"].as_str().unwrap(), text, "{route} {pos}");
         }
     }
@@ -252,7 +252,7 @@ async fn bad_input_gets_400_with_the_command_lines_text() {
             assert_eq!(api, serde_json::from_str::<Value>(cli_out.trim()).unwrap());
         } else {
             assert_eq!(st, 400, "{moves}: {api}");
-            let text = cli_error(&["replay", "--game", game, "--moves", moves]);
+            let text = api_error(&["replay", "--game", game, "--moves", moves]);
             assert_eq!(api["error"].as_str().unwrap(), text, "{moves}");
         }
     }
@@ -265,7 +265,7 @@ async fn bad_input_gets_400_with_the_command_lines_text() {
     for t in ["0", "-1", "abc", "NaN", "inf"] {
         let (st, api) = s.api("solve", &[("time", t)]).await;
         assert_eq!(st, 400, "time={t}: {api}");
-        assert!(api["error"].as_str().unwrap().starts_with("--time: "));
+        assert!(api["error"].as_str().unwrap().starts_with("time: "));
     }
 }
 

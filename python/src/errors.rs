@@ -24,6 +24,49 @@ pub(crate) fn adji_err(msg: impl std::fmt::Display) -> PyErr {
     AdjiError::new_err(msg.to_string())
 }
 
+/// A count from Python (a level, depth, thread count, size, node
+/// budget): any `int` is taken, and one that does not fit (negative, or
+/// too large) is an [`AdjiError`] saying so, not the `OverflowError` of
+/// the unsigned conversion.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Count<T>(pub T);
+
+impl<T> Count<T> {
+    /// The count.
+    pub(crate) fn get(self) -> T {
+        self.0
+    }
+}
+
+impl<'py, T: TryFrom<i128> + num_max::MaxOf> FromPyObject<'py> for Count<T> {
+    fn extract_bound(ob: &Bound<'py, PyAny>) -> PyResult<Self> {
+        let v: i128 = ob.extract()?;
+        T::try_from(v).map(Count).map_err(|_| {
+            adji_err(format!(
+                "{v} is out of range: expected a whole number from 0 to {}",
+                T::MAX_TEXT
+            ))
+        })
+    }
+}
+
+/// The largest value of each count type, for messages.
+mod num_max {
+    /// A type's largest value, as text.
+    pub(crate) trait MaxOf {
+        const MAX_TEXT: &'static str;
+    }
+    impl MaxOf for u32 {
+        const MAX_TEXT: &'static str = "4294967295";
+    }
+    impl MaxOf for u64 {
+        const MAX_TEXT: &'static str = "18446744073709551615";
+    }
+    impl MaxOf for usize {
+        const MAX_TEXT: &'static str = "18446744073709551615";
+    }
+}
+
 /// The game named `name` (`adjito`, `adjiboto`, `adji-boto`).
 pub(crate) fn parse_game(name: &str) -> PyResult<GameId> {
     match name.trim().to_ascii_lowercase().replace('-', "").as_str() {

@@ -9,7 +9,7 @@ use adji::game::{Game, Move};
 use adji::notation::{format_move, Stores};
 use adji::report::PerftReport;
 
-use crate::errors::to_py;
+use crate::errors::{to_py, Count};
 use crate::position::position_arg;
 use crate::work::{interruptible, Interrupted};
 
@@ -79,11 +79,12 @@ pub(crate) fn perft_divide<G: Game>(
 pub(crate) fn perft(
     py: Python<'_>,
     position: &Bound<'_, PyAny>,
-    depth: u32,
+    depth: Count<u32>,
     divide: bool,
     game: &str,
     rules: &str,
 ) -> PyResult<PyObject> {
+    let depth = depth.get();
     let p = position_arg(position, game, rules, Stores::Required)?;
     let stop = AtomicBool::new(false);
     let d = interruptible(

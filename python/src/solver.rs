@@ -14,7 +14,7 @@ use adji::tables::TableSet;
 use adji::tt::AtomicTable;
 use adji::value::LoopRule;
 
-use crate::errors::{adji_err, parse_rule, to_py};
+use crate::errors::{adji_err, parse_rule, to_py, Count};
 use crate::position::{position_arg, PyPosition};
 use crate::tables::PyTables;
 use crate::work::interruptible;
@@ -133,14 +133,14 @@ impl PySolver {
     /// `loop`), on `threads` threads (default: all cores), with a
     /// transposition table of `hash_mib` MiB.
     #[new]
-    #[pyo3(signature = (tables = None, r#loop = "start", threads = None, hash_mib = 64))]
+    #[pyo3(signature = (tables = None, r#loop = "start", threads = None, hash_mib = Count(64)))]
     fn new(
         tables: Option<&Bound<'_, PyTables>>,
         r#loop: &str,
-        threads: Option<usize>,
-        hash_mib: usize,
+        threads: Option<Count<usize>>,
+        hash_mib: Count<usize>,
     ) -> PyResult<Self> {
-        PySolver::make(tables, r#loop, threads, hash_mib)
+        PySolver::make(tables, r#loop, threads.map(Count::get), hash_mib.get())
     }
 
     /// `adji solve --json` for `position`, within `time` seconds or `nodes`,
@@ -154,11 +154,12 @@ impl PySolver {
         py: Python<'_>,
         position: &Bound<'_, PyAny>,
         time: Option<f64>,
-        nodes: Option<u64>,
+        nodes: Option<Count<u64>>,
         game: &str,
         rules: &str,
         r#loop: Option<&str>,
     ) -> PyResult<PyObject> {
+        let nodes = nodes.map(Count::get);
         let p = position_arg(position, game, rules, Stores::Required)?;
         let rule = match r#loop {
             Some(r) => parse_rule(r)?,
@@ -181,7 +182,7 @@ impl PySolver {
 /// (default: all cores); `hash_mib` sizes the transposition table. For
 /// many positions, `adji.Solver` keeps its table between them.
 #[pyfunction]
-#[pyo3(signature = (position, tables = None, r#loop = "start", time = None, nodes = None, threads = None, hash_mib = 64, game = "adjito", rules = "default"))]
+#[pyo3(signature = (position, tables = None, r#loop = "start", time = None, nodes = None, threads = None, hash_mib = Count(64), game = "adjito", rules = "default"))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve(
     py: Python<'_>,
@@ -189,15 +190,15 @@ pub(crate) fn solve(
     tables: Option<&Bound<'_, PyTables>>,
     r#loop: &str,
     time: Option<f64>,
-    nodes: Option<u64>,
-    threads: Option<usize>,
-    hash_mib: usize,
+    nodes: Option<Count<u64>>,
+    threads: Option<Count<usize>>,
+    hash_mib: Count<usize>,
     game: &str,
     rules: &str,
 ) -> PyResult<PyObject> {
     let p = position_arg(position, game, rules, Stores::Required)?;
-    let limits = limits(time, nodes)?;
-    let s = PySolver::make(tables, r#loop, threads, hash_mib)?;
+    let limits = limits(time, nodes.map(Count::get))?;
+    let s = PySolver::make(tables, r#loop, threads.map(Count::get), hash_mib.get())?;
     s.run(py, &p, s.rule, limits)
 }
 
@@ -213,15 +214,16 @@ pub(crate) fn solve(
 pub(crate) fn analyse(
     py: Python<'_>,
     position: &Bound<'_, PyAny>,
-    depth: Option<u32>,
+    depth: Option<Count<u32>>,
     eval: Option<PathBuf>,
     tables: Option<&Bound<'_, PyTables>>,
     r#loop: &str,
     time: Option<f64>,
-    nodes: Option<u64>,
+    nodes: Option<Count<u64>>,
     game: &str,
     rules: &str,
 ) -> PyResult<PyObject> {
+    let (depth, nodes) = (depth.map(Count::get), nodes.map(Count::get));
     let p = position_arg(position, game, rules, Stores::Required)?;
     let rule = parse_rule(r#loop)?;
     let default_time = (nodes.is_none() && depth.is_none()).then_some(5.0);

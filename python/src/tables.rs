@@ -20,7 +20,7 @@ use adji::tables::retrograde::build_tables_within;
 use adji::tables::{OpenCheck, TableSet};
 use adji::value::LoopRule;
 
-use crate::errors::{adji_err, parse_rule, parse_rules, to_py};
+use crate::errors::{adji_err, parse_rule, parse_rules, to_py, Count};
 use crate::position::{position_in, PyPosition};
 use crate::work::{interruptible, Interrupted};
 
@@ -231,7 +231,8 @@ impl PyTables {
 
     /// `adji tables stats` for one level: positions, wins, draws, losses
     /// for the mover, loop-sensitive count and the value histogram.
-    fn stats(&self, py: Python<'_>, level: u32) -> PyResult<PyObject> {
+    fn stats(&self, py: Python<'_>, level: Count<u32>) -> PyResult<PyObject> {
+        let level = level.get();
         if level >= self.set.covered() {
             return Err(adji_err(format!(
                 "level {level} is not built; tables cover levels 0..={}",
@@ -241,7 +242,7 @@ impl PyTables {
         let s = py.allow_threads(
             || adji::with_rules!(self.rules, G => adji::tables::stats::level_stats::<G>(&self.set, level)),
         );
-        to_py(py, &s)
+        to_py(py, &s.map_err(|e| adji_err(e.to_string()))?)
     }
 
     fn __repr__(&self) -> String {
@@ -269,6 +270,9 @@ pub(crate) fn probe_boards<G: Game>(
         let mut pos = adji::Position::default();
         pos.pits[..G::PITS].copy_from_slice(&boards[i * G::PITS..(i + 1) * G::PITS]);
         let b = set.bounds::<G>(&pos).ok_or_else(|| {
+            if let Err(e) = set.check_damage() {
+                return format!("board {i}: {e}");
+            }
             format!(
                 "board {i}: level {} is not built; tables cover levels 0..={}",
                 pos.level(),
@@ -386,13 +390,14 @@ impl Progress for PyProgress {
 pub(crate) fn build_tables(
     py: Python<'_>,
     dir: PathBuf,
-    max_seeds: u32,
+    max_seeds: Count<u32>,
     game: &str,
     rules: &str,
     r#loop: &str,
     progress: Option<PyObject>,
-    memory: Option<u64>,
+    memory: Option<Count<u64>>,
 ) -> PyResult<PyObject> {
+    let (max_seeds, memory) = (max_seeds.get(), memory.map(Count::get));
     let (g, rule) = (parse_rules(game, rules)?, parse_rule(r#loop)?);
     let bar = PyProgress {
         cb: progress,

@@ -361,7 +361,10 @@ fn check_node<G: Game>(
             let table = tables
                 .level(level)
                 .ok_or_else(|| format!("{me}: table level {level} is not in the tables"))?;
-            let b = table.bounds(index as usize);
+            let b = table.bounds(index as usize).ok_or_else(|| {
+                let e = table.damage().map(|e| e.to_string()).unwrap_or_default();
+                format!("{me}: table entry {level}/{index} is damaged: {e}")
+            })?;
             let v = b.value(at.w);
             if !at.claim.holds(v, t) {
                 return Err(format!(

@@ -254,6 +254,7 @@ pub fn level_sha256(
             crate::tables::compressed::convert::stream_raw(
                 &c,
                 &mut h,
+                Path::new("(SHA-256)"),
                 &crate::progress::NoProgress,
             )?;
             return Ok(h.finalize().into());

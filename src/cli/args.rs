@@ -132,10 +132,11 @@ pub struct SearchTablesArgs {
     #[arg(long, conflicts_with = "no_tables")]
     pub trust_tables: bool,
     /// Memory for the decoded blocks of compressed tables, e.g. 2G
-    /// [default: a quarter of --memory]. The smallest compressed levels
-    /// that fit are kept decoded once read, so that their probes cost
-    /// what a raw level's do; the others keep 256 blocks each (1 MiB).
-    /// Counted in the memory plan.
+    /// [default: a quarter of --memory]. Every compressed level keeps at
+    /// least 256 blocks (1 MiB, or the level when smaller), and a budget
+    /// below that total is refused, naming it; with the rest, the smallest
+    /// levels that fit are kept decoded once read, so that their probes
+    /// cost what a raw level's do. Counted in the memory plan.
     #[arg(long, value_name = "SIZE", value_parser = crate::util::parse_size, conflicts_with = "no_tables")]
     pub table_cache: Option<u64>,
 }
@@ -237,4 +238,117 @@ pub struct TableSetArgs {
     pub dir: TablesDirArg,
     #[command(flatten)]
     pub rule: RuleArg,
+}
+
+/// `--game` and `--rules` of a table command that works through a
+/// directory: without `--game`, every table family the directory holds.
+#[derive(Args, Debug, Clone)]
+pub struct TableGamesArgs {
+    /// The game [default: every game whose tables the directory holds].
+    #[arg(long, value_enum)]
+    pub game: Option<GameArg>,
+    /// The rule set: which reading of the game's rules (`adji rules` lists
+    /// them; docs/RULES.md describes each). Needs --game.
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "default",
+        requires = "game"
+    )]
+    pub rules: String,
+}
+
+impl TableGamesArgs {
+    /// The table families to work on under loop rule `rule` in `dir`: the
+    /// one `--game` and `--rules` name, or else every family with a level
+    /// there (a level file, compressed level or manifest).
+    ///
+    /// # Errors
+    /// A bad `--rules`; the directory cannot be listed; without `--game`,
+    /// a directory that holds no tables under `rule` (naming what it holds
+    /// under the other loop rule, if anything).
+    pub fn families(
+        &self,
+        dir: &std::path::Path,
+        rule: LoopRule,
+    ) -> Result<Vec<RuleSet>, CliError> {
+        if let Some(g) = self.game {
+            return Ok(vec![rule_set(g, &self.rules)?.tables()]);
+        }
+        let holds = |r: RuleSet, l: LoopRule| -> Result<bool, CliError> {
+            Ok(!adji::tables::locate::levels_present(dir, r, l)?
+                .levels
+                .is_empty())
+        };
+        let mut found = Vec::new();
+        for r in RuleSet::families() {
+            if holds(r, rule)? {
+                found.push(r);
+            }
+        }
+        if !found.is_empty() {
+            return Ok(found);
+        }
+        let other = match rule {
+            LoopRule::Start => LoopRule::Even,
+            LoopRule::Even => LoopRule::Start,
+        };
+        let mut elsewhere = Vec::new();
+        for r in RuleSet::families() {
+            if holds(r, other)? {
+                elsewhere.push(r.command_line());
+            }
+        }
+        Err(CliError::Input(format!(
+            "no tables for --loop {} in {}{}",
+            rule.name(),
+            dir.display(),
+            match elsewhere.is_empty() {
+                true => String::new(),
+                false => format!(
+                    " (it holds {} tables for --loop {})",
+                    elsewhere.join(", "),
+                    other.name()
+                ),
+            }
+        )))
+    }
+}
+
+/// Parses `--levels`: one level `N`, or a range with both ends included,
+/// written `A-B`, `A..B` or `A..=B` (every table command takes every
+/// form).
+pub fn parse_levels(s: &str) -> Result<std::ops::RangeInclusive<u32>, String> {
+    let num = |t: &str| {
+        t.trim().parse::<u32>().map_err(|_| {
+            format!("`{s}` is not a level or a range of levels (N, A-B or A..B, e.g. 16-20)")
+        })
+    };
+    let (a, b) = if let Some((a, b)) = s.split_once("..") {
+        (num(a)?, num(b.strip_prefix('=').unwrap_or(b))?)
+    } else if let Some((a, b)) = s.split_once('-') {
+        (num(a)?, num(b)?)
+    } else {
+        (num(s)?, num(s)?)
+    };
+    if a > b {
+        return Err(format!("`{s}`: the range is empty ({a} > {b})"));
+    }
+    Ok(a..=b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_levels;
+
+    #[test]
+    fn levels_take_every_form() {
+        for s in ["10-12", "10..12", "10..=12", " 10 - 12 "] {
+            assert_eq!(parse_levels(s), Ok(10..=12), "{s}");
+        }
+        assert_eq!(parse_levels("7"), Ok(7..=7));
+        for s in ["12-10", "12..10", "x", "1-2-3", "-3", "", "3.."] {
+            assert!(parse_levels(s).is_err(), "{s}");
+        }
+    }
 }

@@ -194,6 +194,7 @@ fn make<G: Game>(a: &MakeArgs, threads: usize) -> Result<(), CliError> {
             .map_err(|_| CliError::Failed("the writer panicked".into()))
     })?;
     let (cert, solves) = made.map_err(|e| CliError::Failed(e.to_string()))?;
+    tables.check_damage()?;
     let bytes = cert.encode();
     adji::fsutil::write_atomic(out_path, &bytes).map_err(CliError::file(out_path))?;
     out::print(format_args!(

@@ -22,6 +22,7 @@ impl From<adji::oracle::OracleError> for CliError {
         match e {
             E::Search(e) => CliError::Search(e),
             E::Probe(e) => CliError::Probe(e),
+            E::Damaged(e) => CliError::Tables(e),
             e => CliError::Input(e.to_string()),
         }
     }
@@ -75,7 +76,7 @@ pub enum CliError {
         /// Where the budget came from, when not from `--memory`.
         origin: &'static str,
         /// What to change.
-        hint: &'static str,
+        hint: String,
     },
     /// Some items failed; each was reported where it occurred.
     #[error("{0}")]

@@ -213,9 +213,18 @@ impl OpeningsArgs {
                 names.join(", ")
             )));
         }
+        // An interrupted run leaves its checkpoint: say so, and how to go on.
+        if checkpoint {
+            return Err(CliError::Input(format!(
+                "--out {}: holds an unfinished run (its checkpoint: {}); give --resume to \
+                 continue it (with the same options), --force to start again, or another --out",
+                out.display(),
+                names.join(", ")
+            )));
+        }
         Err(CliError::Input(format!(
-            "--out {}: holds another run's outputs ({}); give --resume to continue that run, \
-             --force to replace it, or another --out",
+            "--out {}: holds another run's reports ({}); give --force to replace them, or \
+             another --out",
             out.display(),
             names.join(", ")
         )))
@@ -307,16 +316,25 @@ fn run_openings<G: Game>(
     let analyse = |tt: &mut AtomicTable, pos: &Position| {
         analyse::<G>(tt, pos, tables.as_ref(), opts, budget, &model)
     };
-    let pb = Bar(if root_rank {
+    // A projected end only where each position's time is capped.
+    let capped = matches!(budget, Budget::Seconds(_) | Budget::Estimate(_));
+    let pb = Bar(if !root_rank {
+        ProgressBar::hidden()
+    } else if capped {
         bar(0, "positions")
     } else {
-        ProgressBar::hidden()
+        crate::util::bar_without_eta(0, "positions")
     });
     let r = match comm {
         None => run::<G, _>(&cfg, &out_dir, a.resume, init, analyse, &pb).map(Some),
         Some(c) => run_distributed::<G, _>(c, &cfg, &out_dir, a.resume, init, analyse, &pb),
     };
     pb.0.finish_and_clear();
+    // A damaged table entry was never read as a value (the searches went
+    // on without it, and stopped); the run is refused all the same.
+    if let Some(t) = &tables {
+        t.check_damage()?;
+    }
     let Some(r) = r? else {
         return Ok(());
     };

@@ -127,6 +127,7 @@ pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
         },
     };
     let mut tables = open_tables(&config).map_err(|e| CliError::Input(e.to_string()))?;
+    crate::setup::check_table_cache(&a.tables, tables.min_cache_bytes())?;
     tables.fit_caches(crate::setup::cache_budget(&a.tables, a.memory));
     check_memory(a, workers, tables.allocated_bytes())?;
     crate::util::descriptors_for(a.max_connections as u64 + RESERVED_FDS, "--max-connections")
@@ -179,8 +180,8 @@ fn check_memory(a: &ServeArgs, workers: usize, tables: u64) -> Result<(), CliErr
 }
 
 /// Prints the URL on stdout (one line, flushed: scripts read it) and the
-/// setup on stderr: the tables of each rule set (and a warning for each
-/// that has none), the workers, the limits.
+/// setup on stderr: the tables of each rule set (and a warning when the
+/// tables directory gives none), the workers, the limits.
 fn announce(app: &App, addr: SocketAddr) {
     use std::io::Write;
     let c = app.config();
@@ -212,17 +213,15 @@ fn announce(app: &App, addr: SocketAddr) {
         c.conn.header_timeout.as_secs(),
         c.conn.write_timeout.as_secs()
     );
+    // Families without tables are named in the line above ("none (search
+    // only)"); a warning only when the directory gave none at all, which
+    // is more likely a wrong --tables than a choice.
     if let Some(dir) = &c.tables {
-        for r in RuleSet::families().filter(|&r| app.covered(r) == 0) {
-            let readers = RuleSet::ALL
-                .into_iter()
-                .filter(|x| x.tables() == r)
-                .map(RuleSet::command_line)
-                .collect::<Vec<_>>()
-                .join(" and ");
+        if RuleSet::families().all(|r| app.covered(r) == 0) {
             eprintln!(
-                "warning: {}; positions under {readers} are searched",
-                crate::setup::no_tables_found(dir, r, c.rule),
+                "warning: {} holds no tables for --loop {}; every position is searched",
+                dir.display(),
+                c.rule.name()
             );
         }
     }

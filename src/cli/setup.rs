@@ -57,7 +57,7 @@ impl MemoryBudget {
     }
 
     /// Refuses a plan of `need` bytes over the budget.
-    pub fn check(&self, need: u64, plan: String, hint: &'static str) -> Result<(), CliError> {
+    pub fn check(&self, need: u64, plan: String, hint: &str) -> Result<(), CliError> {
         if need <= self.bytes {
             return Ok(());
         }
@@ -66,7 +66,7 @@ impl MemoryBudget {
             plan,
             allow: self.bytes,
             origin: self.origin,
-            hint,
+            hint: hint.to_string(),
         })
     }
 }
@@ -136,11 +136,24 @@ impl SearchPlan {
             mapped: tables.map_or(0, TableSet::mapped_bytes),
             budget: MemoryBudget::of(memory),
         };
-        let hint = match hash_kind {
-            "hash" => "lower --hash or --threads, or raise --memory",
-            _ => "raise --memory, or read fewer levels (--tables)",
+        // Only what changes the plan: --threads where each thread has
+        // its table, --table-cache where caches are counted.
+        let mut lower = Vec::new();
+        if hash_kind == "hash" {
+            lower.push("--hash");
+        }
+        if workers > 1 {
+            lower.push("--threads");
+        }
+        if plan.tables_alloc > 0 {
+            lower.push("--table-cache");
+        }
+        let hint = match lower.as_slice() {
+            [] => "raise --memory".to_string(),
+            [one] => format!("lower {one}, or raise --memory"),
+            [rest @ .., last] => format!("lower {} or {last}, or raise --memory", rest.join(", ")),
         };
-        plan.budget.check(plan.total(), plan.parts(), hint)?;
+        plan.budget.check(plan.total(), plan.parts(), &hint)?;
         Ok(plan)
     }
 
@@ -222,6 +235,7 @@ pub fn search_tables<G: Game>(
         return Ok(None);
     }
     let mut set = TableSet::open_available_checked::<G>(dir, rule, a.check())?;
+    check_table_cache(a, set.min_cache_bytes())?;
     set.fit_caches(cache_budget(a, memory));
     if set.covered() == 0 {
         warn(format_args!(
@@ -231,6 +245,24 @@ pub fn search_tables<G: Game>(
         return Ok(None);
     }
     Ok(Some(set))
+}
+
+/// Refuses a `--table-cache` below `min`, the least the caches of the
+/// compressed levels hold (a direct-mapped cache each).
+///
+/// # Errors
+/// [`CliError::Input`] naming the minimum.
+pub fn check_table_cache(a: &SearchTablesArgs, min: u64) -> Result<(), CliError> {
+    match a.table_cache {
+        Some(b) if b < min => Err(CliError::Input(format!(
+            "--table-cache {}: the compressed levels need at least {} (a cache of {} blocks \
+             each, or the whole level when smaller); give at least that",
+            fmt_bytes(b),
+            fmt_bytes(min),
+            adji::tables::compressed::reader::CACHE_SLOTS
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// Bytes for the decoded blocks of compressed tables: `--table-cache`,

@@ -19,7 +19,7 @@ use indicatif::ProgressBar;
 use adji::rules::RuleSet;
 
 use crate::args::{
-    GameArg, JsonArg, MemoryArg, TableSetArgs, TablesDirArg, ThreadsArg, POSITIONS_FILE_HELP,
+    JsonArg, MemoryArg, TableGamesArgs, TableSetArgs, TablesDirArg, ThreadsArg, POSITIONS_FILE_HELP,
 };
 use crate::error::CliError;
 use crate::setup::{no_tables_found, set_threads, MemoryBudget};
@@ -92,18 +92,8 @@ pub struct ProbeArgs {
 /// Options of `tables verify`.
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
-    /// The game [default: both].
-    #[arg(long, value_enum)]
-    pub game: Option<GameArg>,
-    /// The rule set: which reading of the game's rules (`adji rules` lists
-    /// them; docs/RULES.md describes each).
-    #[arg(
-        long,
-        value_name = "NAME",
-        default_value = "default",
-        requires = "game"
-    )]
-    pub rules: String,
+    #[command(flatten)]
+    pub game: TableGamesArgs,
     #[command(flatten)]
     pub dir: TablesDirArg,
     #[command(flatten)]
@@ -291,8 +281,8 @@ fn verify(a: &VerifyArgs) -> Result<(), CliError> {
     let dir = &a.dir.dir;
     adji::fsutil::require_dir(dir).map_err(|e| CliError::Input(format!("--dir: {e}")))?;
     // Every rule set with tables of its own, or the one asked for.
-    let sets: Vec<RuleSet> = match a.game {
-        Some(g) => vec![crate::args::rule_set(g, &a.rules)?.tables()],
+    let sets: Vec<RuleSet> = match a.game.game {
+        Some(g) => vec![crate::args::rule_set(g, &a.game.rules)?.tables()],
         None => RuleSet::families().collect(),
     };
     let mut tally = Tally::default();
@@ -325,7 +315,7 @@ fn stats<G: Game>(a: &StatsArgs) -> Result<(), CliError> {
             pb.inc(1);
             s
         })
-        .collect();
+        .collect::<Result<_, _>>()?;
     pb.finish_and_clear();
     let md = markdown(
         &adji::report::tables_label(G::RULES),

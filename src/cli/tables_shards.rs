@@ -9,7 +9,7 @@ use clap::Args;
 use adji::game::Game;
 use adji::rules::RuleSet;
 use adji::tables::format;
-use adji::tables::locate::levels_present;
+use adji::tables::locate::{levels_present, locate_level, LevelAt};
 use adji::tables::lock::BuildLock;
 use adji::tables::shard::{manifest_levels, merge_level, split_level, Merged, MAX_SHARDS};
 use adji::value::LoopRule;
@@ -54,27 +54,10 @@ pub struct SplitArgs {
     /// level file.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Levels to split: `A..B` (A to B, both included; also `A..=B`) or
-    /// one level `N` [default: every level file in --dir].
-    #[arg(long, value_name = "A..B", value_parser = parse_levels)]
+    /// Levels to split: `A-B` (A to B, both included; also `A..B`) or one
+    /// level `N` [default: every level file or compressed level in --dir].
+    #[arg(long, value_name = "A-B", value_parser = crate::args::parse_levels)]
     pub levels: Option<RangeInclusive<u32>>,
-}
-
-/// Parses `--levels`: `A..B` or `A..=B` (both included) or `N`.
-fn parse_levels(s: &str) -> Result<RangeInclusive<u32>, String> {
-    let num = |t: &str| {
-        t.trim()
-            .parse::<u32>()
-            .map_err(|_| format!("expected A..B or N with whole numbers, found '{s}'"))
-    };
-    let (a, b) = match s.split_once("..") {
-        Some((a, b)) => (num(a)?, num(b.strip_prefix('=').unwrap_or(b))?),
-        None => (num(s)?, num(s)?),
-    };
-    if a > b {
-        return Err(format!("the range {s} is empty (A must not exceed B)"));
-    }
-    Ok(a..=b)
 }
 
 /// `tables merge`.
@@ -157,7 +140,12 @@ fn merge_game<G: Game>(a: &MergeArgs) -> Result<(), CliError> {
 /// file), or every level file in `dir`.
 fn split_levels<G: Game>(a: &SplitArgs, dir: &Path) -> Result<Vec<u32>, CliError> {
     let (rules, rule) = (G::RULES.tables(), a.rule.rule());
-    let has_file = |n: u32| format::level_path(dir, rules, rule, n).is_file();
+    // A level file, or a compressed level: what split reads.
+    let has_file = |n: u32| match locate_level(dir, rules, rule, n) {
+        LevelAt::File(p) => p.is_file(),
+        LevelAt::Compressed(_) => true,
+        LevelAt::Shards(_) => false,
+    };
     let levels: Vec<u32> = match &a.levels {
         Some(r) => {
             let total = format::total_of(G::ID);
@@ -171,7 +159,7 @@ fn split_levels<G: Game>(a: &SplitArgs, dir: &Path) -> Result<Vec<u32>, CliError
             }
             if let Some(n) = r.clone().find(|&n| !has_file(n)) {
                 return Err(CliError::Input(format!(
-                    "level {n} has no file {} to split",
+                    "level {n} has no file {} (nor a compressed level) to split",
                     format::level_path(dir, rules, rule, n).display()
                 )));
             }
@@ -185,7 +173,8 @@ fn split_levels<G: Game>(a: &SplitArgs, dir: &Path) -> Result<Vec<u32>, CliError
     };
     if levels.is_empty() {
         return Err(CliError::Input(format!(
-            "no {} table files for --loop {} in {}",
+            "no {} level files or compressed levels for --loop {} in {} (split reads those; \
+             a level held only as shards is split already)",
             rules.command_line(),
             rule.name(),
             dir.display()

@@ -25,6 +25,22 @@ impl Progress for Bar {
     }
 }
 
+/// A progress bar on stderr with no projected end, only the time
+/// elapsed: for work whose pieces differ in cost by orders of magnitude
+/// (exact solves), where a projection from the pieces done so far would
+/// be a guess shown as a figure.
+pub fn bar_without_eta(len: u64, unit: &str) -> ProgressBar {
+    let pb = ProgressBar::new(len);
+    pb.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{msg}} [{{bar:30}}] {{human_pos}}/{{human_len}} {unit} ({{elapsed}} so far; \
+             no projected end: positions differ too much in cost)"
+        ))
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    pb
+}
+
 /// A progress bar on stderr (hidden when stderr is not a terminal).
 pub fn bar(len: u64, unit: &str) -> ProgressBar {
     let pb = ProgressBar::new(len);

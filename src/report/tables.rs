@@ -12,7 +12,7 @@ use crate::tables::verify::{LevelOutcome, LevelVerdict, Mismatch};
 use crate::tables::{move_values, TableSet};
 
 /// A position the endgame tables cannot answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ProbeError {
     /// Adji-Boto's opening phase is not in the tables.
     #[error("tables cover positions after the opening only (phase `main`)")]
@@ -28,6 +28,10 @@ pub enum ProbeError {
         /// Levels the tables cover (`0..covered`).
         covered: u32,
     },
+    /// The position's entry, or a move's, is in damaged data
+    /// ([`crate::tables::TableSet::check_damage`]).
+    #[error("{0}")]
+    Damaged(String),
 }
 
 /// One move's value from the tables.
@@ -77,8 +81,12 @@ impl ProbeReport {
             level: pos.level(),
             covered: set.covered(),
         };
-        let b = set.bounds::<G>(pos).ok_or(not_covered)?;
-        let moves = move_values::<G>(set, pos).ok_or(not_covered)?;
+        let b = set.bounds::<G>(pos);
+        let moves = move_values::<G>(set, pos);
+        // A damaged entry reads as none: say which, never "not covered".
+        set.check_damage()
+            .map_err(|e| ProbeError::Damaged(e.to_string()))?;
+        let (b, moves) = (b.ok_or(not_covered.clone())?, moves.ok_or(not_covered)?);
         // The best moves are those of the largest (exact) value.
         let best = moves.iter().map(|m| m.value).max();
         Ok(ProbeReport {

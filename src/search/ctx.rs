@@ -174,6 +174,10 @@ pub(super) struct Shared {
     /// stopping the search): `u64::MAX` when none.
     budget_end: AtomicU64,
     deadline: Option<Instant>,
+    /// The tables' alarm: raised when a probe met damaged data
+    /// ([`crate::tables::TableSet::check_damage`]); the search then stops
+    /// as a limit stops it, and its caller refuses the answer.
+    alarm: Option<std::sync::Arc<AtomicBool>>,
     /// When the search was set up.
     pub born: Instant,
 }
@@ -191,8 +195,15 @@ impl Shared {
             node_limit: limits.nodes,
             budget_end: AtomicU64::new(u64::MAX),
             deadline: limits.time.map(|d| Instant::now() + d),
+            alarm: None,
             born: Instant::now(),
         }
+    }
+
+    /// Watches `alarm` (the tables' damage alarm): the search stops when
+    /// it is raised.
+    pub fn with_alarm(self, alarm: Option<std::sync::Arc<AtomicBool>>) -> Self {
+        Shared { alarm, ..self }
     }
 
     /// Nodes a thread counts between flushes: small enough that all the
@@ -236,7 +247,8 @@ impl Shared {
         }
         let over_nodes = self.node_limit.is_some_and(|n| total >= n);
         let over_time = self.deadline.is_some_and(|d| Instant::now() >= d);
-        if over_nodes || over_time {
+        let damaged = self.alarm.as_ref().is_some_and(|a| a.load(Relaxed));
+        if over_nodes || over_time || damaged {
             self.stop.store(true, Relaxed);
             return Err(Abort);
         }

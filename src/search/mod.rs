@@ -250,7 +250,7 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
             tt,
             tt_ctx: crate::tt::Context::new(G::RULES, opts.rule),
             opts,
-            shared: Shared::new(opts.limits, opts.max_ply),
+            shared: Shared::new(opts.limits, opts.max_ply).with_alarm(tables.map(TableSet::alarm)),
             busy: std::sync::OnceLock::new(),
             _g: Default::default(),
         })

@@ -342,11 +342,14 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
                 n += 1;
             }
         }
+        // A damaged entry is no exit (a floor from the others still
+        // holds; the search stops on the tables' alarm).
         exits[..n]
             .iter()
             .flatten()
-            .map(|&(c, p, level, idx)| {
-                capture_value(c, level.value_with(idx, || t.rule.w::<G>(&p)))
+            .filter_map(|&(c, p, level, idx)| {
+                let v = level.value_with(idx, || t.rule.w::<G>(&p))?;
+                Some(capture_value(c, v))
             })
             .max()
     }

@@ -132,7 +132,7 @@ async fn replay(AxState(app): AxState<Arc<App>>, q: Q) -> Result<Json<Value>, Ap
     let count = names.split_whitespace().count();
     if count > MAX_MOVES {
         return Err(ApiError::bad(format!(
-            "--moves: at most {MAX_MOVES} moves, found {count}"
+            "moves: at most {MAX_MOVES} moves, found {count}"
         )));
     }
     fn run<G: Game>(p: &Params, names: &str) -> Result<Value, ApiError> {
@@ -158,6 +158,9 @@ async fn probe(AxState(app): AxState<Arc<App>>, q: Q) -> Result<Json<Value>, Api
                 Some(dir) => format!("no {family} tables for --loop {rule} in {}", dir.display()),
             }))
         }
-        Err(e) => Err(ApiError::not_found(format!("--position: {e}"))),
+        Err(e @ OracleError::Probe(crate::report::ProbeError::Damaged(_))) => {
+            Err(ApiError::internal(e.to_string()))
+        }
+        Err(e) => Err(ApiError::not_found(format!("position: {e}"))),
     }
 }

@@ -110,10 +110,10 @@ fn parse_time(s: &str) -> Result<Duration, ApiError> {
     let v: f64 = s
         .trim()
         .parse()
-        .map_err(|_| ApiError::bad(format!("--time: expected seconds, found '{s}'")))?;
+        .map_err(|_| ApiError::bad(format!("time: expected seconds, found '{s}'")))?;
     if !(v > 0.0 && v.is_finite()) {
         return Err(ApiError::bad(format!(
-            "--time: expected a positive number of seconds, found '{s}'"
+            "time: expected a positive number of seconds, found '{s}'"
         )));
     }
     Ok(Duration::try_from_secs_f64(v).unwrap_or(Duration::MAX))
@@ -127,7 +127,7 @@ fn parse_nodes(s: &str) -> Result<u64, ApiError> {
         .filter(|&n| n >= 1)
         .ok_or_else(|| {
             ApiError::bad(format!(
-                "--nodes: expected a whole number from 1, found '{s}'"
+                "nodes: expected a whole number from 1, found '{s}'"
             ))
         })
 }

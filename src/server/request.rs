@@ -108,7 +108,7 @@ fn game(app: &App, p: &Params) -> Result<GameId, ApiError> {
         Some("adjito") => Ok(GameId::Adjito),
         Some("adjiboto") => Ok(GameId::AdjiBoto),
         Some(other) => Err(ApiError::bad(format!(
-            "--game: expected adjito or adjiboto, found '{}'",
+            "game: expected adjito or adjiboto, found '{}'",
             other.chars().take(40).collect::<String>()
         ))),
     }
@@ -121,15 +121,13 @@ pub(super) fn rules(app: &App, p: &Params) -> Result<RuleSet, ApiError> {
     let game = game(app, p)?;
     match p.rules.as_deref() {
         None => Ok(RuleSet::default_for(game)),
-        Some(name) => {
-            RuleSet::parse(game, name).map_err(|e| ApiError::bad(format!("--rules: {e}")))
-        }
+        Some(name) => RuleSet::parse(game, name).map_err(|e| ApiError::bad(format!("rules: {e}"))),
     }
 }
 
 pub(super) fn state<G: Game>(p: &Params, stores: Stores) -> Result<State, ApiError> {
     let text = p.position.as_deref().unwrap_or("start");
-    parse_state::<G>(text, stores).map_err(|e| ApiError::bad(format!("--position: {e}")))
+    parse_state::<G>(text, stores).map_err(|e| ApiError::bad(format!("position: {e}")))
 }
 
 /// A report as a JSON value.

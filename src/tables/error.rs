@@ -158,7 +158,7 @@ pub enum TableError {
     },
     /// Another build of the same files holds their lock in the directory
     /// ([`super::lock`]).
-    #[error("{}: another `adji tables build` of the same files ({what}, --loop {}) is running in this directory and holds this lock; wait for it to end or build into another directory", .lock.display(), .rule.name())]
+    #[error("{}: another command writing the same files ({what}, --loop {}: a `tables build`, `compress` or `decompress`) is running in this directory and holds this lock; wait for it to end or write into another directory", .lock.display(), .rule.name())]
     Locked {
         /// The lock file.
         lock: PathBuf,
@@ -177,6 +177,14 @@ pub enum TableError {
         /// The entry.
         rank: u64,
         /// What is wrong, with the value.
+        what: String,
+    },
+    /// A probe reached damaged data in a level opened without the full
+    /// check (a block that does not decode, a marked byte without its
+    /// record): no value is read from it ([`super::damage`]).
+    #[error("{what}; a probe reached this damaged data, so no value was read from it and the answer is refused (checking the tables in full, docs/TABLES.md, finds every damaged block)")]
+    Damaged {
+        /// What is damaged, with the file (and block) named.
         what: String,
     },
 }

@@ -96,24 +96,38 @@ impl LevelAt {
 /// The one rule of where level `level`'s bytes are in `dir`, which every
 /// reader, hasher and verdict follows: its level file, unless nothing can
 /// be opened there (missing, or a symbolic link to nothing); then its
-/// compressed level file (`.adjz`) when one is there; then its shards when
-/// the level's manifest is there. So the raw file wins over both other
-/// forms, and a compressed file over shards.
+/// compressed level file (`.adjz`), unless nothing can be opened there
+/// either; then its shards when the level's manifest is there. So the raw
+/// file wins over both other forms, and a compressed file over shards.
 pub fn locate_level(dir: &Path, rules: RuleSet, rule: LoopRule, level: u32) -> LevelAt {
-    let file = level_path(dir, rules.tables(), rule, level);
+    let mut forms = level_forms(dir, rules, rule, level);
+    if forms.is_empty() {
+        return LevelAt::File(level_path(dir, rules.tables(), rule, level));
+    }
+    forms.swap_remove(0)
+}
+
+/// Every form of level `level` present in `dir`, in the order
+/// [`locate_level`] prefers them: the level file and the compressed file
+/// when something can be opened at their names (not a symbolic link to
+/// nothing), the shards when the manifest's name is taken. A verifier
+/// checks them all ([`super::verify`]); readers take the first.
+pub fn level_forms(dir: &Path, rules: RuleSet, rule: LoopRule, level: u32) -> Vec<LevelAt> {
     let missing = |p: &Path| matches!(std::fs::metadata(p), Err(e) if e.kind() == std::io::ErrorKind::NotFound);
-    if !missing(&file) {
-        return LevelAt::File(file);
-    }
+    let file = level_path(dir, rules.tables(), rule, level);
     let z = super::compressed::format::level_path(dir, rules, rule, level);
-    if std::fs::symlink_metadata(&z).is_ok() {
-        return LevelAt::Compressed(z);
-    }
     let manifest = manifest_path(dir, rules, rule, level);
-    if std::fs::symlink_metadata(&manifest).is_ok() {
-        return LevelAt::Shards(manifest);
+    let mut forms = Vec::new();
+    if !missing(&file) {
+        forms.push(LevelAt::File(file));
     }
-    LevelAt::File(file)
+    if !missing(&z) {
+        forms.push(LevelAt::Compressed(z));
+    }
+    if std::fs::symlink_metadata(&manifest).is_ok() {
+        forms.push(LevelAt::Shards(manifest));
+    }
+    forms
 }
 
 /// What a verdict or message names for a level in `dir`: its level file,

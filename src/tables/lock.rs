@@ -2,7 +2,9 @@
 //! removal of the temporary files a killed build left.
 //!
 //! A build holds two advisory locks (`flock`, released by the kernel when
-//! the process ends, however it ends) in its directory for its whole run:
+//! the process ends, however it ends) in its directory for its whole run,
+//! and so do `tables compress` and `tables decompress` in the directory
+//! they write (they write the same file set's levels in another form):
 //!
 //! - `.adji-build-FILES.lock`, exclusive, where FILES names its file set
 //!   (game, rule set's tables, loop rule: `adjito-must-reach-start`). A second
@@ -127,7 +129,8 @@ fn open_lock(path: &Path) -> Result<File, TableError> {
 }
 
 /// Whether `name` is a temporary file of a level of the file set `set`:
-/// a level file, a shard or a manifest (`.adji-SET-LLL.adjt.XXXXXX.tmp`,
+/// a level file, a compressed level, a shard or a manifest
+/// (`.adji-SET-LLL.adjt.XXXXXX.tmp`, `.adji-SET-LLL.adjz.XXXXXX.tmp`,
 /// `.adji-SET-LLL.shard-….adjs.XXXXXX.tmp`, `.adji-SET-LLL.shards.json.XXXXXX.tmp`).
 fn is_own_temp(name: &str, set: &str) -> bool {
     let Some(rest) = name
@@ -141,7 +144,7 @@ fn is_own_temp(name: &str, set: &str) -> bool {
     let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
     let after = &rest[digits..];
     digits >= 3
-        && [".adjt.", ".shard-", ".shards.json."]
+        && [".adjt.", ".adjz.", ".shard-", ".shards.json."]
             .iter()
             .any(|k| after.starts_with(k))
 }
@@ -187,6 +190,9 @@ mod tests {
     fn own_temps_are_told_from_other_sets() {
         let set = "adjito-start";
         assert!(is_own_temp(".adji-adjito-start-023.adjt.AbC123.tmp", set));
+        // A compressed level's (issue 49: a killed compress left its own
+        // forever).
+        assert!(is_own_temp(".adji-adjito-start-023.adjz.AbC123.tmp", set));
         assert!(!is_own_temp(
             ".adji-adjito-must-reach-start-023.adjt.AbC123.tmp",
             set

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 
-use super::{level_positions, TableSet};
+use super::{level_positions, TableError, TableSet};
 use crate::game::Game;
 use crate::index::level_size;
 
@@ -29,12 +29,16 @@ pub struct LevelStats {
 }
 
 /// Computes the statistics of `level`.
-pub fn level_stats<G: Game>(set: &TableSet, level: u32) -> LevelStats {
+///
+/// # Errors
+/// A damaged entry met in a level opened without the full check
+/// ([`TableSet::check_damage`]).
+pub fn level_stats<G: Game>(set: &TableSet, level: u32) -> Result<LevelStats, TableError> {
     const CHUNK: u64 = 1 << 15;
     let size = level_size(level as usize, G::PITS);
     let table = set.level(level).expect("level covered");
     let rule = set.rule;
-    (0..size.div_ceil(CHUNK))
+    let stats = (0..size.div_ceil(CHUNK))
         .into_par_iter()
         .map(|ci| {
             let mut s = LevelStats {
@@ -43,7 +47,9 @@ pub fn level_stats<G: Game>(set: &TableSet, level: u32) -> LevelStats {
             };
             for (idx, pos) in level_positions::<G>(level, ci * CHUNK..((ci + 1) * CHUNK).min(size))
             {
-                let b = table.bounds(idx as usize);
+                let Some(b) = table.bounds(idx as usize) else {
+                    continue;
+                };
                 let v = b.value(rule.w::<G>(&pos));
                 s.positions += 1;
                 match v.cmp(&0) {
@@ -72,7 +78,9 @@ pub fn level_stats<G: Game>(set: &TableSet, level: u32) -> LevelStats {
                 }
                 a
             },
-        )
+        );
+    set.check_damage()?;
+    Ok(stats)
 }
 
 /// A Markdown report of several levels.

@@ -1,4 +1,6 @@
+use super::payload::{check_records, scan_payload, PayloadScan};
 use super::*;
+use std::path::Path;
 
 /// A segment beyond 2³² ranks with 16-byte records (the width of
 /// Adji-Boto 44 and above) checks, and out-of-order, out-of-range or

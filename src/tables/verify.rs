@@ -31,7 +31,7 @@ use super::retrograde::{self, LevelPlan};
 use super::{format, level_positions, Table, TableError, TableSet};
 use crate::game::{for_each_step, Game, GameId, Position, Step};
 use crate::progress::{NoProgress, Progress};
-use crate::value::{Bounds, Contribution, LoopRule, Range, NEG_INF};
+use crate::value::{Bounds, Contribution, LoopRule, Range, NEG_INF, POS_INF};
 
 /// One entry that does not match its successors.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -168,7 +168,12 @@ fn verify_ranges<G: Game>(
             let mut bad = Vec::new();
             let mut count = 0;
             for (idx, pos) in level_positions::<G>(level, range) {
-                let stored = table.bounds(idx as usize);
+                // A damaged entry (the level is then refused below)
+                // reads as bounds no entry has.
+                let stored = table.bounds(idx as usize).unwrap_or(Bounds {
+                    lo: POS_INF,
+                    hi: NEG_INF,
+                });
                 let again = recompute::<G>(set, &pos);
                 if again != Some(stored) || stored.lo > stored.hi {
                     count += 1;
@@ -190,6 +195,7 @@ fn verify_ranges<G: Game>(
             (bad, count)
         })
         .collect();
+    set.check_damage()?;
     let total = found.iter().map(|x| x.1).sum();
     let list = found
         .into_iter()
@@ -227,12 +233,13 @@ pub fn compare_with_rebuild<G: Game>(
     let per_chunk: Vec<(u64, Option<usize>)> = whole_level(table.len() as u64)
         .into_par_iter()
         .map(|r| {
-            let differs = |&i: &usize| table.bounds(i) != built.bounds(i);
+            let differs = |&i: &usize| table.bounds(i) != Some(built.bounds(i));
             let mut idx = (r.start as usize..r.end as usize).filter(differs);
             let first = idx.next();
             (first.map_or(0, |_| 1 + idx.count() as u64), first)
         })
         .collect();
+    set.check_damage()?;
     let count = per_chunk.iter().map(|c| c.0).sum();
     let Some(i) = per_chunk.iter().find_map(|c| c.1) else {
         return Ok(None);
@@ -248,7 +255,10 @@ pub fn compare_with_rebuild<G: Game>(
                 side: 0,
                 opening: 0,
             },
-            stored: table.bounds(i),
+            stored: table.bounds(i).unwrap_or(Bounds {
+                lo: POS_INF,
+                hi: NEG_INF,
+            }),
             recomputed: built.bounds(i),
         },
     }))
@@ -444,11 +454,14 @@ pub fn verify_dir<G: Game>(
         ) {
             (Err(TableError::Missing { .. }), _) => LevelOutcome::Missing,
             (Err(e), _) => LevelOutcome::BadFile(e),
-            (Ok(_), Some(below)) => LevelOutcome::NotRecomputed { below },
-            (Ok(t), None) => {
-                set.push(t);
-                verify_pushed::<G>(&set, n, opts)?
-            }
+            (Ok(t), below) => match (other_forms(dir, G::RULES.tables(), rule, n, &t), below) {
+                (Err(e), _) => LevelOutcome::BadFile(e),
+                (Ok(()), Some(below)) => LevelOutcome::NotRecomputed { below },
+                (Ok(()), None) => {
+                    set.push(t);
+                    verify_pushed::<G>(&set, n, opts)?
+                }
+            },
         };
         let v = LevelVerdict {
             level: n,
@@ -463,6 +476,50 @@ pub fn verify_dir<G: Game>(
         report.levels.push(v);
     }
     Ok(report)
+}
+
+/// Opens in full every form of level `n` in `dir` other than the one read
+/// (`t`, [`super::locate::locate_level`]'s choice), and checks that each
+/// stands for the same level file: a compressed file kept beside its
+/// level file is read once the level file is gone, so its damage is a
+/// verdict now, not a surprise then.
+///
+/// # Errors
+/// The first other form that does not open in full, or that stands for
+/// another level file than `t`, naming it.
+fn other_forms(
+    dir: &Path,
+    rules: crate::rules::RuleSet,
+    rule: LoopRule,
+    n: u32,
+    t: &Table,
+) -> Result<(), TableError> {
+    use super::locate::LevelAt;
+    let forms = super::locate::level_forms(dir, rules, rule, n);
+    let Some(read) = forms.first() else {
+        return Ok(());
+    };
+    for f in &forms[1..] {
+        let other = match f {
+            LevelAt::File(p) => Table::open(p, rules, rule, n, format::pits_of(rules.game()))?,
+            LevelAt::Compressed(p) => {
+                Table::open_compressed(p, rules, rule, n, super::OpenCheck::Full)?
+            }
+            LevelAt::Shards(m) => {
+                super::shard::open_sharded(m, rules, rule, n, super::OpenCheck::Full)?
+            }
+        };
+        if other.raw_header() != t.raw_header() {
+            return Err(super::payload::corrupted(
+                f.path(),
+                format!(
+                    "a form of level {n} that disagrees with {}, the form read: they stand for different level files",
+                    read.path().display()
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Refuses a full verification of `levels` whose largest rebuild needs

@@ -36,6 +36,22 @@ pub fn build_adjito(dir: &std::path::Path, max: u32) {
     ]);
 }
 
+/// Adjito tables 0..=`max` built into `raw`, then compressed in blocks
+/// of 700 entries into `out` (which may be `raw`).
+pub fn compressed_adjito(raw: &std::path::Path, max: u32, out: &std::path::Path) {
+    build_adjito(raw, max);
+    ok(&[
+        "tables",
+        "compress",
+        "--dir",
+        s(raw),
+        "--out",
+        s(out),
+        "--block",
+        "700",
+    ]);
+}
+
 /// A path as a command-line argument.
 pub fn s(p: &std::path::Path) -> &str {
     p.to_str().unwrap()
@@ -60,6 +76,22 @@ pub fn solve_json(dir: &std::path::Path) -> serde_json::Value {
     o.remove("time_ms");
     o.remove("nps");
     v
+}
+
+/// A `solve` or `analyse` text report without its timings: the lines
+/// that give the time and the rate (`nodes N, time N ms, N nodes/s, …`)
+/// keep their node counts, and lose what a loaded machine changes.
+pub fn untimed(report: &str) -> String {
+    report
+        .lines()
+        .map(|l| {
+            l.split(", ")
+                .filter(|part| !part.starts_with("time ") && !part.ends_with(" nodes/s"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Runs `args`, expects a failure whose stderr contains `needle` and no

@@ -132,6 +132,14 @@ pub fn cli_error(args: &[&str]) -> String {
     line.trim_start_matches("error: ").to_string()
 }
 
+/// The error the web API gives for what `adji ARGS` refuses: the command
+/// line's text, naming the query parameter (`position: …`) where the
+/// command line names its option (`--position: …`).
+pub fn api_error(args: &[&str]) -> String {
+    let text = cli_error(args);
+    text.strip_prefix("--").map_or(text.clone(), str::to_string)
+}
+
 /// Polls `f` every 20 ms until it is true or `limit` has passed.
 pub async fn eventually(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
     let t = std::time::Instant::now();

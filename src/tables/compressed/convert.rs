@@ -15,6 +15,7 @@ use crate::progress::Progress;
 use crate::rules::RuleSet;
 use crate::tables::format::{level_path, pits_of};
 use crate::tables::locate::{level_source, levels_present};
+use crate::tables::lock::BuildLock;
 use crate::tables::{OpenCheck, Table, TableError};
 use crate::value::LoopRule;
 
@@ -52,6 +53,8 @@ pub struct Job {
 pub struct Plan {
     /// Which way.
     pub direction: Direction,
+    /// The directory written to.
+    pub out: PathBuf,
     /// Every level asked for that is present, ascending.
     pub jobs: Vec<Job>,
     /// Disk bytes the levels to do will take (estimated from the sample
@@ -142,6 +145,7 @@ pub fn plan(
     let threads = rayon::current_num_threads().max(1) as f64;
     Ok(Plan {
         direction,
+        out: out.to_path_buf(),
         secs: raw as f64 / rate / threads,
         jobs,
         need,
@@ -178,7 +182,7 @@ fn sample(
     for i in (0..blocks).step_by(step as usize) {
         let first = i * b;
         v.resize(b.min(n - first) as usize, 0);
-        t.values_into(first as usize, &mut v);
+        t.values_into(first as usize, &mut v)?;
         let at = BlockPlace {
             first,
             level: job.level,
@@ -225,9 +229,33 @@ pub struct Converted {
 /// checked in full against the raw file's checksum. `progress` counts
 /// entries of each level; `on_level` is told each level as it ends.
 ///
+/// While it writes it holds the output directory's build lock of the
+/// file set ([`BuildLock`]), as `tables build` does: a build of the same
+/// files there is refused meanwhile (and cannot take this run's temporary
+/// files for stale ones), and the temporary files a killed conversion
+/// left are removed when the lock is taken.
+///
 /// # Errors
-/// The first level that fails, naming its file (and block).
+/// The first level that fails, naming its file (and block);
+/// [`TableError::Locked`] when another command writes the same files in
+/// the output directory.
 pub fn run(
+    plan: &Plan,
+    rules: RuleSet,
+    rule: LoopRule,
+    progress: &dyn Progress,
+    on_level: impl FnMut(&Converted),
+) -> Result<Vec<Converted>, TableError> {
+    let _lock = match plan.jobs.iter().any(|j| !j.done) {
+        true => Some(BuildLock::acquire(&plan.out, rules.tables(), rule)?),
+        false => None,
+    };
+    run_held(plan, rules, rule, progress, on_level)
+}
+
+/// [`run`] for a caller that holds the output directory's build lock
+/// already (`tables build --compress`).
+fn run_held(
     plan: &Plan,
     rules: RuleSet,
     rule: LoopRule,
@@ -286,6 +314,67 @@ pub fn run(
     Ok(out)
 }
 
+/// Compresses level `level` of `rules` under `rule` in `dir` in place, as
+/// `tables build --compress` does once the level is built: its `.adjz` is
+/// written beside the raw form (or kept, if one is there that stands for
+/// it) and checked in full against it, and only then is the raw form
+/// removed (the level file, or the shards and their manifest). Returns
+/// what was done; `None` when the level was compressed already and has no
+/// raw form left. The caller holds `dir`'s build lock of these files.
+///
+/// # Errors
+/// As [`run`]; an I/O error removing the raw form (the `.adjz`, checked,
+/// then stands beside it, and a rerun finishes the job).
+pub fn compress_in_place(
+    dir: &Path,
+    rules: RuleSet,
+    rule: LoopRule,
+    level: u32,
+    codec: Codec,
+    progress: &dyn Progress,
+) -> Result<Option<Converted>, TableError> {
+    let rules = rules.tables();
+    let raw = raw_forms(dir, rules, rule, level)?;
+    if raw.is_empty() {
+        return Ok(None);
+    }
+    let p = plan(
+        dir,
+        dir,
+        rules,
+        rule,
+        Some((level, level)),
+        Direction::Compress(codec),
+    )?;
+    let done = run_held(&p, rules, rule, progress, |_| {})?;
+    for f in raw {
+        std::fs::remove_file(&f).map_err(|e| TableError::Io { path: f, source: e })?;
+    }
+    Ok(done.into_iter().next())
+}
+
+/// The files of the raw form of a level in `dir`: its level file, or its
+/// shards and their manifest (manifest last), whichever are there.
+fn raw_forms(
+    dir: &Path,
+    rules: RuleSet,
+    rule: LoopRule,
+    level: u32,
+) -> Result<Vec<PathBuf>, TableError> {
+    let mut files = Vec::new();
+    let file = level_path(dir, rules, rule, level);
+    if std::fs::symlink_metadata(&file).is_ok_and(|m| m.is_file()) {
+        files.push(file);
+    }
+    let manifest = crate::tables::shard::manifest_path(dir, rules, rule, level);
+    if manifest.is_file() {
+        let m = crate::tables::shard::read_manifest(&manifest, rules, rule, level)?;
+        files.extend(m.shards.iter().map(|s| dir.join(&s.file)));
+        files.push(manifest);
+    }
+    Ok(files)
+}
+
 /// What a job did, its sizes read once its output is there. The raw side
 /// counts as the raw level file it is or stands for ([`Job::raw_bytes`]):
 /// a level read from its shards has no file at `from`.
@@ -309,7 +398,7 @@ fn converted(direction: Direction, j: &Job, secs: f64, skipped: bool) -> Convert
 fn write_raw(c: &Compressed, to: &Path, progress: &dyn Progress) -> Result<(), TableError> {
     let mut failed = None;
     write_atomic_with(to, |w| {
-        stream_raw(c, w, progress).map_err(|e| {
+        stream_raw(c, w, to, progress).map_err(|e| {
             failed = Some(e);
             std::io::Error::other("the compressed level does not decode")
         })
@@ -322,30 +411,36 @@ fn write_raw(c: &Compressed, to: &Path, progress: &dyn Progress) -> Result<(), T
     })
 }
 
-/// Writes the raw level file `c` stands for to `w`, a group of blocks
-/// at a time (decoded in parallel), and checks its CRC-32 at the end
-/// (the caller drops what it wrote when this fails).
+/// Bytes of decoded blocks held at once by [`stream_raw`] (a round of
+/// blocks decoded in parallel), whatever the block size.
+pub const ROUND_BYTES: u64 = 16 << 20;
+
+/// Writes the raw level file `c` stands for to `w` (the file `to`, named
+/// in write errors), a round of blocks at a time (decoded in parallel,
+/// at most [`ROUND_BYTES`] held), and checks its CRC-32 at the end (the
+/// caller drops what it wrote when this fails).
 ///
 /// # Errors
 /// A block that does not decode, naming the file and block; the raw
-/// checksum; or a write error (named for `c`'s file).
+/// checksum; or a write error, naming `to`.
 pub fn stream_raw(
     c: &Compressed,
     w: &mut dyn std::io::Write,
+    to: &Path,
     progress: &dyn Progress,
 ) -> Result<(), TableError> {
     use rayon::prelude::*;
-    const ROUND: u64 = 1024;
+    let round = (ROUND_BYTES / c.codec().block.max(1) as u64).max(1);
     let io = |e: std::io::Error| TableError::Io {
-        path: c.path().to_path_buf(),
+        path: to.to_path_buf(),
         source: e,
     };
     let mut crc = crc32fast::Hasher::new();
     let head = c.raw_header();
     crc.update(&head);
     w.write_all(&head).map_err(io)?;
-    for round in (0..c.blocks()).step_by(ROUND as usize) {
-        let ids: Vec<u64> = (round..(round + ROUND).min(c.blocks())).collect();
+    for first in (0..c.blocks()).step_by(round as usize) {
+        let ids: Vec<u64> = (first..(first + round).min(c.blocks())).collect();
         let got: Vec<Vec<u8>> = ids
             .par_iter()
             .map(|&i| {

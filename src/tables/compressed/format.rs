@@ -69,7 +69,7 @@ pub const TRAILER_LEN: usize = 4;
 /// The codec code of zstd.
 pub const CODEC_ZSTD: u8 = 1;
 /// The largest block size accepted.
-pub const MAX_BLOCK: u32 = 1 << 20;
+pub const MAX_BLOCK: u32 = 1 << 16;
 /// File name suffix.
 pub const SUFFIX: &str = ".adjz";
 
@@ -168,9 +168,6 @@ pub fn raw_file_crc(raw_header: &[u8; HEADER_LEN], payload_crc: u32, payload_len
     h.finalize()
 }
 
-/// Blocks compressed per parallel round (bounds the writer's memory).
-const ROUND: usize = 1024;
-
 /// Writes `t` (any form: level file, shards or compressed) as a
 /// compressed level file at `out`, atomically
 /// ([`crate::fsutil::write_atomic_with`]). Blocks are compressed in
@@ -195,10 +192,6 @@ pub fn write_compressed(
     let raw_header = t.raw_header();
     let records = t.records_all();
     let payload_len = n + records.len() as u64;
-    let io = |e: std::io::Error| TableError::Io {
-        path: out.to_path_buf(),
-        source: e,
-    };
     let index_len = INDEX_ENTRY * (blocks as usize + 1);
     let mut index = vec![0u8; index_len];
     let mut zh = ZHeader {
@@ -215,15 +208,17 @@ pub fn write_compressed(
         w.write_all(&index)?;
         let mut body = crc32fast::Hasher::new();
         let mut at = (INDEX_AT + index_len) as u64;
-        for round in (0..blocks).step_by(ROUND) {
-            let ids: Vec<u64> = (round..(round + ROUND as u64).min(blocks)).collect();
+        let round = (super::convert::ROUND_BYTES / b).max(1);
+        for first in (0..blocks).step_by(round as usize) {
+            let ids: Vec<u64> = (first..(first + round).min(blocks)).collect();
             let stored: Vec<std::io::Result<Vec<u8>>> = ids
                 .par_iter()
                 .map(|&i| {
                     let first = i * b;
                     let len = b.min(n - first) as usize;
                     let mut v = vec![0u8; len];
-                    t.values_into(first as usize, &mut v);
+                    t.values_into(first as usize, &mut v)
+                        .map_err(std::io::Error::other)?;
                     let place = BlockPlace {
                         first,
                         level: h.level as u32,
@@ -256,7 +251,25 @@ pub fn write_compressed(
         w.write_all(&head)?;
         w.write_all(&index)
     })
-    .map_err(io)
+    .map_err(|e| read_or_written(e, out))
+}
+
+/// The error of a conversion writing `out`: the input's own error when
+/// reading it failed (carried through the writer's `io::Error`), else an
+/// I/O error of `out`, the file being written.
+pub(super) fn read_or_written(e: std::io::Error, out: &Path) -> TableError {
+    let written = |source| TableError::Io {
+        path: out.to_path_buf(),
+        source,
+    };
+    if !e.get_ref().is_some_and(|i| i.is::<TableError>()) {
+        return written(e);
+    }
+    match e.into_inner().map(|i| i.downcast::<TableError>()) {
+        Some(Ok(t)) => *t,
+        Some(Err(other)) => written(std::io::Error::other(other)),
+        None => written(std::io::Error::other("unknown error")),
+    }
 }
 
 /// Writes index entry `i`: offset and CRC-32.

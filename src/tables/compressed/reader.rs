@@ -250,7 +250,9 @@ impl Compressed {
         }
         let block = u32_at(b, 52);
         if block == 0 || block > MAX_BLOCK {
-            return Err(bad(format!("block size {block}")));
+            return Err(bad(format!(
+                "block size {block} entries, not within 1..={MAX_BLOCK} (what this format uses)"
+            )));
         }
         let blocks = u64_at(b, 56);
         if blocks != header.count.div_ceil(block as u64) {
@@ -507,9 +509,23 @@ impl Compressed {
     /// value bytes for the whole cache, its slots' blocks otherwise.
     pub fn cache_bytes(&self) -> u64 {
         match &self.cache {
-            Cache::Whole { .. } => self.header.count + self.blocks,
+            Cache::Whole { .. } => self.whole_cache_bytes(),
             Cache::Direct(s) => (s.len() as u64 * self.codec.block as u64).min(self.header.count),
         }
+    }
+
+    /// [`Compressed::cache_bytes`] of the whole cache: a byte an entry
+    /// and one a block.
+    pub fn whole_cache_bytes(&self) -> u64 {
+        self.header.count + self.blocks
+    }
+
+    /// [`Compressed::cache_bytes`] of the direct-mapped cache, the least
+    /// a compressed level holds: [`CACHE_SLOTS`] blocks, or the level's
+    /// value bytes when fewer.
+    pub fn direct_cache_bytes(&self) -> u64 {
+        (CACHE_SLOTS.min(self.blocks as usize) as u64 * self.codec.block as u64)
+            .min(self.header.count)
     }
 
     /// The raw level file's header, verbatim.
@@ -545,12 +561,14 @@ impl Compressed {
     }
 
     /// The value byte of entry `idx` (`idx < count`), through the cache.
+    ///
+    /// # Errors
     /// A block that no longer decodes (only possible for a file opened
-    /// with [`OpenCheck::Header`] and damaged) reads as loop-sensitive
-    /// with no record, which [`crate::tables::Table::bounds`] answers
-    /// with the widest bounds, as for a raw file's missing record.
+    /// with [`OpenCheck::Header`] and damaged), naming the file and
+    /// block: never a value ([`crate::tables::Table::bounds`] answers
+    /// "no entry" and records the damage).
     #[inline]
-    pub fn byte(&self, idx: usize) -> u8 {
+    pub fn byte(&self, idx: usize) -> Result<u8, TableError> {
         // Blocks of a power of two entries (every writer's default) are
         // found by a shift, not a division: this is the probe's hot path.
         let (b, off) = match self.shift {
@@ -563,7 +581,7 @@ impl Compressed {
         match &self.cache {
             Cache::Whole { bytes, state } => {
                 if state[b as usize].load(Ordering::Acquire) == READY {
-                    return bytes[idx].load(Ordering::Relaxed);
+                    return Ok(bytes[idx].load(Ordering::Relaxed));
                 }
                 self.fill(bytes, &state[b as usize], b, off)
             }
@@ -575,11 +593,15 @@ impl Compressed {
     /// it writes it into the cache and marks it ready, a probe that finds
     /// it being written answers from its own decoded copy.
     #[cold]
-    fn fill(&self, bytes: &[AtomicU8], state: &AtomicU8, b: u64, off: usize) -> u8 {
+    fn fill(
+        &self,
+        bytes: &[AtomicU8],
+        state: &AtomicU8,
+        b: u64,
+        off: usize,
+    ) -> Result<u8, TableError> {
         let mut buf = Vec::new();
-        if self.decode(b, &mut buf).is_err() {
-            return EXCEPTION as u8;
-        }
+        self.decode(b, &mut buf)?;
         let claim =
             state.compare_exchange(EMPTY_BLOCK, FILLING, Ordering::Acquire, Ordering::Relaxed);
         if claim.is_ok() {
@@ -589,11 +611,11 @@ impl Compressed {
             }
             state.store(READY, Ordering::Release);
         }
-        buf[off]
+        Ok(buf[off])
     }
 
     /// A probe through the direct-mapped cache.
-    fn byte_direct(&self, slots: &[Mutex<Slot>], b: u64, off: usize) -> u8 {
+    fn byte_direct(&self, slots: &[Mutex<Slot>], b: u64, off: usize) -> Result<u8, TableError> {
         let slot = &slots[(b % slots.len() as u64) as usize];
         let mut s = slot.lock().unwrap_or_else(|p| {
             let mut s = p.into_inner();
@@ -602,18 +624,17 @@ impl Compressed {
         });
         if s.block != b {
             s.block = EMPTY;
-            if self.decode(b, &mut s.bytes).is_err() {
-                return EXCEPTION as u8;
-            }
+            self.decode(b, &mut s.bytes)?;
             s.block = b;
         }
-        s.bytes[off]
+        Ok(s.bytes[off])
     }
 
     /// Copies the value bytes of entries `first .. first + out.len()`.
-    /// Blocks that do not decode give [`EXCEPTION`] bytes (see
-    /// [`Compressed::byte`]).
-    pub fn values_into(&self, first: usize, out: &mut [u8]) {
+    ///
+    /// # Errors
+    /// The first block that does not decode, naming the file and block.
+    pub fn values_into(&self, first: usize, out: &mut [u8]) -> Result<(), TableError> {
         let bs = self.codec.block as usize;
         let mut buf = Vec::new();
         let mut i = 0;
@@ -621,13 +642,11 @@ impl Compressed {
             let at = first + i;
             let (b, off) = (at / bs, at % bs);
             let take = (bs - off).min(out.len() - i);
-            if self.decode(b as u64, &mut buf).is_ok() && buf.len() >= off + take {
-                out[i..i + take].copy_from_slice(&buf[off..off + take]);
-            } else {
-                out[i..i + take].fill(EXCEPTION as u8);
-            }
+            self.decode(b as u64, &mut buf)?;
+            out[i..i + take].copy_from_slice(&buf[off..off + take]);
             i += take;
         }
+        Ok(())
     }
 
     /// The whole raw level file it stands for, into `out` (which must be

@@ -272,6 +272,7 @@ pub(crate) fn build_tables_distributed_with<G: Game>(
                 replaced: state.replaced(),
                 report: None,
                 ooc: None,
+                compressed: None,
             };
             on_level(&ev, report.as_ref());
         }
@@ -487,7 +488,18 @@ impl<'c, 'l, G: Game, W: Word> Rank<'c, 'l, G, W> {
             self.report.comm_secs += s.comm.0;
             self.cpu.1 += s.comm.1;
         }
-        Ok(())
+        // Every rank learns whether any met damage, so that all refuse the
+        // level together rather than wait for one another.
+        let mine = lower.damage();
+        let mut damaged = [mine.is_some() as u64];
+        self.comm.all_sum(&mut damaged);
+        match (mine, damaged[0]) {
+            (Some(e), _) => Err(e),
+            (None, 0) => Ok(()),
+            (None, k) => Err(TableError::Damaged {
+                what: format!("{k} other rank(s) met damaged lower levels"),
+            }),
+        }
     }
 
     /// One exchange round: `None` when no rank had anything to send, else

@@ -597,7 +597,11 @@ fn exits_batch<G: Game, W: Word>(
         let t = lower
             .level(level)
             .expect("lower level present (checked by build_level)");
+        // A damaged entry (only if a lower file changed since it was
+        // checked) counts as the worst capture here; the level's build is
+        // then refused ([`TableSet::check_damage`] after its passes).
         t.value_with(idx, || lower.rule.w::<G>(&child::<G, W>(c)))
+            .unwrap_or(level as i32)
     });
 }
 

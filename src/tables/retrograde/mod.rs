@@ -262,6 +262,7 @@ fn build_bounds<G: Game, W: packed::Word>(
     lb.acyclic = config.acyclic_pass;
     bar.start(&format!("level {n}"), size as u64);
     driver::run_level(&mut lb, bar)?;
+    lower.check_damage()?;
     let (bounds, mut report) = lb.finish();
     report.total_secs = t0.elapsed().as_secs_f64();
     Ok((bounds, report))
@@ -354,6 +355,9 @@ pub struct BuildEvent {
     pub report: Option<LevelReport>,
     /// Measurements when built out of core.
     pub ooc: Option<outofcore::OocReport>,
+    /// With compression as built ([`build_tables_compressed`]): the raw
+    /// and compressed bytes of the level, once its raw form was replaced.
+    pub compressed: Option<(u64, u64)>,
 }
 
 /// Builds (or resumes) levels `0..=max` in `dir`, with no memory budget;
@@ -417,9 +421,46 @@ pub fn build_tables_planned<G: Game>(
     plan: &[LevelPlan],
     ooc: &outofcore::OocConfig,
     bar: &dyn Progress,
+    on_level: impl FnMut(&BuildEvent),
+) -> Result<TableSet, TableError> {
+    build_tables_compressed::<G>(dir, rule, plan, ooc, None, bar, on_level)
+}
+
+/// [`build_tables_planned`], and with `compress`, each level compressed
+/// with that codec as soon as it is built (or kept) and checked: its
+/// `.adjz` is written and checked in full against the raw form, which is
+/// then removed ([`crate::tables::compressed::convert::compress_in_place`]),
+/// so that the directory holds at most one level's raw files at a time.
+/// The next levels read the lower ones in whichever form is there; a
+/// resumed build keeps the compressed levels and finishes a level whose
+/// raw form an interruption left beside its `.adjz`.
+///
+/// # Errors
+/// As [`build_tables_planned`], and those of compressing a level.
+pub fn build_tables_compressed<G: Game>(
+    dir: &Path,
+    rule: LoopRule,
+    plan: &[LevelPlan],
+    ooc: &outofcore::OocConfig,
+    compress: Option<crate::tables::compressed::Codec>,
+    bar: &dyn Progress,
     mut on_level: impl FnMut(&BuildEvent),
 ) -> Result<TableSet, TableError> {
     let _lock = BuildLock::acquire(dir, G::RULES, rule)?;
+    let compressed = |n: u32| -> Result<Option<(u64, u64)>, TableError> {
+        let Some(codec) = compress else {
+            return Ok(None);
+        };
+        let c = crate::tables::compressed::convert::compress_in_place(
+            dir,
+            G::RULES,
+            rule,
+            n,
+            codec,
+            &crate::progress::NoProgress,
+        )?;
+        Ok(c.map(|c| (c.from_bytes, c.to_bytes)))
+    };
     let copy = plan.iter().all(|l| l.shards == 1);
     let keep = |t: Table, path: &Path| if copy { in_memory(t, path) } else { Ok(t) };
     let mut set = TableSet::empty(G::RULES.tables(), rule);
@@ -432,11 +473,13 @@ pub fn build_tables_planned<G: Game>(
             replaced: None,
             report: None,
             ooc: None,
+            compressed: None,
         };
         match existing::<G>(&path, rule, n)? {
             Existing::Kept(t) => {
                 set.push(keep(t, &path)?);
                 ev.skipped = true;
+                ev.compressed = compressed(n)?;
                 on_level(&ev);
                 continue;
             }
@@ -468,6 +511,7 @@ pub fn build_tables_planned<G: Game>(
         }
         let t = Table::open(&path, G::RULES.tables(), rule, n, G::PITS)?;
         set.push(keep(t, &path)?);
+        ev.compressed = compressed(n)?;
         on_level(&ev);
     }
     Ok(set)

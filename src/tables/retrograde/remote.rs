@@ -61,6 +61,15 @@ enum Held {
     Own(Table, Layout),
 }
 
+impl Held {
+    /// The table held.
+    fn table(&self) -> &Table {
+        match self {
+            Held::Whole(t) | Held::Own(t, _) => t,
+        }
+    }
+}
+
 /// The lower levels of a distributed build, as this rank holds them: the
 /// whole levels `0..set.covered()` and, above them, each level whole or as
 /// this rank's shard.
@@ -107,6 +116,13 @@ impl Lower {
         self.rest.push(Held::Own(t, layout));
     }
 
+    /// The first damage a lookup met in a level held here
+    /// ([`TableSet::check_damage`]).
+    pub(super) fn damage(&self) -> Option<TableError> {
+        let first = self.set.check_damage().err();
+        first.or_else(|| self.rest.iter().find_map(|h| h.table().damage()))
+    }
+
     /// Whether some level is held only in part (lookups must then go to
     /// other ranks).
     pub(super) fn partial(&self) -> bool {
@@ -142,15 +158,21 @@ impl Lower {
 
     /// The value of entry `idx` of `level` (held here) for the loop rule
     /// `rule`; `pits` from the game.
+    /// A damaged entry (only if a file changed since it was checked)
+    /// answers the worst capture; the level is then refused
+    /// ([`Lower::damage`]).
     fn value<G: Game>(&self, rule: LoopRule, level: u32, idx: usize) -> i32 {
-        self.held(level).0.value_with(idx, || {
-            let pos = Position {
-                pits: unrank(idx as u64, level as usize, G::PITS),
-                side: 0,
-                opening: 0,
-            };
-            rule.w::<G>(&pos)
-        })
+        self.held(level)
+            .0
+            .value_with(idx, || {
+                let pos = Position {
+                    pits: unrank(idx as u64, level as usize, G::PITS),
+                    side: 0,
+                    opening: 0,
+                };
+                rule.w::<G>(&pos)
+            })
+            .unwrap_or(level as i32)
     }
 
     /// Hints the processor to fetch entry `idx` of `level` if held here.
@@ -368,7 +390,8 @@ fn fold_block<G: Game, W: Word>(
                 None => lower
                     .held(level)
                     .0
-                    .value_with(idx, || rule.w::<G>(&child::<G, W>(cb))),
+                    .value_with(idx, || rule.w::<G>(&child::<G, W>(cb)))
+                    .unwrap_or(level as i32),
             });
             exit_words(ws, &c.exits, true);
         });

@@ -84,12 +84,12 @@ pub(in crate::tables) fn open_sharded(
             parts.push(part);
         }
     }
-    let t = Table {
-        storage: Storage::Sharded(parts),
-        count: m.count as usize,
-        width: m.record_len as usize,
-        header: m.level_header(rules, rule),
-    };
+    let t = Table::assemble(
+        manifest,
+        Storage::Sharded(parts),
+        m.level_header(rules, rule),
+        m.record_len as usize,
+    );
     t.check_segments(manifest, check)?;
     Ok(t)
 }
@@ -120,12 +120,12 @@ pub fn open_own_shard(
         ));
     };
     let part = open_part(&dir.join(&s.file), &manifest, rules, rule, level, s)?;
-    let t = Table {
-        storage: Storage::Sharded(vec![part]),
-        count: m.count as usize,
-        width: m.record_len as usize,
-        header: m.level_header(rules, rule),
-    };
+    let t = Table::assemble(
+        &manifest,
+        Storage::Sharded(vec![part]),
+        m.level_header(rules, rule),
+        m.record_len as usize,
+    );
     t.check_segments(&manifest, OpenCheck::Full)?;
     Ok(t)
 }

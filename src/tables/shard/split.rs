@@ -2,12 +2,13 @@
 
 use super::*;
 
-/// Splits the level file of `level` in `dir` (opened and checked in
-/// full) into `shards` shards of nearly equal size and their manifest in
-/// `out`. Returns the shards' infos.
+/// Splits level `level` in `dir`, read from its level file or else its
+/// compressed file (opened and checked in full), into `shards` shards of
+/// nearly equal size and their manifest in `out`. Returns the shards'
+/// infos.
 ///
 /// # Errors
-/// [`TableError::Missing`] when the level has no file in `dir` (a
+/// [`TableError::Missing`] when the level has neither in `dir` (a
 /// manifest does not count); [`TableError::Shards`] for `shards == 0` or
 /// more than [`MAX_SHARDS`]; errors of opening the file and writing.
 pub fn split_level(
@@ -32,8 +33,9 @@ pub fn split_level(
             ),
         ));
     }
-    if let Err(e) = std::fs::symlink_metadata(&path) {
-        return Err(TableError::from_open(&path, level, e));
+    use crate::tables::locate::{locate_level, LevelAt};
+    if let LevelAt::Shards(_) = locate_level(dir, rules, rule, level) {
+        return Err(TableError::Missing { level, path });
     }
     let t = Table::open(&path, rules, rule, level, format::pits_of(rules.game()))?;
     let total = t.len() as u64;
@@ -41,11 +43,19 @@ pub fn split_level(
     let infos = (0..shards)
         .map(|i| {
             let first = at(i);
-            let bounds = |j: usize| t.bound_bytes(first as usize + j);
+            // A damaged entry (the file changed since it was checked) is
+            // written as the widest bounds, and the split then refused.
+            let bounds = |j: usize| {
+                t.bound_bytes(first as usize + j)
+                    .unwrap_or((format::EXCEPTION as u8, crate::value::POS_INF_BYTE as u8))
+            };
             let place = Place::new(i, shards, first..at(i + 1));
             write_shard_with(out, rules, rule, level, place, &bounds)
         })
         .collect::<Result<Vec<_>, _>>()?;
+    if let Some(e) = t.damage() {
+        return Err(e);
+    }
     write_manifest(out, rules, rule, level, &infos)?;
     Ok(infos)
 }

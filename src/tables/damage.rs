@@ -1,0 +1,76 @@
+//! Damage met by a probe, [`Damage`]: what a level opened without the
+//! full check ([`super::OpenCheck::Header`], `--trust-tables` on the
+//! command line) may hold, found only when an entry is read — a
+//! compressed block that does not decode or fails its checksum, a byte
+//! marked loop-sensitive without its exception record.
+//!
+//! Policy: a damaged entry is never a value. The probe that meets it
+//! answers "no entry" ([`super::Table::bounds`] gives `None`), so a
+//! search goes on as if the level were not there and every bound it
+//! proves still holds. The first damage of a level is kept (sticky,
+//! first writer wins) with the file and block named, and the alarm it
+//! raises is shared by every level of a [`super::TableSet`]: a search
+//! watches it and stops, and the command that asked fails with
+//! [`super::TableSet::damage`]'s error instead of reporting.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use super::TableError;
+
+/// A level's first damage, and the alarm of the set it belongs to.
+#[derive(Debug, Default)]
+pub(in crate::tables) struct Damage {
+    first: OnceLock<String>,
+    alarm: Arc<AtomicBool>,
+}
+
+impl Damage {
+    /// Records `e` (the first one recorded is kept) and raises the alarm.
+    #[cold]
+    pub(in crate::tables) fn note(&self, e: &TableError) {
+        let _ = self.first.set(e.to_string());
+        self.alarm.store(true, Ordering::Release);
+    }
+
+    /// The damage recorded, as the error a command fails with.
+    pub(in crate::tables) fn error(&self) -> Option<TableError> {
+        self.first
+            .get()
+            .map(|what| TableError::Damaged { what: what.clone() })
+    }
+
+    /// Shares `alarm` (a set's): raised now if damage is already recorded.
+    pub(in crate::tables) fn share(&mut self, alarm: &Arc<AtomicBool>) {
+        if self.first.get().is_some() {
+            alarm.store(true, Ordering::Release);
+        }
+        self.alarm = Arc::clone(alarm);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_damage_is_kept_and_raises_a_shared_alarm() {
+        let alarm = Arc::new(AtomicBool::new(false));
+        let mut d = Damage::default();
+        d.share(&alarm);
+        assert!(d.error().is_none());
+        let bad = |what: &str| TableError::Corrupted {
+            path: "x.adjz".into(),
+            what: what.into(),
+        };
+        d.note(&bad("block 3: checksum mismatch"));
+        d.note(&bad("block 4: checksum mismatch"));
+        assert!(alarm.load(Ordering::Acquire));
+        let e = d.error().unwrap().to_string();
+        assert!(e.contains("x.adjz") && e.contains("block 3"), "{e}");
+        // A set that takes a damaged level hears of it at once.
+        let later = Arc::new(AtomicBool::new(false));
+        d.share(&later);
+        assert!(later.load(Ordering::Acquire));
+    }
+}

@@ -1,0 +1,578 @@
+//! One level's table, [`Table`]: a level file, its shards or its
+//! compressed file, mapped and checked when opened ([`OpenCheck`]), and
+//! probed entry by entry.
+
+use std::path::Path;
+
+use memmap2::Mmap;
+
+use super::damage::Damage;
+use super::payload::{
+    check_len, check_records, combine_crc, corrupted, first_impossible, map_file, scan_payload,
+    PayloadScan,
+};
+use super::{compressed, format, locate, prefetch, shard, Header, TableError};
+use crate::fsutil::open_regular;
+use crate::rules::RuleSet;
+use crate::value::{decode_bound, Bounds, LoopRule};
+
+/// The bytes of a table: the file mapped, or a copy in anonymous memory
+/// on transparent huge pages ([`Table::into_memory`]).
+pub(in crate::tables) enum Data {
+    Mapped(Mmap),
+    Loaded(memmap2::MmapMut),
+}
+
+impl std::ops::Deref for Data {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Data::Mapped(m) => m,
+            Data::Loaded(m) => m,
+        }
+    }
+}
+
+/// Where a table's bytes are: one level file, or the shards of a level.
+pub(in crate::tables) enum Storage {
+    /// A level file: header, value bytes, exception records.
+    Single(Data),
+    /// Shard files, ascending and covering the level (empty shards left
+    /// out); each holds its value bytes and the exception records of its
+    /// ranks.
+    Sharded(Vec<shard::Part>),
+    /// A compressed level file ([`compressed`]): blocks decoded on probe.
+    Compressed(Box<compressed::Compressed>),
+}
+
+/// One contiguous stretch of a level's entries: ranks `first ..
+/// first + values.len()`, their value bytes and their exception records.
+pub(in crate::tables) struct Segment<'a> {
+    pub(in crate::tables) first: u64,
+    pub(in crate::tables) values: &'a [u8],
+    pub(in crate::tables) records: &'a [u8],
+    pub(in crate::tables) path: &'a Path,
+    /// A shard's CRC-32s of its value bytes and of its records; `None`
+    /// for a level file (its header has the payload's).
+    pub(in crate::tables) crcs: Option<(u32, u32)>,
+}
+
+/// One level's table, memory-mapped and checked: one file, or the shards
+/// of a sharded level ([`shard`]).
+pub struct Table {
+    pub(in crate::tables) storage: Storage,
+    pub(in crate::tables) count: usize,
+    /// Bytes per exception record ([`format::record_len`]).
+    pub(in crate::tables) width: usize,
+    /// The header (of the merged file, for a sharded level).
+    pub header: Header,
+    /// The first damage a probe met, and the alarm it raises.
+    pub(in crate::tables) damage: Damage,
+    /// The level file, the manifest of a sharded level, or the compressed
+    /// file (for messages).
+    path: std::path::PathBuf,
+}
+
+/// How much of a level file [`Table::open_checked`] reads before trusting it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum OpenCheck {
+    /// Header, size, the payload checksum and every exception record: the
+    /// whole file is read once (in parallel). The default.
+    #[default]
+    Full,
+    /// Header, size and the exception records only: the value bytes are
+    /// not read until probed, so a cold start maps a big table at once. A
+    /// corrupted value byte then goes unnoticed; check files with
+    /// `adji tables verify` before trusting them this way.
+    Header,
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("header", &self.header)
+            .field("mapped_bytes", &self.mapped_bytes())
+            .finish()
+    }
+}
+
+impl Table {
+    /// Opens and checks a level file: header, game, rule, level, size and
+    /// payload checksum ([`OpenCheck::Full`]). When `path` does not exist
+    /// but the level's manifest ([`shard::manifest_path`]) does in the same
+    /// directory, the level is opened from its shards instead
+    /// ([`Table::open_checked`]).
+    ///
+    /// # Errors
+    /// A [`TableError`] naming the problem; never panics on a bad file.
+    pub fn open(
+        path: &Path,
+        rules: RuleSet,
+        rule: LoopRule,
+        level: u32,
+        pits: usize,
+    ) -> Result<Table, TableError> {
+        Table::open_checked(path, rules, rule, level, pits, OpenCheck::Full)
+    }
+
+    /// [`Table::open`] with the given depth of checking.
+    ///
+    /// # Errors
+    /// A [`TableError`] naming the problem; never panics on a bad file.
+    pub fn open_checked(
+        path: &Path,
+        rules: RuleSet,
+        rule: LoopRule,
+        level: u32,
+        pits: usize,
+        check: OpenCheck,
+    ) -> Result<Table, TableError> {
+        let (rules, game) = (rules.tables(), rules.game());
+        format::check_level(path, game, level)?;
+        debug_assert_eq!(pits, format::pits_of(game));
+        let file = match open_regular(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                // Where the level is, by the one rule every command asks.
+                let dir = path.parent().unwrap_or(Path::new("."));
+                match locate::locate_level(dir, rules, rule, level) {
+                    locate::LevelAt::Shards(manifest) => {
+                        return shard::open_sharded(&manifest, rules, rule, level, check);
+                    }
+                    locate::LevelAt::Compressed(z) => {
+                        return Table::open_compressed(&z, rules, rule, level, check);
+                    }
+                    locate::LevelAt::File(_) => {}
+                }
+                return Err(TableError::from_open(path, level, e));
+            }
+            Err(e) => return Err(TableError::from_open(path, level, e)),
+        };
+        let map = map_file(path, &file)?;
+        let header = Header::decode(path, &map)?;
+        header.expect(path, rules, rule, level)?;
+        check_len(path, map.len() as u64, header.file_len())?;
+        let width = format::record_len(header.count);
+        let t = Table::assemble(path, Storage::Single(Data::Mapped(map)), header, width);
+        t.check_segments(path, check)?;
+        Ok(t)
+    }
+
+    /// Opens a compressed level file ([`compressed::Compressed::open`]).
+    ///
+    /// # Errors
+    /// A [`TableError`] naming the file (and block); never panics on a
+    /// bad file.
+    pub fn open_compressed(
+        path: &Path,
+        rules: RuleSet,
+        rule: LoopRule,
+        level: u32,
+        check: OpenCheck,
+    ) -> Result<Table, TableError> {
+        let c = compressed::Compressed::open(path, rules, rule, level, check)?;
+        let (header, width) = (c.header.clone(), format::record_len(c.header.count));
+        Ok(Table::assemble(
+            path,
+            Storage::Compressed(Box::new(c)),
+            header,
+            width,
+        ))
+    }
+
+    /// The table of `storage`, whose level has `header` and exception
+    /// records of `width` bytes.
+    pub(in crate::tables) fn assemble(
+        path: &Path,
+        storage: Storage,
+        header: Header,
+        width: usize,
+    ) -> Table {
+        Table {
+            path: path.to_path_buf(),
+            storage,
+            count: header.count as usize,
+            width,
+            header,
+            damage: Damage::default(),
+        }
+    }
+
+    /// The damage a probe of this level met, if any ([`super::damage`]):
+    /// the error naming the file (and block).
+    pub fn damage(&self) -> Option<TableError> {
+        self.damage.error()
+    }
+
+    /// The table's stretches of entries: the whole level for a level file
+    /// (at `path`), one per (non-empty) shard otherwise; none for a
+    /// compressed level (checked block by block when opened).
+    fn segments<'a>(&'a self, path: &'a Path) -> Vec<Segment<'a>> {
+        match &self.storage {
+            Storage::Compressed(_) => Vec::new(),
+            Storage::Single(d) => vec![Segment {
+                first: 0,
+                values: &d[format::HEADER_LEN..format::HEADER_LEN + self.count],
+                records: &d[format::HEADER_LEN + self.count..],
+                path,
+                crcs: None,
+            }],
+            Storage::Sharded(parts) => parts.iter().map(shard::Part::segment).collect(),
+        }
+    }
+
+    /// Checks every segment ([`OpenCheck::Full`]: checksums, value bytes
+    /// and records; [`OpenCheck::Header`]: the records only) and, for a
+    /// level file, the payload checksum and the exception count of the
+    /// header. A sharded level's segments are checked against its shards'
+    /// headers when opened ([`shard::open_sharded`]).
+    pub(in crate::tables) fn check_segments(
+        &self,
+        path: &Path,
+        check: OpenCheck,
+    ) -> Result<(), TableError> {
+        let n = self.header.level as u8;
+        for seg in self.segments(path) {
+            let path = seg.path;
+            if check == OpenCheck::Full {
+                let scan = scan_payload(seg.values, seg.values.len(), n, 1 << 24);
+                let good = match seg.crcs {
+                    None => {
+                        combine_crc(scan.crc, seg.values.len() as u64, seg.records)
+                            == self.header.payload_crc
+                    }
+                    Some(c) => c == (scan.crc, crc32fast::hash(seg.records)),
+                };
+                if !good {
+                    return Err(corrupted(path, "payload checksum mismatch".into()));
+                }
+                let marked = self.check_scan(&seg, &scan)?;
+                let records = (seg.records.len() / self.width) as u64;
+                if marked != records {
+                    return Err(corrupted(
+                        path,
+                        format!("{marked} entries marked loop-sensitive but {records} exception records"),
+                    ));
+                }
+            }
+            check_records(&seg, path, self.width, n as i32)?;
+        }
+        Ok(())
+    }
+
+    /// Checks a segment's scan: no value byte outside ±(seeds on the
+    /// board). Returns the bytes marked loop-sensitive.
+    fn check_scan(&self, seg: &Segment<'_>, scan: &PayloadScan) -> Result<u64, TableError> {
+        if scan.outside > scan.marked {
+            return Err(first_impossible(seg, self.header.level as i32));
+        }
+        Ok(scan.marked)
+    }
+
+    /// Whether entry `idx` is in this table's files: every entry of a
+    /// level file or a complete sharded level; those of its one shard for a
+    /// table opened by [`shard::open_own_shard`].
+    pub fn holds(&self, idx: u64) -> bool {
+        match &self.storage {
+            Storage::Single(_) | Storage::Compressed(_) => idx < self.count as u64,
+            Storage::Sharded(parts) => parts
+                .iter()
+                .any(|p| (p.first as u64..(p.first + p.count()) as u64).contains(&idx)),
+        }
+    }
+
+    /// The bytes of the level's files mapped read-only: page cache that
+    /// the kernel may drop and read again, not an allocation (one file, a
+    /// slot per shard, or a compressed file). A copy in memory
+    /// ([`Table::into_memory`]) maps nothing.
+    pub fn mapped_bytes(&self) -> u64 {
+        match &self.storage {
+            Storage::Single(d) => d.mapped_len(),
+            Storage::Sharded(parts) => parts.iter().map(|p| p.data.mapped_len()).sum(),
+            Storage::Compressed(c) => c.file_len(),
+        }
+    }
+
+    /// The bytes the level allocates, at most: a copy in memory
+    /// ([`Table::into_memory`]), or the cache of decoded blocks of a
+    /// compressed level ([`compressed::Compressed::cache_bytes`]). Memory
+    /// plans count these, and report [`Table::mapped_bytes`] apart.
+    pub fn allocated_bytes(&self) -> u64 {
+        match &self.storage {
+            Storage::Single(d) => d.len() as u64 - d.mapped_len(),
+            Storage::Sharded(parts) => parts
+                .iter()
+                .map(|p| p.data.len() as u64 - p.data.mapped_len())
+                .sum(),
+            Storage::Compressed(c) => c.cache_bytes(),
+        }
+    }
+
+    /// Whether the level is read from a compressed file ([`compressed`]).
+    pub fn is_compressed(&self) -> bool {
+        matches!(self.storage, Storage::Compressed(_))
+    }
+
+    /// The codec of a compressed level; `None` for a raw one.
+    pub fn codec(&self) -> Option<compressed::Codec> {
+        match &self.storage {
+            Storage::Compressed(c) => Some(c.codec()),
+            _ => None,
+        }
+    }
+
+    /// The 64-byte header of the raw level file this table is or stands
+    /// for: the file's own bytes, the merged file's for shards, the one
+    /// a compressed file carries.
+    pub fn raw_header(&self) -> [u8; format::HEADER_LEN] {
+        match &self.storage {
+            Storage::Single(d) => {
+                let mut h = [0u8; format::HEADER_LEN];
+                h.copy_from_slice(&d[..format::HEADER_LEN]);
+                h
+            }
+            Storage::Sharded(_) => self.header.encode(),
+            Storage::Compressed(c) => c.raw_header(),
+        }
+    }
+
+    /// Every exception record of the level (of the files it holds), in
+    /// rank order.
+    pub fn records_all(&self) -> Vec<u8> {
+        match &self.storage {
+            Storage::Compressed(c) => c.records().to_vec(),
+            _ => self
+                .segments(Path::new(""))
+                .iter()
+                .flat_map(|s| s.records.iter().copied())
+                .collect(),
+        }
+    }
+
+    /// Copies the value bytes of entries `first .. first + out.len()`
+    /// (within the level).
+    ///
+    /// # Errors
+    /// A compressed block that does not decode, naming the file and block.
+    pub fn values_into(&self, first: usize, out: &mut [u8]) -> Result<(), TableError> {
+        match &self.storage {
+            Storage::Single(d) => out.copy_from_slice(
+                &d[format::HEADER_LEN + first..format::HEADER_LEN + first + out.len()],
+            ),
+            Storage::Compressed(c) => c.values_into(first, out)?,
+            Storage::Sharded(parts) => {
+                for (i, o) in out.iter_mut().enumerate() {
+                    *o = Table::part(parts, first + i).byte(first + i);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the level is read from shards ([`shard`]).
+    pub fn is_sharded(&self) -> bool {
+        matches!(self.storage, Storage::Sharded(_))
+    }
+
+    /// The same table copied into anonymous memory, asked for on
+    /// transparent huge pages: the builder's random lookups into lower
+    /// levels then miss the TLB far less than through the file's 4 KiB
+    /// pages. Costs the table's size in memory (the page cache of the file
+    /// can be reclaimed). A compressed level is decoded whole into the
+    /// raw level file it stands for (its checksum checked).
+    ///
+    /// # Errors
+    /// When the memory cannot be had.
+    pub fn into_memory(self) -> std::io::Result<Table> {
+        let storage = match self.storage {
+            Storage::Single(d) => Storage::Single(d.into_memory()?),
+            Storage::Sharded(parts) => Storage::Sharded(
+                parts
+                    .into_iter()
+                    .map(shard::Part::into_memory)
+                    .collect::<std::io::Result<_>>()?,
+            ),
+            Storage::Compressed(c) => {
+                let len = self.header.file_len() as usize;
+                let mut m = memmap2::MmapMut::map_anon(len.max(1))?;
+                #[cfg(target_os = "linux")]
+                let _ = m.advise(memmap2::Advice::HugePage);
+                c.raw_into(&mut m[..len]).map_err(std::io::Error::other)?;
+                Storage::Single(Data::Loaded(m))
+            }
+        };
+        Ok(Table { storage, ..self })
+    }
+
+    /// Number of loop-sensitive entries (exceptions).
+    pub fn exceptions(&self) -> u64 {
+        self.header.exceptions
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// True for an empty table (never: level 0 has one entry).
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The lo and hi bound bytes of every entry, as two planes (what the
+    /// builder produces and [`format::write_level`] takes).
+    ///
+    /// # Errors
+    /// A compressed block that does not decode, naming the file and block.
+    pub fn planes(&self) -> Result<(Vec<u8>, Vec<u8>), TableError> {
+        let mut l = vec![0u8; self.count];
+        match &self.storage {
+            Storage::Compressed(c) => c.values_into(0, &mut l)?,
+            _ => {
+                for seg in self.segments(Path::new("")) {
+                    let f = seg.first as usize;
+                    l[f..f + seg.values.len()].copy_from_slice(seg.values);
+                }
+            }
+        }
+        let mut h = l.clone();
+        for r in self.records_all().chunks_exact(self.width) {
+            let i = format::record_rank(r) as usize;
+            (l[i], h[i]) = format::record_bounds(r);
+        }
+        Ok((l, h))
+    }
+
+    /// The bound bytes (`lo`, `hi`) of entry `idx` as the writer takes them
+    /// ([`format::Bounds`]): the value byte twice, or an exception's
+    /// record (`idx < len()`); `None` for a damaged entry
+    /// ([`super::damage`]).
+    pub fn bound_bytes(&self, idx: usize) -> Option<(u8, u8)> {
+        let v = self.byte(idx)?;
+        if v as i8 != format::EXCEPTION {
+            return Some((v, v));
+        }
+        self.record_of_marked(idx)
+    }
+
+    /// The shard holding entry `idx` of a sharded level.
+    #[inline]
+    fn part(parts: &[shard::Part], idx: usize) -> &shard::Part {
+        &parts[parts.partition_point(|p| p.first <= idx).saturating_sub(1)]
+    }
+
+    /// The value byte of entry `idx`: one branch between a level file,
+    /// its shards and its compressed blocks; `None` where a compressed
+    /// block does not decode (the damage recorded).
+    #[inline(always)]
+    fn byte(&self, idx: usize) -> Option<u8> {
+        match &self.storage {
+            Storage::Single(d) => Some(d[format::HEADER_LEN..format::HEADER_LEN + self.count][idx]),
+            Storage::Sharded(parts) => Some(Table::part(parts, idx).byte(idx)),
+            Storage::Compressed(c) => match c.byte(idx) {
+                Ok(v) => Some(v),
+                Err(e) => {
+                    self.damage.note(&e);
+                    None
+                }
+            },
+        }
+    }
+
+    /// The bound bytes of the exception record of entry `idx` (binary
+    /// search), `None` when it has none.
+    fn record(&self, idx: usize) -> Option<(u8, u8)> {
+        let recs = match &self.storage {
+            Storage::Single(d) => &d[format::HEADER_LEN + self.count..],
+            Storage::Sharded(parts) => Table::part(parts, idx).records(),
+            Storage::Compressed(c) => c.records(),
+        };
+        format::find_record(recs, self.width, idx as u64)
+    }
+
+    /// The record of entry `idx`, whose byte is marked loop-sensitive.
+    /// Opened with [`OpenCheck::Full`], every marked byte has one; a file
+    /// opened with [`OpenCheck::Header`] may lack it if damaged: `None`
+    /// then, the damage recorded.
+    #[cold]
+    fn record_of_marked(&self, idx: usize) -> Option<(u8, u8)> {
+        let r = self.record(idx);
+        if r.is_none() {
+            self.damage.note(&corrupted(
+                &self.path,
+                format!("entry {idx} is marked loop-sensitive but has no exception record"),
+            ));
+        }
+        r
+    }
+
+    /// Hints the processor to fetch entry `idx` (no effect on results).
+    #[inline(always)]
+    pub fn prefetch(&self, idx: usize) {
+        let b = match &self.storage {
+            Storage::Single(d) => d.get(format::HEADER_LEN + idx),
+            Storage::Sharded(parts) => Table::part(parts, idx).get(idx),
+            Storage::Compressed(_) => None,
+        };
+        if let Some(b) = b {
+            prefetch(b);
+        }
+    }
+
+    /// Bounds of entry `idx` (`idx < len()`); `None` for a damaged entry,
+    /// which is never a value ([`super::damage`]).
+    #[inline]
+    pub fn bounds(&self, idx: usize) -> Option<Bounds> {
+        let v = self.byte(idx)? as i8;
+        if v != format::EXCEPTION {
+            return Some(Bounds {
+                lo: v as i32,
+                hi: v as i32,
+            });
+        }
+        self.record_of_marked(idx).map(|(lo, hi)| Bounds {
+            lo: decode_bound(lo as i8),
+            hi: decode_bound(hi as i8),
+        })
+    }
+
+    /// The value of entry `idx` for a stretch whose endless play scores
+    /// `w`; `None` for a damaged entry.
+    #[inline]
+    pub fn value(&self, idx: usize, w: i32) -> Option<i32> {
+        self.value_with(idx, || w)
+    }
+
+    /// [`Table::value`], computing `w` only for a loop-sensitive entry.
+    #[inline]
+    pub fn value_with(&self, idx: usize, w: impl FnOnce() -> i32) -> Option<i32> {
+        let v = self.byte(idx)? as i8;
+        if v != format::EXCEPTION {
+            return Some(v as i32);
+        }
+        self.bounds(idx).map(|b| b.value(w()))
+    }
+}
+
+impl Data {
+    /// Bytes mapped from the file (none for a copy in memory).
+    pub(in crate::tables) fn mapped_len(&self) -> u64 {
+        match self {
+            Data::Mapped(m) => m.len() as u64,
+            Data::Loaded(_) => 0,
+        }
+    }
+
+    /// The bytes copied into anonymous memory on transparent huge pages
+    /// (see [`Table::into_memory`]).
+    pub(in crate::tables) fn into_memory(self) -> std::io::Result<Data> {
+        if let Data::Loaded(_) = self {
+            return Ok(self);
+        }
+        let mut m = memmap2::MmapMut::map_anon(self.len().max(1))?;
+        #[cfg(target_os = "linux")]
+        let _ = m.advise(memmap2::Advice::HugePage);
+        m[..self.len()].copy_from_slice(&self);
+        Ok(Data::Loaded(m))
+    }
+}
