@@ -129,6 +129,13 @@ fn error_lines(texts: &[String]) -> Vec<String> {
 /// build before anything is built).
 pub fn build_tables<G: Game>(a: &BuildArgs, comm: &MpiComm) -> Result<(), CliError> {
     crate::tables_build::check_max_seeds::<G>(a)?;
+    if a.compress {
+        return Err(CliError::Input(
+            "--compress: a distributed build writes shards on every rank; compress the merged \
+             levels after it with `adji tables compress`"
+                .into(),
+        ));
+    }
     let root = comm.rank() == 0;
     // The largest peak of any rank decides. Rank 0 prints the plan and
     // checks it first; the others wait for its word, so that the plan is

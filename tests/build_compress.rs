@@ -1,0 +1,87 @@
+//! `tables build --compress` (issue 52, deliverable 2): each level
+//! compressed as soon as it is built and checked, its raw form removed
+//! only after the compressed file checks; the files stand for a plain
+//! build's byte for byte, in memory and out of core, and a rerun resumes.
+
+use std::path::Path;
+
+mod common;
+use common::{build_adjito, ok, s};
+
+/// The names in `dir` ending with `suffix`, sorted.
+fn names(dir: &Path, suffix: &str) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(suffix))
+        .collect();
+    v.sort();
+    v
+}
+
+/// `tables build --game adjito --max-seeds MAX --dir DIR --compress EXTRA…`.
+fn build_compressed(dir: &Path, max: u32, extra: &[&str]) -> String {
+    let m = max.to_string();
+    let args = [
+        "tables",
+        "build",
+        "--game",
+        "adjito",
+        "--max-seeds",
+        &m,
+        "--dir",
+        s(dir),
+        "--compress",
+    ];
+    ok(&[&args[..], extra].concat())
+}
+
+#[test]
+fn a_compressed_build_stands_for_the_plain_one_and_resumes() {
+    let t = tempfile::tempdir().unwrap();
+    let (raw, z) = (t.path().join("raw"), t.path().join("z"));
+    build_adjito(&raw, 10);
+    let out = build_compressed(&z, 10, &[]);
+    assert!(out.contains("Compressed as built"), "{out}");
+    assert_eq!(out.matches("built, then compressed: ").count(), 11, "{out}");
+    assert_eq!(names(&z, ".adjz").len(), 11);
+    assert!(names(&z, ".adjt").is_empty(), "raw files left");
+    let sums = |d: &Path| ok(&["tables", "checksum", "--game", "adjito", "--dir", s(d)]);
+    assert_eq!(sums(&z), sums(&raw), "the raw files they stand for");
+    assert_eq!(common::solve_json(&z), common::solve_json(&raw));
+    // A rerun keeps every level.
+    let again = build_compressed(&z, 10, &[]);
+    assert_eq!(
+        again.matches("| kept (checksum OK) |").count(),
+        11,
+        "{again}"
+    );
+    // An interruption between writing a level's `.adjz` and removing its
+    // level file: the rerun keeps the level and removes the raw file.
+    let name = "adjito-start-006.adjt";
+    std::fs::copy(raw.join(name), z.join(name)).unwrap();
+    let again = build_compressed(&z, 10, &[]);
+    assert!(
+        again.contains("| 6 | 12376 | kept (checksum OK), then compressed: "),
+        "{again}"
+    );
+    assert!(!z.join(name).exists());
+    // Higher levels build on the compressed ones.
+    build_compressed(&z, 12, &[]);
+    build_adjito(&raw, 12);
+    assert_eq!(sums(&z), sums(&raw));
+    ok(&["tables", "verify", "--game", "adjito", "--dir", s(&z)]);
+}
+
+#[test]
+fn an_out_of_core_level_is_compressed_from_its_shards() {
+    let t = tempfile::tempdir().unwrap();
+    let (raw, z) = (t.path().join("raw"), t.path().join("z"));
+    build_adjito(&raw, 8);
+    build_compressed(&z, 8, &["--shards", "2"]);
+    assert_eq!(names(&z, ".adjz").len(), 9);
+    assert!(names(&z, ".adjs").is_empty() && names(&z, ".shards.json").is_empty());
+    assert!(names(&z, ".adjt").is_empty());
+    let sums = |d: &Path| ok(&["tables", "checksum", "--game", "adjito", "--dir", s(d)]);
+    assert_eq!(sums(&z), sums(&raw));
+}
