@@ -354,18 +354,13 @@ fn the_table_cache_budget_shapes_the_caches_and_changes_no_answer() {
     ok(&[&args[..], &["--block", "16"]].concat());
     let pos = "4,1,0,0,0,0/0,0,2,0,1,0 A 20-20";
     let run = |dir: &Path, cache: &str| {
-        let out = common::adji()
-            .args(["solve", "--game", "adjito", "--position", pos])
-            .args([
-                "--tables",
-                s(dir),
-                "--memory",
-                "20G",
-                "--table-cache",
-                cache,
-            ])
-            .output()
-            .unwrap();
+        let mut cmd = common::adji();
+        cmd.args(["solve", "--game", "adjito", "--position", pos])
+            .args(["--tables", s(dir), "--memory", "20G"]);
+        if cache != "default" {
+            cmd.args(["--table-cache", cache]);
+        }
+        let out = cmd.output().unwrap();
         assert!(out.status.success());
         let err = String::from_utf8_lossy(&out.stderr).to_string();
         let plan = err.lines().next().unwrap().to_string();
@@ -394,4 +389,27 @@ fn the_table_cache_budget_shapes_the_caches_and_changes_no_answer() {
     assert_eq!(small, whole);
     assert_eq!(small, plain);
     assert!(small.contains("value"), "{small}");
+    // The default is what --memory leaves after the hash (issue 52; a
+    // quarter of it before): every level is kept whole here too.
+    let (default, default_plan) = run(&z, "default");
+    assert_eq!(kib(&default_plan), kib(&whole_plan), "{default_plan}");
+    assert_eq!(default, whole);
+    // Levels 0..=12 take 2.6 MiB whole: a quarter of 6M did not hold them,
+    // what 6M leaves after a 1 MiB hash does.
+    build_adjito(&raw, 12);
+    ok(&[&args[..], &["--block", "16"]].concat());
+    let plan = |cache: &[&str]| {
+        let out = common::adji()
+            .args(["solve", "--position", pos, "--tables", s(&z), "--hash", "1"])
+            .args(["--memory", "6M"])
+            .args(cache)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(out.status.success(), "{err}");
+        err.lines().next().unwrap().to_string()
+    };
+    let (default, whole) = (plan(&[]), plan(&["--table-cache", "5M"]));
+    assert!(kib(&whole) > 2600.0, "{whole}");
+    assert_eq!(kib(&default), kib(&whole), "{default}");
 }

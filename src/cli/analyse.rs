@@ -98,7 +98,8 @@ pub fn analyse(a: &AnalyseArgs) -> Result<(), CliError> {
 fn run_analyse<G: Game>(a: &AnalyseArgs, threads: usize) -> Result<(), CliError> {
     let st = parse_state::<G>(&a.pos.position, Stores::Required)?;
     let model = a.eval.model::<G>()?;
-    let tables = search_tables::<G>(&a.tables, a.rule.rule(), a.memory)?;
+    let hints = adji::engine::HINT_BYTES;
+    let tables = search_tables::<G>(&a.tables, a.rule.rule(), a.memory, hints)?;
     let plan = SearchPlan::engine(tables.as_ref(), a.memory)?;
     out::note(format_args!(
         "{}: threads {threads} (reading the tables; the search runs on one), tables {}; {plan}",
@@ -179,7 +180,8 @@ fn run_match<G: Game>(a: &MatchArgs) -> Result<(), CliError> {
         None => a.eval.model::<G>(),
     };
     let models = [of("--a-eval", &a.a_eval)?, of("--b-eval", &a.b_eval)?];
-    let tables = search_tables::<G>(&a.tables, a.rule.rule(), MemoryArg { memory: None })?;
+    let (memory, hints) = (MemoryArg { memory: None }, 2 * adji::engine::HINT_BYTES);
+    let tables = search_tables::<G>(&a.tables, a.rule.rule(), memory, hints)?;
     let cfg = MatchConfig {
         budgets: [budget(a.a_time, a.a_nodes), budget(a.b_time, a.b_nodes)],
         openings: a.openings as usize,

@@ -132,11 +132,12 @@ pub struct SearchTablesArgs {
     #[arg(long, conflicts_with = "no_tables")]
     pub trust_tables: bool,
     /// Memory for the decoded blocks of compressed tables, e.g. 2G
-    /// [default: a quarter of --memory]. Every compressed level keeps at
-    /// least 256 blocks (1 MiB, or the level when smaller), and a budget
-    /// below that total is refused, naming it; with the rest, the smallest
-    /// levels that fit are kept decoded once read, so that their probes
-    /// cost what a raw level's do. Counted in the memory plan.
+    /// [default: what --memory leaves after the hash tables (for
+    /// `openings`, half of it: its tree takes the rest)]. Every compressed
+    /// level keeps at least 256 blocks (1 MiB, or the level when smaller),
+    /// and a budget below that total is refused, naming it; with the rest,
+    /// the smallest levels that fit are kept decoded once read, so that
+    /// their probes cost what a raw level's do. Counted in the memory plan.
     #[arg(long, value_name = "SIZE", value_parser = crate::util::parse_size, conflicts_with = "no_tables")]
     pub table_cache: Option<u64>,
 }

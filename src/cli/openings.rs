@@ -285,7 +285,13 @@ fn run_openings<G: Game>(
     let root_rank = comm.is_none_or(|c| c.rank() == 0);
     let root = parse_state::<G>(&a.position, Stores::Required)?;
     let rule = a.rule.rule();
-    let tables = search_tables::<G>(&a.tables, rule, a.compute.memory)?;
+    // The caches get half of what the hash tables leave; the opening tree
+    // may use the other half.
+    let hashes = crate::setup::hash_bytes(a.compute.hash).saturating_mul(threads as u64);
+    let left = crate::setup::MemoryBudget::of(a.compute.memory)
+        .bytes
+        .saturating_sub(hashes);
+    let tables = search_tables::<G>(&a.tables, rule, a.compute.memory, hashes + left / 2)?;
     let plan = SearchPlan::new(threads, a.compute.hash, tables.as_ref(), a.compute.memory)?;
     let out_dir = a.out.clone().unwrap_or_else(|| default_out::<G>(a.plies));
     a.check_out(&out_dir)?;

@@ -9,8 +9,6 @@ use adji::engine::HINT_BYTES;
 use adji::rules::RuleSet;
 use adji::server::{open_tables, App, Config, ConnLimits};
 
-use adji::tt::{AtomicTable, SLOT_BYTES};
-
 use crate::args::{GameRulesArgs, MemoryArg, RuleArg, SearchTablesArgs};
 use crate::error::CliError;
 use crate::setup::MemoryBudget;
@@ -128,7 +126,8 @@ pub fn serve(a: &ServeArgs) -> Result<(), CliError> {
     };
     let mut tables = open_tables(&config).map_err(|e| CliError::Input(e.to_string()))?;
     crate::setup::check_table_cache(&a.tables, tables.min_cache_bytes())?;
-    tables.fit_caches(crate::setup::cache_budget(&a.tables, a.memory));
+    let (others, _) = plan(a, workers, 0);
+    tables.fit_caches(crate::setup::cache_budget(&a.tables, a.memory, others));
     check_memory(a, workers, tables.allocated_bytes())?;
     crate::util::descriptors_for(a.max_connections as u64 + RESERVED_FDS, "--max-connections")
         .map_err(CliError::Input)?;
@@ -159,7 +158,7 @@ const RESERVED_FDS: u64 = 128;
 /// files mapped read-only are page cache, not counted (the banner says
 /// how much is mapped).
 fn plan(a: &ServeArgs, workers: usize, tables: u64) -> (u64, String) {
-    let hash = AtomicTable::entries_for(a.hash as usize).map_or(0, |e| (e * SLOT_BYTES) as u64);
+    let hash = crate::setup::hash_bytes(a.hash as usize);
     let need = hash
         .saturating_add(HINT_BYTES)
         .saturating_mul(workers as u64)

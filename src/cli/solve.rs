@@ -69,7 +69,8 @@ impl Solver<'_> {
 }
 
 fn run<G: Game>(a: &SolveArgs, threads: usize) -> Result<(), CliError> {
-    let tables = search_tables::<G>(&a.tables, a.rule.rule(), a.compute.memory)?;
+    let hash = crate::setup::hash_bytes(a.compute.hash);
+    let tables = search_tables::<G>(&a.tables, a.rule.rule(), a.compute.memory, hash)?;
     let plan = SearchPlan::new(1, a.compute.hash, tables.as_ref(), a.compute.memory)?;
     out::note(format_args!(
         "{}: hash {} ({} entries), threads {threads}, tables {}; {plan}",
