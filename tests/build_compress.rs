@@ -85,3 +85,46 @@ fn an_out_of_core_level_is_compressed_from_its_shards() {
     let sums = |d: &Path| ok(&["tables", "checksum", "--game", "adjito", "--dir", s(d)]);
     assert_eq!(sums(&z), sums(&raw));
 }
+
+/// Issue 50, deliverable 7 (in part): the plan says the disk the run
+/// needs and refuses one the disk cannot hold, before building; with
+/// `--compress`, at the ratio of the compressed levels already there.
+#[test]
+fn a_build_the_disk_cannot_hold_is_refused_before_it_starts() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("t");
+    let build = |max: &str, extra: &[&str]| {
+        let args = [
+            "tables",
+            "build",
+            "--game",
+            "adjito",
+            "--max-seeds",
+            max,
+            "--dir",
+            s(&d),
+        ];
+        common::adji()
+            .args([&args[..], extra].concat())
+            .output()
+            .unwrap()
+    };
+    let out = build("10", &["--free-disk", "100K"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("the build needs 632.2 KiB of disk"), "{err}");
+    assert!(err.contains("only 100.0 KiB is free"), "{err}");
+    assert!(
+        !d.join("adjito-start-000.adjt").exists(),
+        "built before refusing"
+    );
+    // Levels there already are not counted again.
+    assert!(build("8", &[]).status.success());
+    let said = String::from_utf8(build("10", &["--free-disk", "300K"]).stdout).unwrap();
+    assert!(said.contains("(9 level(s) there already"), "{said}");
+    // Compressed as built: at the measured ratio of the levels there.
+    let z = t.path().join("z");
+    build_compressed(&z, 8, &[]);
+    let said = build_compressed(&z, 9, &[]);
+    assert!(said.contains("the levels compressed at "), "{said}");
+}

@@ -3,6 +3,7 @@
 //! table of levels. The distributed build (`cluster`, feature `mpi`) uses
 //! the same options and plan; `tables` dispatches to either.
 
+use std::path::Path;
 use std::time::Instant;
 
 use clap::Args;
@@ -11,8 +12,8 @@ use adji::game::Game;
 use adji::tables::compressed::Codec;
 use adji::tables::retrograde::outofcore::{CellStore, OocConfig, OocReport};
 use adji::tables::retrograde::{
-    build_tables_compressed, floor_pass, inbox_bytes, max_sharded_level, plan_peak, plan_within,
-    project, LevelPlan, BUILD_PER_FLOOR,
+    build_tables_compressed, disk_need, floor_pass, inbox_bytes, max_sharded_level, plan_peak,
+    plan_within, project, LevelPlan, BUILD_PER_FLOOR,
 };
 use adji::tables::TableError;
 
@@ -49,6 +50,10 @@ pub struct BuildArgs {
     /// a rerun keeps the compressed levels and finishes an interrupted one.
     #[arg(long)]
     pub compress: bool,
+    /// Take the free disk as this many bytes instead of asking the file
+    /// system (for tests of the refusal).
+    #[arg(long, hide = true, value_parser = crate::util::parse_size)]
+    pub free_disk: Option<u64>,
     /// Build every level above 0 out of core in this many shards (for
     /// tests and measurements; by default only levels over --memory are).
     #[arg(long, value_name = "S", hide = true, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..))]
@@ -167,6 +172,56 @@ pub fn print_plan<G: Game>(
     check_plan(a, p)
 }
 
+/// Refuses, before anything is built, a build whose new level files and
+/// largest scratch do not fit the free disk of `--dir`
+/// ([`disk_need`]); with `--compress`, the compressed files at the ratio
+/// of the compressed levels already there (the raw size when there are
+/// none). Says the need in the plan.
+fn check_disk<G: Game>(a: &BuildArgs, p: &[LevelPlan], log: &mut out::Log) -> Result<(), CliError> {
+    use adji::tables::compressed::convert::measured_ratio;
+    let (dir, rules, rule) = (&a.dir.dir, G::RULES.tables(), a.rule.rule());
+    let present = adji::tables::locate::levels_present(dir, rules, rule)?.levels;
+    let ratio = match a.compress {
+        true => Some(measured_ratio(dir, rules, rule)?.unwrap_or(1.0)),
+        false => None,
+    };
+    let need = disk_need(p, &present, ratio);
+    // The nearest directory that exists tells the file system's free space.
+    let mut at = dir.as_path();
+    while !at.is_dir() {
+        at = at
+            .parent()
+            .filter(|q| !q.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+    }
+    let free = match a.free_disk {
+        Some(f) => f,
+        None => adji::fsutil::free_bytes(at).map_err(CliError::file(at))?,
+    };
+    let how = match ratio {
+        Some(r) => format!(", the levels compressed at {r:.2}x as they are built"),
+        None => String::new(),
+    };
+    log.print(format_args!(
+        "Disk: this run needs {} more in {} ({} level(s) there already{how}; spilled update \
+         records not counted), {} free.\n",
+        fmt_bytes(need),
+        dir.display(),
+        present.len(),
+        fmt_bytes(free)
+    ))?;
+    if need > free {
+        return Err(CliError::Input(format!(
+            "the build needs {} of disk in {} but only {} is free; free some space, build \
+             fewer levels (--max-seeds), or compress them as they are built (--compress)",
+            fmt_bytes(need),
+            dir.display(),
+            fmt_bytes(free)
+        )));
+    }
+    Ok(())
+}
+
 /// The out-of-core level with the largest shard, and that shard's cells
 /// in bytes.
 fn biggest_shard(p: &[LevelPlan]) -> Option<(u32, u64)> {
@@ -235,6 +290,7 @@ pub fn build<G: Game>(a: &BuildArgs) -> Result<(), CliError> {
     // The tables are the work, not the text: `| head` never stops a build.
     let mut log = out::Log::default();
     print_plan::<G>(a, &p, per, &mut log)?;
+    check_disk::<G>(a, &p, &mut log)?;
     // One process only: its idle shards' cells are mapped scratch files
     // (by default, kept mapped; or mapped for each turn).
     if a.store() != CellStore::File {

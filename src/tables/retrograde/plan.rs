@@ -237,6 +237,25 @@ pub fn project<G: Game>(plan: &mut [LevelPlan]) -> f64 {
     per
 }
 
+/// Disk a build of `plan` needs beyond what the directory holds already:
+/// the files of the levels not in `present`, and the largest scratch of
+/// one level (the cells of its shards out of core; spilled update records
+/// are not counted, see [`LevelPlan::scratch_bytes`]). With `compressed`,
+/// the ratio at which each level is compressed as it is built
+/// (`tables build --compress`): the levels' compressed files, and the
+/// largest level's raw form, held until its compressed file checks.
+pub fn disk_need(plan: &[LevelPlan], present: &[u32], compressed: Option<f64>) -> u64 {
+    let todo = || plan.iter().filter(|l| !present.contains(&l.level));
+    let files: u64 = match compressed {
+        None => todo().map(|l| l.file_bytes).sum(),
+        Some(ratio) => {
+            let z: f64 = todo().map(|l| l.file_bytes as f64 / ratio.max(1.0)).sum();
+            z as u64 + todo().map(|l| l.file_bytes).max().unwrap_or(0)
+        }
+    };
+    files + todo().map(|l| l.scratch_bytes).max().unwrap_or(0)
+}
+
 /// Largest level size the one-process builder takes: ranks are `u32`.
 /// (Every level within it also packs its boards into 64 bits: pits of
 /// Adjito's levels ≤ 31 fit 5 bits, Adji-Boto's ≤ 43 fit 6.)
