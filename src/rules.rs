@@ -56,6 +56,31 @@ impl GameId {
     }
 }
 
+/// A name that is no game's ([`GameId`]'s `FromStr`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected {}, found '{found}'", GameId::ALL.map(GameId::name).join(" or "))]
+pub struct UnknownGame {
+    /// What was given (its first 40 characters).
+    pub found: String,
+}
+
+impl std::str::FromStr for GameId {
+    type Err = UnknownGame;
+
+    /// A game by its name ([`GameId::name`]), in any case, hyphens and
+    /// surrounding spaces ignored (`Adji-Boto` is `adjiboto`): the one
+    /// parser of game names for every front end.
+    fn from_str(s: &str) -> Result<GameId, UnknownGame> {
+        let key: String = s.trim().to_ascii_lowercase().replace('-', "");
+        GameId::ALL
+            .into_iter()
+            .find(|g| g.name() == key)
+            .ok_or_else(|| UnknownGame {
+                found: s.chars().take(40).collect(),
+            })
+    }
+}
+
 impl fmt::Display for GameId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -343,6 +368,19 @@ impl fmt::Display for RuleSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn game_names_parse_in_one_place() {
+        for g in GameId::ALL {
+            assert_eq!(g.name().parse(), Ok(g));
+            assert_eq!(g.to_string().to_uppercase().parse(), Ok(g));
+        }
+        assert_eq!(" Adji-Boto ".parse(), Ok(GameId::AdjiBoto));
+        let e = "chess".parse::<GameId>().unwrap_err().to_string();
+        assert_eq!(e, "expected adjito or adjiboto, found 'chess'");
+        let long = "x".repeat(100).parse::<GameId>().unwrap_err();
+        assert_eq!(long.found.len(), 40);
+    }
 
     #[test]
     fn names_and_codes_round_trip_within_each_game() {

@@ -69,13 +69,8 @@ mod num_max {
 
 /// The game named `name` (`adjito`, `adjiboto`, `adji-boto`).
 pub(crate) fn parse_game(name: &str) -> PyResult<GameId> {
-    match name.trim().to_ascii_lowercase().replace('-', "").as_str() {
-        "adjito" => Ok(GameId::Adjito),
-        "adjiboto" => Ok(GameId::AdjiBoto),
-        _ => Err(adji_err(format!(
-            "game: expected `adjito` or `adjiboto`, found '{name}'"
-        ))),
-    }
+    name.parse::<GameId>()
+        .map_err(|e| adji_err(format!("game: {e}")))
 }
 
 /// The rule set `rules` of `game` (`adji rules` lists them).

@@ -185,10 +185,9 @@ word!(u128, 6, 7, RUNS12_128, RUNS10_128, UNSOW12_128, UNSOW10_128);
 /// the game's every seed: 48 and 100).
 #[inline]
 pub(crate) const fn pit_bits<G: Game, W: Word>() -> u32 {
-    if G::PITS == 12 {
-        W::ADJITO_BITS
-    } else {
-        W::ADJIBOTO_BITS
+    match G::ID {
+        crate::rules::GameId::Adjito => W::ADJITO_BITS,
+        crate::rules::GameId::AdjiBoto => W::ADJIBOTO_BITS,
     }
 }
 

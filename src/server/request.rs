@@ -105,12 +105,9 @@ pub(super) fn params(q: Q) -> Result<Params, ApiError> {
 fn game(app: &App, p: &Params) -> Result<GameId, ApiError> {
     match p.game.as_deref() {
         None => Ok(app.game()),
-        Some("adjito") => Ok(GameId::Adjito),
-        Some("adjiboto") => Ok(GameId::AdjiBoto),
-        Some(other) => Err(ApiError::bad(format!(
-            "game: expected adjito or adjiboto, found '{}'",
-            other.chars().take(40).collect::<String>()
-        ))),
+        Some(name) => name
+            .parse::<GameId>()
+            .map_err(|e| ApiError::bad(format!("game: {e}"))),
     }
 }
 
