@@ -283,6 +283,7 @@ impl<'a, G: Game> Engine<'a, G> {
                     .stop
                     .as_ref()
                     .is_some_and(|s| s.load(Ordering::Relaxed))
+                || self.tables.is_some_and(TableSet::damaged)
             {
                 return Err(Abort);
             }

@@ -39,7 +39,14 @@ fn run_with<G: Game>(
     resume: bool,
     analyse: impl Fn(&Position) -> LeafResult + Sync,
 ) -> Result<Report, OpeningsError> {
-    run::<G, ()>(c, dir, resume, || Ok(()), |_, p| analyse(p), &NoProgress)
+    run::<G, ()>(
+        c,
+        dir,
+        resume,
+        || Ok(()),
+        |_, p| Ok(analyse(p)),
+        &NoProgress,
+    )
 }
 
 fn enumerate_all<G: Game>(root: State, plies: u32) -> Tree {
@@ -320,7 +327,7 @@ fn each_worker_makes_one_state_and_reuses_it() {
             let init = || Ok(made.fetch_add(1, Ordering::SeqCst));
             let analyse = |_: &mut usize, p: &Position| {
                 used.fetch_add(1, Ordering::SeqCst);
-                solve::<Adjito>(p)
+                Ok(solve::<Adjito>(p))
             };
             run::<Adjito, usize>(&c, dir.path(), false, init, analyse, &NoProgress)
         })
@@ -335,7 +342,7 @@ fn a_worker_whose_state_cannot_be_made_stops_the_run_with_that_error() {
     let dir = tempfile::tempdir().unwrap();
     let c = cfg::<Adjito>(ROOT, 2);
     let init = || AtomicTable::try_new(0).map_err(Into::into);
-    let analyse = |_: &mut AtomicTable, p: &Position| solve::<Adjito>(p);
+    let analyse = |_: &mut AtomicTable, p: &Position| Ok(solve::<Adjito>(p));
     let e = run::<Adjito, _>(&c, dir.path(), false, init, analyse, &NoProgress).unwrap_err();
     assert!(matches!(e, OpeningsError::Worker(_)), "{e:?}");
     assert!(e.to_string().contains("hash size 0 MiB"), "{e}");

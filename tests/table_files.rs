@@ -613,6 +613,16 @@ fn header_only_open_skips_the_payload_and_never_panics() {
         "{e}"
     );
     assert_eq!(t.bounds(101), next);
+    drop(t);
+    // A value byte no entry of level 8 can hold (100), read from a
+    // trusted file: damage too, never the value 100.
+    b[64 + 100] = 100;
+    std::fs::write(&path, &b).unwrap();
+    let t = open_with(OpenCheck::Header).unwrap();
+    assert_eq!(t.value(100, 0), None);
+    let e = t.damage().unwrap().to_string();
+    assert!(e.contains("rank 100") && e.contains("outside ±8"), "{e}");
+    assert_eq!(t.bounds(101), next);
 }
 
 // ---- Issue 23 (items 1, 2, 3, 6, 21): each test below failed before its fix.

@@ -132,6 +132,9 @@ fn openings_refuse_a_damaged_block() {
         "--out",
         s(&t.path().join("book")),
     ]);
+    // Nothing of the refused run is reported (the checkpoint keeps only
+    // the positions searched before the damage was met).
+    assert!(!t.path().join("book").join("lines.csv").exists());
 }
 
 /// The web server refuses too: a probe and a solve that reach the damaged

@@ -189,10 +189,13 @@ fn run_match<G: Game>(a: &MatchArgs) -> Result<(), CliError> {
         seed: a.seed,
         rule: a.rule.rule(),
     };
-    out::report(
-        &play_match::<G>(tables.as_ref(), [&models[0], &models[1]], &cfg),
-        a.out.json,
-    )
+    let played = play_match::<G>(tables.as_ref(), [&models[0], &models[1]], &cfg);
+    // A damaged table entry was never read as a value (the engines
+    // searched on, and stopped); the match is refused all the same.
+    if let Some(t) = &tables {
+        t.check_damage()?;
+    }
+    out::report(&played, a.out.json)
 }
 
 /// Options of `eval train`.

@@ -193,8 +193,9 @@ fn make<G: Game>(a: &MakeArgs, threads: usize) -> Result<(), CliError> {
             .join()
             .map_err(|_| CliError::Failed("the writer panicked".into()))
     })?;
-    let (cert, solves) = made.map_err(|e| CliError::Failed(e.to_string()))?;
+    // Damage first: a writer that failed on it says why.
     tables.check_damage()?;
+    let (cert, solves) = made.map_err(|e| CliError::Failed(e.to_string()))?;
     let bytes = cert.encode();
     adji::fsutil::write_atomic(out_path, &bytes).map_err(CliError::file(out_path))?;
     out::print(format_args!(

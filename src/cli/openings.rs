@@ -235,6 +235,11 @@ impl OpeningsArgs {
 /// result is the one a fresh table gives (deterministic, resumable).
 /// With `--estimate-time`, an unresolved value gets the estimate engine's
 /// answer for the same limits.
+///
+/// # Errors
+/// The tables' damage, when a probe met it: the result is then neither
+/// recorded in the checkpoint nor reported (a resumed run analyses the
+/// position again).
 fn analyse<G: Game>(
     tt: &mut AtomicTable,
     pos: &Position,
@@ -242,7 +247,7 @@ fn analyse<G: Game>(
     opts: Options,
     budget: Budget,
     model: &Model,
-) -> LeafResult {
+) -> Result<LeafResult, WorkerError> {
     let t = Instant::now();
     tt.clear();
     let s = Searcher::<G, _>::new(tables, &*tt, opts).expect("rule and game checked when opening");
@@ -262,10 +267,13 @@ fn analyse<G: Game>(
         }
         _ => r,
     };
-    LeafResult {
+    if let Some(t) = tables {
+        t.check_damage()?;
+    }
+    Ok(LeafResult {
         ms: t.elapsed().as_millis() as u64,
         ..r
-    }
+    })
 }
 
 /// The output directory when `--out` is not given:

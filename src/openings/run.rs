@@ -128,7 +128,7 @@ pub fn run<G: Game, S: Send>(
     out: &Path,
     resume: bool,
     init: impl Fn() -> Result<S, WorkerError> + Sync,
-    analyse: impl Fn(&mut S, &Position) -> LeafResult + Sync,
+    analyse: impl Fn(&mut S, &Position) -> Result<LeafResult, WorkerError> + Sync,
     progress: &dyn Progress,
 ) -> Result<Report, OpeningsError> {
     let t0 = Instant::now();
@@ -234,7 +234,7 @@ pub fn run_distributed<G: Game, S: Send>(
     out: &Path,
     resume: bool,
     init: impl Fn() -> Result<S, WorkerError> + Sync,
-    analyse: impl Fn(&mut S, &Position) -> LeafResult + Sync,
+    analyse: impl Fn(&mut S, &Position) -> Result<LeafResult, WorkerError> + Sync,
     progress: &dyn Progress,
 ) -> Result<Option<Report>, OpeningsError> {
     let t0 = Instant::now();
@@ -370,8 +370,8 @@ trait Init<S>: Fn() -> Result<S, WorkerError> + Sync {}
 impl<S, F: Fn() -> Result<S, WorkerError> + Sync> Init<S> for F {}
 
 /// Analyses a position with a worker's state.
-trait Analyse<S>: Fn(&mut S, &Position) -> LeafResult + Sync {}
-impl<S, F: Fn(&mut S, &Position) -> LeafResult + Sync> Analyse<S> for F {}
+trait Analyse<S>: Fn(&mut S, &Position) -> Result<LeafResult, WorkerError> + Sync {}
+impl<S, F: Fn(&mut S, &Position) -> Result<LeafResult, WorkerError> + Sync> Analyse<S> for F {}
 
 /// The analysis function with one state per worker thread.
 struct Workers<S, I, A> {
@@ -397,16 +397,14 @@ impl<S: Send, I: Init<S>, A: Analyse<S>> Workers<S, I, A> {
         let k = rayon::current_thread_index().unwrap_or(0) % self.slots.len();
         let Ok(mut slot) = self.slots[k].try_lock() else {
             // Re-entered (the analysis itself waits on rayon work), or poisoned.
-            return Ok((self.analyse)(
-                &mut (self.init)().map_err(OpeningsError::Worker)?,
-                pos,
-            ));
+            return (self.analyse)(&mut (self.init)().map_err(OpeningsError::Worker)?, pos)
+                .map_err(OpeningsError::Worker);
         };
         let state = match slot.take() {
             Some(s) => s,
             None => (self.init)().map_err(OpeningsError::Worker)?,
         };
-        Ok((self.analyse)(slot.insert(state), pos))
+        (self.analyse)(slot.insert(state), pos).map_err(OpeningsError::Worker)
     }
 }
 
@@ -530,7 +528,7 @@ mod tests {
             dropped_from: None,
         };
         let calls = AtomicUsize::new(0);
-        let workers = Workers::new(|| Ok(()), |_: &mut (), _: &Position| fake(&calls));
+        let workers = Workers::new(|| Ok(()), |_: &mut (), _: &Position| Ok(fake(&calls)));
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(2)
             .build()
@@ -582,7 +580,7 @@ mod tests {
                 out,
                 resume,
                 || Ok(()),
-                |_, pos| by_position(pos),
+                |_, pos| Ok(by_position(pos)),
                 &NoProgress,
             )
             .map_err(|e| e.to_string())
@@ -593,7 +591,7 @@ mod tests {
     #[test]
     fn distributed_runs_write_the_files_of_one_process_and_resume() {
         let one = tempfile::tempdir().unwrap();
-        let a = |_: &mut (), p: &Position| by_position(p);
+        let a = |_: &mut (), p: &Position| Ok(by_position(p));
         run::<Adjito, ()>(&cfg(), one.path(), false, || Ok(()), a, &NoProgress).unwrap();
         let want = outputs(one.path());
         for p in 1..=3 {
@@ -620,7 +618,7 @@ mod tests {
     /// the crate's own frames (good checksums), and the run resumed.
     fn resume_edited(edit: impl Fn(&mut [ResultRecord])) -> (PathBuf, Result<Report, String>) {
         let dir = tempfile::tempdir().unwrap().keep();
-        let a = |_: &mut (), p: &Position| by_position(p);
+        let a = |_: &mut (), p: &Position| Ok(by_position(p));
         run::<Adjito, ()>(&cfg(), &dir, false, || Ok(()), a, &NoProgress).unwrap();
         let path = dir.join(checkpoint::FILE);
         let h = checkpoint::header::<Adjito>(&cfg());

@@ -2,7 +2,10 @@
 //! full check ([`super::OpenCheck::Header`], `--trust-tables` on the
 //! command line) may hold, found only when an entry is read — a
 //! compressed block that does not decode or fails its checksum, a byte
-//! marked loop-sensitive without its exception record.
+//! marked loop-sensitive without its exception record, a value byte
+//! outside ±(seeds on the board). (A damaged raw byte that still reads as
+//! a possible value cannot be told from a good one without the full check
+//! at open.)
 //!
 //! Policy: a damaged entry is never a value. The probe that meets it
 //! answers "no entry" ([`super::Table::bounds`] gives `None`), so a

@@ -71,6 +71,10 @@ pub struct Table {
     /// The level file, the manifest of a sharded level, or the compressed
     /// file (for messages).
     path: std::path::PathBuf,
+    /// Opened with [`OpenCheck::Header`] from raw bytes (a level file or
+    /// shards): each value byte read is checked to be possible for the
+    /// level (a compressed block has its own checksum).
+    trusted: bool,
 }
 
 /// How much of a level file [`Table::open_checked`] reads before trusting it.
@@ -153,7 +157,8 @@ impl Table {
         header.expect(path, rules, rule, level)?;
         check_len(path, map.len() as u64, header.file_len())?;
         let width = format::record_len(header.count);
-        let t = Table::assemble(path, Storage::Single(Data::Mapped(map)), header, width);
+        let t = Table::assemble(path, Storage::Single(Data::Mapped(map)), header, width)
+            .checked_as(check);
         t.check_segments(path, check)?;
         Ok(t)
     }
@@ -190,11 +195,22 @@ impl Table {
     ) -> Table {
         Table {
             path: path.to_path_buf(),
+            trusted: false,
             storage,
             count: header.count as usize,
             width,
             header,
             damage: Damage::default(),
+        }
+    }
+
+    /// The same table, its raw value bytes checked as they are read when
+    /// `check` did not read them at open ([`OpenCheck::Header`]).
+    pub(in crate::tables) fn checked_as(self, check: OpenCheck) -> Table {
+        let raw = !matches!(self.storage, Storage::Compressed(_));
+        Table {
+            trusted: raw && check == OpenCheck::Header,
+            ..self
         }
     }
 
@@ -466,17 +482,43 @@ impl Table {
     /// block does not decode (the damage recorded).
     #[inline(always)]
     fn byte(&self, idx: usize) -> Option<u8> {
-        match &self.storage {
-            Storage::Single(d) => Some(d[format::HEADER_LEN..format::HEADER_LEN + self.count][idx]),
-            Storage::Sharded(parts) => Some(Table::part(parts, idx).byte(idx)),
-            Storage::Compressed(c) => match c.byte(idx) {
-                Ok(v) => Some(v),
-                Err(e) => {
-                    self.damage.note(&e);
-                    None
+        let raw = match &self.storage {
+            Storage::Single(d) => d[format::HEADER_LEN..format::HEADER_LEN + self.count][idx],
+            Storage::Sharded(parts) => Table::part(parts, idx).byte(idx),
+            Storage::Compressed(c) => {
+                return match c.byte(idx) {
+                    Ok(v) => Some(v),
+                    Err(e) => {
+                        self.damage.note(&e);
+                        None
+                    }
                 }
-            },
+            }
+        };
+        if self.trusted && !self.possible(raw) {
+            return self.impossible(idx, raw);
         }
+        Some(raw)
+    }
+
+    /// Whether value byte `v` may stand in this level: a value within
+    /// ±(seeds on the board), or the loop-sensitive mark.
+    #[inline(always)]
+    fn possible(&self, v: u8) -> bool {
+        v as i8 == format::EXCEPTION
+            || crate::value::possible_value(self.header.level as i32, v as i8 as i32)
+    }
+
+    /// Records a value byte no entry of the level can hold (a damaged byte
+    /// of a trusted file): never a value.
+    #[cold]
+    fn impossible(&self, idx: usize, v: u8) -> Option<u8> {
+        self.damage.note(&TableError::ImpossibleValue {
+            path: self.path.clone(),
+            rank: idx as u64,
+            what: format!("value byte {}, outside ±{}", v as i8, self.header.level),
+        });
+        None
     }
 
     /// The bound bytes of the exception record of entry `idx` (binary

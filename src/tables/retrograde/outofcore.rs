@@ -428,6 +428,8 @@ impl<'a, G: Game, W: Word> Ooc<'a, G, W> {
         let (t0, c0) = (Instant::now(), process_cpu_secs());
         bar.start(&format!("level {}", self.n), self.layout.size());
         run_level(&mut OocPasses { ooc: self, lower }, bar)?;
+        // No byte of a level whose passes met damaged lower data is written.
+        lower.check_damage()?;
         let t3 = Instant::now();
         self.write(rule)?;
         self.report.write_secs = t3.elapsed().as_secs_f64();

@@ -89,7 +89,8 @@ pub(in crate::tables) fn open_sharded(
         Storage::Sharded(parts),
         m.level_header(rules, rule),
         m.record_len as usize,
-    );
+    )
+    .checked_as(check);
     t.check_segments(manifest, check)?;
     Ok(t)
 }
