@@ -8,19 +8,9 @@ use std::path::Path;
 mod common;
 use common::{build_adjito, ok, s};
 
-/// The names in `dir` ending with `suffix`, sorted.
-fn names(dir: &Path, suffix: &str) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(suffix))
-        .collect();
-    v.sort();
-    v
-}
-
-/// `tables build --game adjito --max-seeds MAX --dir DIR --compress EXTRA…`.
-fn build_compressed(dir: &Path, max: u32, extra: &[&str]) -> String {
+/// `adji tables build --game adjito --max-seeds MAX --dir DIR EXTRA…`,
+/// run: its output, whatever the exit.
+fn build_adjito_with(dir: &Path, max: u32, extra: &[&str]) -> std::process::Output {
     let m = max.to_string();
     let args = [
         "tables",
@@ -31,9 +21,19 @@ fn build_compressed(dir: &Path, max: u32, extra: &[&str]) -> String {
         &m,
         "--dir",
         s(dir),
-        "--compress",
     ];
-    ok(&[&args[..], extra].concat())
+    common::adji()
+        .args([&args[..], extra].concat())
+        .output()
+        .unwrap()
+}
+
+/// The same with `--compress`, which must succeed: its standard output.
+fn build_compressed(dir: &Path, max: u32, extra: &[&str]) -> String {
+    let out = build_adjito_with(dir, max, &[&["--compress"][..], extra].concat());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    String::from_utf8(out.stdout).unwrap()
 }
 
 #[test]
@@ -44,8 +44,8 @@ fn a_compressed_build_stands_for_the_plain_one_and_resumes() {
     let out = build_compressed(&z, 10, &[]);
     assert!(out.contains("Compressed as built"), "{out}");
     assert_eq!(out.matches("built, then compressed: ").count(), 11, "{out}");
-    assert_eq!(names(&z, ".adjz").len(), 11);
-    assert!(names(&z, ".adjt").is_empty(), "raw files left");
+    assert_eq!(common::names(&z, ".adjz").len(), 11);
+    assert!(common::names(&z, ".adjt").is_empty(), "raw files left");
     let sums = |d: &Path| ok(&["tables", "checksum", "--game", "adjito", "--dir", s(d)]);
     assert_eq!(sums(&z), sums(&raw), "the raw files they stand for");
     assert_eq!(common::solve_json(&z), common::solve_json(&raw));
@@ -79,9 +79,9 @@ fn an_out_of_core_level_is_compressed_from_its_shards() {
     let (raw, z) = (t.path().join("raw"), t.path().join("z"));
     build_adjito(&raw, 8);
     build_compressed(&z, 8, &["--shards", "2"]);
-    assert_eq!(names(&z, ".adjz").len(), 9);
-    assert!(names(&z, ".adjs").is_empty() && names(&z, ".shards.json").is_empty());
-    assert!(names(&z, ".adjt").is_empty());
+    assert_eq!(common::names(&z, ".adjz").len(), 9);
+    assert!(common::names(&z, ".adjs").is_empty() && common::names(&z, ".shards.json").is_empty());
+    assert!(common::names(&z, ".adjt").is_empty());
     let sums = |d: &Path| ok(&["tables", "checksum", "--game", "adjito", "--dir", s(d)]);
     assert_eq!(sums(&z), sums(&raw));
 }
@@ -93,23 +93,8 @@ fn an_out_of_core_level_is_compressed_from_its_shards() {
 fn a_build_the_disk_cannot_hold_is_refused_before_it_starts() {
     let t = tempfile::tempdir().unwrap();
     let d = t.path().join("t");
-    let build = |max: &str, extra: &[&str]| {
-        let args = [
-            "tables",
-            "build",
-            "--game",
-            "adjito",
-            "--max-seeds",
-            max,
-            "--dir",
-            s(&d),
-        ];
-        common::adji()
-            .args([&args[..], extra].concat())
-            .output()
-            .unwrap()
-    };
-    let out = build("10", &["--free-disk", "100K"]);
+    let build = |max: u32, extra: &[&str]| build_adjito_with(&d, max, extra);
+    let out = build(10, &["--free-disk", "100K"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("the build needs 632.2 KiB of disk"), "{err}");
@@ -119,8 +104,8 @@ fn a_build_the_disk_cannot_hold_is_refused_before_it_starts() {
         "built before refusing"
     );
     // Levels there already are not counted again.
-    assert!(build("8", &[]).status.success());
-    let said = String::from_utf8(build("10", &["--free-disk", "300K"]).stdout).unwrap();
+    assert!(build(8, &[]).status.success());
+    let said = String::from_utf8(build(10, &["--free-disk", "300K"]).stdout).unwrap();
     assert!(said.contains("(9 level(s) there already"), "{said}");
     // Compressed as built: at the measured ratio of the levels there.
     let z = t.path().join("z");

@@ -10,17 +10,6 @@ use std::path::Path;
 mod common;
 use common::{build_adjito, fails_with, ok, s, solve_json};
 
-/// The files in `dir` whose names end with `suffix`, sorted.
-fn files(dir: &Path, suffix: &str) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(suffix))
-        .collect();
-    v.sort();
-    v
-}
-
 /// `adji tables compress --dir raw --out z EXTRA…`: its output.
 fn compress(raw: &Path, z: &Path, extra: &[&str]) -> String {
     let mut args = vec!["tables", "compress", "--dir", s(raw), "--out", s(z)];
@@ -44,14 +33,14 @@ fn built_and_compressed(t: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
 fn compress_then_decompress_gives_the_level_files_back_and_resumes() {
     let t = tempfile::tempdir().unwrap();
     let (raw, z) = built_and_compressed(t.path());
-    assert_eq!(files(&z, ".adjz").len(), 10);
-    assert!(files(&z, ".adjt").is_empty());
+    assert_eq!(common::names(&z, ".adjz").len(), 10);
+    assert!(common::names(&z, ".adjt").is_empty());
     let again = ok(&["tables", "compress", "--dir", s(&raw), "--out", s(&z)]);
     assert!(again.contains("0 written, 10 already done"), "{again}");
     let back = t.path().join("back");
     let out = ok(&["tables", "decompress", "--dir", s(&z), "--out", s(&back)]);
     assert!(out.contains("10 written"), "{out}");
-    for name in files(&raw, ".adjt") {
+    for name in common::names(&raw, ".adjt") {
         assert_eq!(
             std::fs::read(raw.join(&name)).unwrap(),
             std::fs::read(back.join(&name)).unwrap(),
@@ -247,7 +236,7 @@ fn compress_and_decompress_give_clear_errors() {
     // The plan is refused when the disk is short, before anything is written.
     let err = fails("compress", &raw, &["--free-disk", "100"], "of disk");
     assert!(err.contains("only 100 B is free"), "{err}");
-    assert!(files(&out, ".adjz").is_empty());
+    assert!(common::names(&out, ".adjz").is_empty());
     fails("compress", &t.path().join("nope"), &[], "--dir");
     fails("compress", &raw, &["--levels", "9-3"], "empty");
     fails("compress", &raw, &["--levels", "x"], "not a level");
@@ -271,7 +260,7 @@ fn compress_and_decompress_give_clear_errors() {
         "adjito-start-009.adjz",
     );
     assert!(err.contains("block "), "{err}");
-    assert!(files(&out, ".adjt").is_empty());
+    assert!(common::names(&out, ".adjt").is_empty());
     // So does any reader.
     let err = fails_with(
         &[

@@ -52,6 +52,17 @@ pub fn compressed_adjito(raw: &std::path::Path, max: u32, out: &std::path::Path)
     ]);
 }
 
+/// The names in `dir` ending with `suffix`, sorted.
+pub fn names(dir: &std::path::Path, suffix: &str) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(suffix))
+        .collect();
+    v.sort();
+    v
+}
+
 /// A path as a command-line argument.
 pub fn s(p: &std::path::Path) -> &str {
     p.to_str().unwrap()
