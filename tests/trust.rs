@@ -10,6 +10,10 @@ mod common;
 mod server_util;
 use common::{adji, s};
 
+/// Defects 2-9, 15 and 16: the files of a table directory.
+#[path = "trust/files.rs"]
+mod files;
+
 /// Where the block index starts in a `.adjz` file, and its entry size.
 const INDEX_AT: usize = 128 + 64;
 const INDEX_ENTRY: usize = 12;

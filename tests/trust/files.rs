@@ -13,8 +13,7 @@ use adji::tables::lock::BuildLock;
 use adji::tables::{OpenCheck, TableError};
 use adji::value::LoopRule;
 
-mod common;
-use common::{build_adjito, fails_with, ok, s};
+use crate::common::{self, build_adjito, fails_with, ok, s};
 
 const R: RuleSet = RuleSet::AdjitoDefault;
 const L: LoopRule = LoopRule::Start;

@@ -5,8 +5,7 @@
 
 use std::path::Path;
 
-mod common;
-use common::{build_adjito, ok, s};
+use crate::common::{self, build_adjito, ok, s};
 
 /// `adji tables build --game adjito --max-seeds MAX --dir DIR EXTRA…`,
 /// run: its output, whatever the exit.
