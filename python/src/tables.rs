@@ -51,7 +51,7 @@ pub(crate) fn open_tables(
         adji::with_rules!(rules, G => TableSet::open_available_checked::<G>(dir, rule, check))
             .map_err(adji_err)?;
     if set.covered() == 0 {
-        let present: Vec<String> = [GameId::Adjito, GameId::AdjiBoto]
+        let present: Vec<String> = GameId::ALL
             .into_iter()
             .flat_map(|g| {
                 TableSet::rules_present(dir, adji::rules::RuleSet::default_for(g))

@@ -21,6 +21,23 @@ pub(crate) mod packed;
 use crate::game::{Game, GameId, MAX_PITS};
 use packed::Word;
 
+/// Pits of `game`'s board, as its home says ([`Game::PITS`]): for code
+/// that holds a run-time game (a table header, a file name).
+pub const fn pits(game: GameId) -> usize {
+    match game {
+        GameId::Adjito => adjito::Adjito::PITS,
+        GameId::AdjiBoto => adjiboto::AdjiBoto::PITS,
+    }
+}
+
+/// Seeds of a whole `game` ([`Game::TOTAL`]): no level is larger.
+pub const fn total(game: GameId) -> u32 {
+    match game {
+        GameId::Adjito => adjito::Adjito::TOTAL,
+        GameId::AdjiBoto => adjiboto::AdjiBoto::TOTAL,
+    }
+}
+
 /// The legal sowing moves of the main-phase board `pits` (bit `o` for
 /// origin `o`) and, among them, those that may capture (for Adjito every
 /// legal move, decided by [`packed_capture`]; for Adji-Boto exactly the

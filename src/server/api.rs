@@ -82,14 +82,8 @@ async fn info(AxState(app): AxState<Arc<App>>) -> Json<Value> {
         "game": app.game().name(),
         "rules": c.rules.name(),
         "rule": c.rule.name(),
-        "tables": {
-            "adjito": app.covered(RuleSet::AdjitoDefault),
-            "adjiboto": app.covered(RuleSet::AdjiBotoDefault),
-        },
-        "rule_sets": {
-            "adjito": rule_sets(&app, GameId::Adjito),
-            "adjiboto": rule_sets(&app, GameId::AdjiBoto),
-        },
+        "tables": per_game(|g| json!(app.covered(RuleSet::default_for(g)))),
+        "rule_sets": per_game(|g| json!(rule_sets(&app, g))),
         "workers": q.workers(),
         "waiting": q.waiting(),
         "admitted": q.admitted(),
@@ -97,6 +91,16 @@ async fn info(AxState(app): AxState<Arc<App>>) -> Json<Value> {
         "time_cap_ms": c.time_cap.as_millis() as u64,
         "max_moves": MAX_MOVES,
     }))
+}
+
+/// An object with `f(game)` under each game's name.
+fn per_game(f: impl Fn(GameId) -> Value) -> Value {
+    Value::Object(
+        GameId::ALL
+            .into_iter()
+            .map(|g| (g.name().to_string(), f(g)))
+            .collect(),
+    )
 }
 
 /// The rule sets of `game`, its default first: each with its source, its

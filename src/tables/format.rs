@@ -239,20 +239,15 @@ impl Header {
     }
 }
 
-/// Pits of `game`'s board.
+/// Pits of `game`'s board (its home's [`crate::games::pits`]).
 pub const fn pits_of(game: GameId) -> usize {
-    match game {
-        GameId::Adjito => 12,
-        GameId::AdjiBoto => 10,
-    }
+    crate::games::pits(game)
 }
 
-/// Seeds of a whole `game`: no level is larger.
+/// Seeds of a whole `game`: no level is larger (its home's
+/// [`crate::games::total`]).
 pub const fn total_of(game: GameId) -> u32 {
-    match game {
-        GameId::Adjito => 48,
-        GameId::AdjiBoto => 100,
-    }
+    crate::games::total(game)
 }
 
 /// Refuses a level `game` cannot have (from a header or a file name)

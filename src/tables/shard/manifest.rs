@@ -250,7 +250,7 @@ impl Manifest {
         if self.checksum != self.computed_checksum() {
             return bad("manifest checksum mismatch".into());
         }
-        let game = [GameId::Adjito, GameId::AdjiBoto]
+        let game = GameId::ALL
             .into_iter()
             .find(|g| g.name() == self.game)
             .ok_or_else(|| shards_error(path, format!("unknown game {:?}", self.game)))?;
