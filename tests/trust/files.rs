@@ -207,7 +207,7 @@ fn a_failed_write_names_the_file_written() {
 
 /// Defect 6: a crafted file with huge blocks is refused at open (the
 /// format uses at most 65,536 entries a block; a round of decoding holds
-/// at most `convert::ROUND_BYTES` of them), so that 85 KB of file cannot
+/// at most `format::ROUND_BYTES` of them), so that 85 KB of file cannot
 /// make `tables checksum` hold a GiB.
 #[test]
 fn block_sizes_beyond_the_format_are_refused() {

@@ -437,13 +437,9 @@ fn write_raw(c: &Compressed, to: &Path, progress: &dyn Progress) -> Result<(), T
     })
 }
 
-/// Bytes of decoded blocks held at once by [`stream_raw`] (a round of
-/// blocks decoded in parallel), whatever the block size.
-pub const ROUND_BYTES: u64 = 16 << 20;
-
 /// Writes the raw level file `c` stands for to `w` (the file `to`, named
 /// in write errors), a round of blocks at a time (decoded in parallel,
-/// at most [`ROUND_BYTES`] held), and checks its CRC-32 at the end (the
+/// at most [`super::format::ROUND_BYTES`] held), and checks its CRC-32 at the end (the
 /// caller drops what it wrote when this fails).
 ///
 /// # Errors
@@ -456,7 +452,7 @@ pub fn stream_raw(
     progress: &dyn Progress,
 ) -> Result<(), TableError> {
     use rayon::prelude::*;
-    let round = (ROUND_BYTES / c.codec().block.max(1) as u64).max(1);
+    let round = (super::format::ROUND_BYTES / c.codec().block.max(1) as u64).max(1);
     let io = |e: std::io::Error| TableError::Io {
         path: to.to_path_buf(),
         source: e,

@@ -72,6 +72,10 @@ pub const CODEC_ZSTD: u8 = 1;
 pub const MAX_BLOCK: u32 = 1 << 16;
 /// File name suffix.
 pub const SUFFIX: &str = ".adjz";
+/// Bytes of blocks held at once by a round of blocks coded in parallel
+/// (the writer's, and `convert::stream_raw`'s decoding), whatever the
+/// block size.
+pub const ROUND_BYTES: u64 = 16 << 20;
 
 /// How a level is compressed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -208,7 +212,7 @@ pub fn write_compressed(
         w.write_all(&index)?;
         let mut body = crc32fast::Hasher::new();
         let mut at = (INDEX_AT + index_len) as u64;
-        let round = (super::convert::ROUND_BYTES / b).max(1);
+        let round = (ROUND_BYTES / b).max(1);
         for first in (0..blocks).step_by(round as usize) {
             let ids: Vec<u64> = (first..(first + round).min(blocks)).collect();
             let stored: Vec<std::io::Result<Vec<u8>>> = ids
