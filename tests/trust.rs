@@ -117,6 +117,60 @@ fn a_search_that_reaches_a_damaged_level_from_above_is_refused() {
     ]);
 }
 
+/// The same for Adji-Boto under `--loop even` (the damage is the tables',
+/// whatever the game and rule).
+#[test]
+fn an_adjiboto_even_search_refuses_a_damaged_block() {
+    let t = tempfile::tempdir().unwrap();
+    let (raw, z) = (t.path().join("raw"), t.path().join("z"));
+    let build = [
+        "tables",
+        "build",
+        "--game",
+        "adjiboto",
+        "--loop",
+        "even",
+        "--max-seeds",
+        "9",
+    ];
+    common::ok(&[&build[..], &["--dir", s(&raw)]].concat());
+    let compress = [
+        "tables",
+        "compress",
+        "--dir",
+        s(&raw),
+        "--out",
+        s(&z),
+        "--block",
+        "700",
+    ];
+    common::ok(&[&compress[..], &["--loop", "even"]].concat());
+    assert!(damage_every_block(&z.join("adjiboto-even-009.adjz")) > 3);
+    let out = adji()
+        .args([
+            "solve",
+            "--game",
+            "adjiboto",
+            "--loop",
+            "even",
+            "--trust-tables",
+        ])
+        .args([
+            "--position",
+            "1,2,0,1,1/0,3,0,1,0 0 45-46 main",
+            "--tables",
+            s(&z),
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("adjiboto-even-009.adjz") && err.contains("block "),
+        "{err}"
+    );
+}
+
 #[test]
 fn openings_refuse_a_damaged_block() {
     let t = tempfile::tempdir().unwrap();

@@ -14,7 +14,7 @@
 //! first writer wins) with the file and block named, and the alarm it
 //! raises is shared by every level of a [`super::TableSet`]: a search
 //! watches it and stops, and the command that asked fails with
-//! [`super::TableSet::damage`]'s error instead of reporting.
+//! [`super::TableSet::check_damage`]'s error instead of reporting.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};

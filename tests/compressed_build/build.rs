@@ -112,3 +112,46 @@ fn a_build_the_disk_cannot_hold_is_refused_before_it_starts() {
     let said = build_compressed(&z, 9, &[]);
     assert!(said.contains("the levels compressed at "), "{said}");
 }
+
+/// Every table family and both loop rules: the compressed build stands
+/// for the plain one's files.
+#[test]
+fn every_rule_set_and_loop_rule_builds_compressed() {
+    let t = tempfile::tempdir().unwrap();
+    for (game, rules, max) in [
+        ("adjito", "default", "7"),
+        ("adjito", "must-reach", "7"),
+        ("adjito", "slam-forbidden", "7"),
+        ("adjiboto", "default", "9"),
+    ] {
+        for rule in ["start", "even"] {
+            let (raw, z) = (t.path().join("raw"), t.path().join("z"));
+            let args = [
+                "tables",
+                "build",
+                "--game",
+                game,
+                "--rules",
+                rules,
+                "--loop",
+                rule,
+                "--max-seeds",
+                max,
+                "--dir",
+            ];
+            ok(&[&args[..], &[s(&raw)]].concat());
+            ok(&[&args[..], &[s(&z), "--compress"]].concat());
+            assert!(
+                common::names(&z, ".adjt").is_empty(),
+                "{game} {rules} {rule}"
+            );
+            let sums = |d: &Path| {
+                let a = ["tables", "checksum", "--game", game, "--rules", rules];
+                ok(&[&a[..], &["--loop", rule, "--dir", s(d)]].concat())
+            };
+            assert_eq!(sums(&z), sums(&raw), "{game} {rules} {rule}");
+            std::fs::remove_dir_all(&raw).unwrap();
+            std::fs::remove_dir_all(&z).unwrap();
+        }
+    }
+}
