@@ -166,8 +166,7 @@ fn a_tiny_frontier_cap_spills_to_pending_bits_and_gives_identical_tables() {
             let (lo1, hi1, _) = build_level::<Adjito>(n, &lower, &NoProgress).unwrap();
             let tiny = BuildConfig {
                 cap: 16,
-                acyclic_pass: true,
-                wide: false,
+                ..BuildConfig::for_size(level_size(n as usize, 12) as usize)
             };
             let (lo2, hi2, rep) =
                 build_level_with::<Adjito>(n, &lower, &NoProgress, &tiny).unwrap();
@@ -203,7 +202,7 @@ fn acyclic_pass_changes_nothing<G: Game>(top: u32, levels: std::ops::RangeInclus
             let c = BuildConfig {
                 cap: 1 << 16,
                 acyclic_pass,
-                wide: false,
+                ..BuildConfig::for_size(level_size(n as usize, G::PITS) as usize)
             };
             build_level_with::<G>(n, &lower, &NoProgress, &c).unwrap()
         };
@@ -229,4 +228,68 @@ fn the_acyclic_pass_changes_no_bound_adjito() {
 
 fn tables_to<G: Game>(dir: &std::path::Path, rule: LoopRule, max: u32) -> TableSet {
     build::<G>(dir, rule, max)
+}
+
+/// The fast cells (2 bytes a position) and the safe ones (3, with a plane
+/// of `hi` bytes) give the same bounds on every level of every rule set
+/// under both loop rules; fast mode builds again in safe mode exactly
+/// where a loop-sensitive position needs it, which some small Adjito
+/// levels do (their files list exceptions) and most levels do not: none
+/// without a loop-sensitive position, such as Adji-Boto 16 and 17 (the
+/// first levels where the sweep runs below the level's last threshold,
+/// which a fast build once skipped).
+fn fast_is_safe<G: Game>(max: u32, rule: LoopRule) -> (u32, u32) {
+    use adji::tables::retrograde::{build_level_with, BuildConfig};
+    let dir = tempfile::tempdir().unwrap();
+    tables_to::<G>(dir.path(), rule, max);
+    let (mut rebuilt, mut fast) = (0, 0);
+    for n in 0..=max {
+        let lower = lower_levels::<G>(dir.path(), rule, n);
+        let size = level_size(n as usize, G::PITS) as usize;
+        let run = |safe| {
+            let c = BuildConfig {
+                safe,
+                ..BuildConfig::for_size(size)
+            };
+            build_level_with::<G>(n, &lower, &NoProgress, &c).unwrap()
+        };
+        let (f, s) = (run(false), run(true));
+        assert!(s.2.safe, "forced safe mode");
+        assert!(
+            f.0 == s.0 && f.1 == s.1,
+            "{:?} {rule:?} level {n}",
+            G::RULES
+        );
+        if f.2.safe {
+            // Only a loop-sensitive position (lo < hi) calls for it.
+            assert!(
+                f.0.iter().zip(&f.1).any(|(lo, hi)| lo != hi),
+                "{:?} {rule:?} level {n} built again without a loop-sensitive position",
+                G::RULES
+            );
+            rebuilt += 1;
+        } else {
+            fast += 1;
+        }
+    }
+    (rebuilt, fast)
+}
+
+#[test]
+fn fast_and_safe_cells_give_the_same_levels_in_every_rule_set() {
+    use adji::rules::RuleSet;
+    let mut seen = (0, 0);
+    for rules in RuleSet::ALL {
+        for rule in [LoopRule::Start, LoopRule::Even] {
+            let max = if rules.game() == adji::rules::GameId::Adjito {
+                10
+            } else {
+                17
+            };
+            let (r, f) = adji::with_rules!(rules, fast_is_safe(max, rule));
+            seen = (seen.0 + r, seen.1 + f);
+        }
+    }
+    assert!(seen.0 > 0, "no level needed the safe rebuild: {seen:?}");
+    assert!(seen.1 > seen.0, "most levels build in fast mode: {seen:?}");
 }

@@ -148,8 +148,9 @@ pub fn print_plan<G: Game>(
     let projected: f64 = p.iter().filter_map(|l| l.projected_secs).sum();
     t += &format!(
         "Disk: {} (and up to {} of cells out of core while a level is built, plus the update \
-         records beyond the inboxes' memory). Peak memory: {} (in memory: cells and frontiers of \
-         the level being built, plus the lower levels; out of core: one shard's cells and \
+         records beyond the inboxes' memory). Peak memory: {} (in memory: cells, 2 bytes a position, and \
+         frontiers of the level being built, plus the lower levels; a level with loop-sensitive \
+         positions is built again in safe mode, 3 bytes a position, refused beyond --memory; out of core: one shard's cells and \
          frontiers and the inboxes, the lower levels mapped). Projected time if nothing is kept: \
          {projected:.0} s (an estimate: the floor measured now, {:.1} ns/position, times the \
          build/floor ratio {BUILD_PER_FLOOR}; out-of-core levels take longer by their files' I/O).\n",
@@ -330,8 +331,9 @@ pub fn build<G: Game>(a: &BuildArgs) -> Result<(), CliError> {
             (Some(r), _) => {
                 let (floor, ratio) = floor(r.total_secs);
                 format!(
-                    "| {n} | {} | built{then} | {:.3} | {:.3} ({:.0}%) | {:.3} | {:.3} | {floor} | {ratio} | {} | {} |\n",
+                    "| {n} | {} | built{then}{} | {:.3} | {:.3} ({:.0}%) | {:.3} | {:.3} | {floor} | {ratio} | {} | {} |\n",
                     r.positions,
+                    if r.safe { " (again in safe mode)" } else { "" },
                     r.forward_secs,
                     r.kahn_secs,
                     100.0 * r.kahn_settled as f64 / r.positions.max(1) as f64,
@@ -396,13 +398,15 @@ mod tests {
             level,
             positions,
             // the cells of every shard out of core, as the planner counts them
-            scratch_bytes: if shards > 1 { 4 * positions } else { 0 },
+            scratch_bytes: if shards > 1 { 3 * positions } else { 0 },
             file_bytes: 0,
             work_bytes: 0,
             lower_bytes: 0,
             peak_bytes: 0,
             projected_secs: None,
             shards,
+            safe_work_bytes: 0,
+            budget: u64::MAX,
         }
     }
 
@@ -416,15 +420,15 @@ mod tests {
             plan(42, 3_042_312_350, 2),
             plan(43, 100, 2),
         ];
-        assert_eq!(biggest_shard(&p), Some((42, 6_084_624_700)));
+        assert_eq!(biggest_shard(&p), Some((42, 4_563_468_525)));
         assert_eq!(biggest_shard(&p[..1]), None);
         let w = |background: u64, expire_secs: f64| Writeback {
             background,
             source: "vm.dirty_background_ratio = 10".into(),
             expire_secs,
         };
-        let note = writeback_note(((42, 6_084_624_700), w(2 << 30, 30.0))).unwrap();
-        for part in ["level 42", "5.7 GiB", "2.0 GiB", "ratio = 10", "after 30 s"] {
+        let note = writeback_note(((42, 4_563_468_525), w(2 << 30, 30.0))).unwrap();
+        for part in ["level 42", "4.3 GiB", "2.0 GiB", "ratio = 10", "after 30 s"] {
             assert!(note.contains(part), "{part}: {note}");
         }
         assert!(writeback_note(((42, 6 << 30), w(8 << 30, 30.0))).is_some());

@@ -43,7 +43,7 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use super::cell::{cells, Cell};
+use super::cell::Cells;
 use super::driver::{run_level, LevelPasses, Phase};
 use super::events::Mode;
 use super::frontier::DIRTY_CHUNK;
@@ -369,7 +369,7 @@ fn build_level_distributed<G: Game, W: Word>(
     let t0 = Instant::now();
     let size = layout.size();
     let mut rank = Rank::<G, W>::new(comm, Part::new(n, layout, comm.rank()));
-    let mut words = Words::zeroed(rank.part.len()).map_err(|e| TableError::Io {
+    let mut words = Words::zeroed(rank.part.len(), true).map_err(|e| TableError::Io {
         path: dir.to_path_buf(),
         source: e,
     })?;
@@ -537,7 +537,7 @@ impl<'c, 'l, G: Game, W: Word> Rank<'c, 'l, G, W> {
     }
 
     /// Exchange rounds under `mode` until no rank sends anything.
-    fn rounds(&mut self, cells: &[Cell], mode: Mode) {
+    fn rounds(&mut self, cells: Cells, mode: Mode) {
         while let Some(got) = self.exchange() {
             for b in got {
                 self.part.receive(cells, &b, mode, &mut |_| {});
@@ -604,7 +604,7 @@ impl<G: Game, W: Word> LevelPasses for DistPasses<'_, '_, '_, G, W> {
 
     fn kahn(&mut self, _: &dyn Progress) -> Result<(), TableError> {
         self.start = self.rank.phase_start();
-        let cells = cells(self.words);
+        let cells = self.words.cells();
         self.rank.part.kahn_local(cells, &mut |_| {});
         self.rank.rounds(cells, Mode::Kahn);
         Ok(())
@@ -620,7 +620,7 @@ impl<G: Game, W: Word> LevelPasses for DistPasses<'_, '_, '_, G, W> {
     }
 
     fn threshold(&mut self, t: i32, _: &dyn Progress) -> Result<(), TableError> {
-        let cells = cells(self.words);
+        let cells = self.words.cells();
         let masks = (&self.masks.0[..], &self.masks.1[..]);
         self.rank.part.scan_local(cells, masks, t, &mut |_| {});
         self.rank.rounds(cells, Mode::Threshold(t));

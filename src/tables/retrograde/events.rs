@@ -1,6 +1,6 @@
-//! The state of a level under construction (one 4-byte [`Cell`] per
-//! position) and the events that change it: what a settled or newly
-//! classified position does to its quiet predecessors.
+//! The events that change the state of a level under construction
+//! ([`Cells`]): what a settled or newly classified position does to its
+//! quiet predecessors.
 //!
 //! Events are processed in batches: all predecessors of a batch are
 //! generated, ranked and prefetched first, then updated a batch later, so
@@ -11,7 +11,7 @@
 //! are processed never changes the result: the acyclic pass computes exact
 //! bounds, and within one threshold W and L are closures.
 
-use super::cell::{cell_fields, Cell, CNT, IN_L, IN_W, NONE};
+use super::cell::{cell_fields, Cell, Cells, Slot, Tally, CNT, IN_L, IN_W, NONE};
 use super::frontier::Producer;
 use super::packed::{rot, Word};
 use super::preds::for_each_pred;
@@ -49,13 +49,15 @@ pub(super) struct Ev<W: Word> {
 
 /// The event of position `board` (rank `r`) of kind `kind`; in the
 /// acyclic pass its bounds are read from its (settled) cell.
-pub(super) fn event<W: Word>(cells: &[Cell], r: usize, board: W, kind: usize) -> Ev<W> {
-    let (lo, hi) = cells[r].bounds();
+pub(super) fn event<W: Word>(cells: Cells, r: usize, board: W, kind: usize) -> Ev<W> {
+    // A settled position of the acyclic pass has `lo = hi` (the module
+    // comment of [`super::cell`]).
+    let v = cells.cells[r].value();
     Ev {
         board,
         kind: kind as u8,
-        lo,
-        hi,
+        lo: v,
+        hi: v,
     }
 }
 
@@ -70,7 +72,9 @@ struct Pred<W: Word> {
 /// A worker's event processor: the cells, the mode, its local stack and
 /// its producers into the round's frontier (one per kind).
 pub(super) struct Worker<'p, 's, 'a, G: Game, W: Word> {
-    cells: &'p [Cell],
+    cells: Cells<'p>,
+    /// What the worker saw of the fast mode's positions.
+    pub(super) tally: Tally,
     mode: Mode,
     stack: Vec<Ev<W>>,
     local_max: usize,
@@ -87,13 +91,14 @@ impl<'p, 's, 'a, G: Game, W: Word> Worker<'p, 's, 'a, G, W> {
     /// A worker on the cells of a level whose local stack holds up to
     /// `local_max` events.
     pub(super) fn new(
-        cells: &'p [Cell],
+        cells: Cells<'p>,
         mode: Mode,
         out: [Producer<'s, 'a>; 2],
         local_max: usize,
     ) -> Self {
         Worker {
             cells,
+            tally: Tally::default(),
             mode,
             stack: Vec::new(),
             local_max,
@@ -136,7 +141,7 @@ impl<'p, 's, 'a, G: Game, W: Word> Worker<'p, 's, 'a, G, W> {
         let preds = &mut self.preds[1];
         for (k, e) in self.batch[1].iter().enumerate() {
             for_each_pred::<G, W>(e.board, |r, board| {
-                prefetch(&self.cells[r as usize]);
+                prefetch(&self.cells.cells[r as usize]);
                 preds.push(Pred {
                     rank: r as u32,
                     board,
@@ -151,11 +156,11 @@ impl<'p, 's, 'a, G: Game, W: Word> Worker<'p, 's, 'a, G, W> {
         for j in 0..self.preds[0].len() {
             let q = self.preds[0][j];
             let e = self.batch[0][q.ev as usize];
-            let cell = &self.cells[q.rank as usize];
+            let slot = self.cells.slot(q.rank as usize);
             let new = match self.mode {
-                Mode::Kahn => settle(cell, e),
-                Mode::Threshold(t) if e.kind as usize == W => w_event(cell, t),
-                Mode::Threshold(t) => l_event(cell, t),
+                Mode::Kahn => settle(slot.cell, e),
+                Mode::Threshold(t) if e.kind as usize == W => w_event(slot, t, &mut self.tally),
+                Mode::Threshold(t) => l_event(slot, t, &mut self.tally),
             };
             if let Some((kind, lo, hi)) = new {
                 self.emit(q.rank as usize, q.board, kind, lo, hi);
@@ -176,42 +181,46 @@ impl<'p, 's, 'a, G: Game, W: Word> Worker<'p, 's, 'a, G, W> {
                 hi,
             });
         } else {
-            self.out[kind].push(&mut self.lists[kind], &self.cells[r], r, rot::<G, W>(board));
+            let cell = &self.cells.cells[r];
+            self.out[kind].push(&mut self.lists[kind], cell, r, rot::<G, W>(board));
         }
     }
 }
 
-/// Acyclic pass: the predecessor's `E_lo` rises to `−hi`, its `E_hi` to
-/// `−lo`, its counter falls; the event taking it to 0 settles it (all in one
-/// atomic update, so the settling event sees every raise).
+/// Acyclic pass: the predecessor's exit rises to `−value` of the settled
+/// child (whose `lo = hi`), its counter falls; the event taking it to 0
+/// settles it (all in one atomic update, so the settling event sees every
+/// raise).
 #[inline]
 pub(super) fn settle<W: Word>(cell: &Cell, e: Ev<W>) -> Option<(usize, i8, i8)> {
-    let (lo, hi) = (e.hi.wrapping_neg(), e.lo.wrapping_neg());
-    let prev = cell.update(|a, b, c| {
+    debug_assert_eq!(e.lo, e.hi, "a position settled in the acyclic pass");
+    let v = e.lo.wrapping_neg();
+    let prev = cell.update(|a, b| {
         debug_assert!(b & CNT > 0);
         let b = b - 1;
         let b = if b & CNT == 0 { b | IN_W | IN_L } else { b };
-        Some((a.max(lo), b, c.max(hi)))
+        Some((a.max(v), b))
     })?;
-    let (a, b, c) = cell_fields(prev);
-    (b & CNT == 1).then_some((W, a.max(lo), c.max(hi)))
+    let (a, b) = cell_fields(prev);
+    (b & CNT == 1).then_some((W, a.max(v), a.max(v)))
 }
 
-/// A child entered W at `t`: the counter falls; reaching 0 with
-/// `E_hi ≤ −t` puts the predecessor in L.
+/// A child entered W at `t`: the counter falls; reaching 0 with `a ≤ −t`
+/// puts the predecessor in L (`a` is its exit, or its `lo` if it is in W:
+/// the same test, the module comment of [`super::cell`]).
 #[inline]
-pub(super) fn w_event(cell: &Cell, t: i32) -> Option<(usize, i8, i8)> {
-    let prev = cell.decrement();
-    let (_, b, e) = cell_fields(prev);
+pub(super) fn w_event(slot: Slot, t: i32, tally: &mut Tally) -> Option<(usize, i8, i8)> {
+    let prev = slot.cell.decrement();
+    let (e, b) = cell_fields(prev);
     debug_assert!(b & CNT > 0);
     if b & CNT != 1 || b & IN_L != 0 {
         return None;
     }
-    ((e == NONE || e as i32 <= -t) && cell.l_trans(t)).then_some((L, 0, 0))
+    ((e == NONE || e as i32 <= -t) && slot.l_trans(t, tally)).then_some((L, 0, 0))
 }
 
 /// A child entered L at `t`: the predecessor enters W.
 #[inline]
-pub(super) fn l_event(cell: &Cell, t: i32) -> Option<(usize, i8, i8)> {
-    (cell.flags() & IN_W == 0 && cell.w_trans(t)).then_some((W, 0, 0))
+pub(super) fn l_event(slot: Slot, t: i32, tally: &mut Tally) -> Option<(usize, i8, i8)> {
+    (slot.cell.flags() & IN_W == 0 && slot.w_trans(t, tally)).then_some((W, 0, 0))
 }

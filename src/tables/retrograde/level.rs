@@ -7,7 +7,10 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::cell::{cell_fields, cell_word, cells, Cell, IN_L, IN_W, NONE, PEND_L, PEND_W};
+use super::cell::{
+    cell_fields, cell_word, cells, finished_bounds, plane_cells, Cell, Cells, Tally, CNT, IN_L,
+    IN_W, NONE, PEND_L, PEND_W,
+};
 use super::driver::{LevelPasses, Phase};
 use super::events::{event, Ev, Mode, Worker, L, LOCAL_MAX, W};
 use super::frontier::{for_each_board, Frontier, Sink, DIRTY_CHUNK};
@@ -20,7 +23,7 @@ use crate::game::{Game, Position, MAX_PITS};
 use crate::index::{boards, rank};
 use crate::progress::Progress;
 use crate::tables::{TableError, TableSet};
-use crate::value::{capture_value, NEG_INF_BYTE, POS_INF_BYTE};
+use crate::value::capture_value;
 
 /// Measurements of one level's build.
 #[derive(Clone, Debug, Default, serde::Serialize)]
@@ -51,6 +54,9 @@ pub struct LevelReport {
     /// Bits of the word the level's boards were packed into: 64, or 128
     /// where 64 do not hold every board.
     pub word_bits: u32,
+    /// Whether the level was built in safe mode (3 bytes a position; fast
+    /// mode, 2 bytes, lost a loop-sensitive position: [`super::cell`]).
+    pub safe: bool,
 }
 
 /// Positions per forward-pass batch: the capture lookups of a whole batch
@@ -59,50 +65,79 @@ pub(super) const FWD_BATCH: usize = 32;
 /// Frontier entries a worker takes at a time in a round.
 const SLICE: usize = 1 << 10;
 
-/// The cells of a level (or of an out-of-core shard) as `len` u32 words
-/// over a memory map: anonymous and zeroed, asked for on transparent huge
+/// The cells of a level (or of a part of one) as `len` u16 words over a
+/// memory map, and in safe mode the plane of `len` `hi` bytes after them
+/// ([`super::cell`]): anonymous and zeroed, asked for on transparent huge
 /// pages where the system offers them (the events' random accesses then
 /// miss the TLB far less), or a shard's cell file mapped in place.
 pub(super) struct Words {
     map: memmap2::MmapMut,
     len: usize,
+    plane: bool,
 }
 
 impl Words {
-    /// `len` zeroed words.
-    pub(super) fn zeroed(len: usize) -> std::io::Result<Words> {
-        let map = memmap2::MmapMut::map_anon((4 * len).max(4))?;
-        #[cfg(target_os = "linux")]
-        let _ = map.advise(memmap2::Advice::HugePage);
-        Ok(Words { map, len })
+    /// Bytes of `len` cells, with their plane when `plane`.
+    pub(super) fn bytes(len: usize, plane: bool) -> usize {
+        (len * if plane { 3 } else { 2 }).max(2)
     }
 
-    /// `len` words over `map`, which must be at least `4·len` bytes long
-    /// (panics otherwise: a caller's bug, never a file's content).
-    pub(super) fn over(map: memmap2::MmapMut, len: usize) -> Words {
-        assert!(map.len() >= 4 * len, "a cell map shorter than its words");
-        Words { map, len }
+    /// `len` zeroed words, and a zeroed plane when `plane`.
+    pub(super) fn zeroed(len: usize, plane: bool) -> std::io::Result<Words> {
+        let map = memmap2::MmapMut::map_anon(Self::bytes(len, plane))?;
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
+        Ok(Words { map, len, plane })
+    }
+
+    /// `len` words (and their plane when `plane`) over `map`, which must be
+    /// at least [`Words::bytes`] long (panics otherwise: a caller's bug,
+    /// never a file's content).
+    pub(super) fn over(map: memmap2::MmapMut, len: usize, plane: bool) -> Words {
+        assert!(
+            map.len() >= Self::bytes(len, plane),
+            "a cell map shorter than its words"
+        );
+        Words { map, len, plane }
     }
 
     /// The map under the words (its bytes, for reading and writing files).
     pub(super) fn map(&mut self) -> &mut memmap2::MmapMut {
         &mut self.map
     }
+
+    /// The words and the plane, for exclusive access.
+    pub(super) fn split_mut(&mut self) -> (&mut [u16], Option<&mut [u8]>) {
+        let (len, plane) = (self.len, self.plane);
+        let (cells, rest) = self.map.split_at_mut(2 * len);
+        // SAFETY: the map is page-aligned, so its first 2·len bytes are
+        // len aligned u16s, only read and written as such.
+        let words = unsafe { std::slice::from_raw_parts_mut(cells.as_mut_ptr() as *mut u16, len) };
+        (words, plane.then(|| &mut rest[..len]))
+    }
+
+    /// The cells and plane for shared atomic access.
+    pub(super) fn cells(&mut self) -> Cells<'_> {
+        let (words, plane) = self.split_mut();
+        Cells {
+            cells: cells(words),
+            plane: plane.map(plane_cells),
+        }
+    }
 }
 
 impl std::ops::Deref for Words {
-    type Target = [u32];
-    fn deref(&self) -> &[u32] {
-        // SAFETY: the map is page-aligned and at least 4·len bytes long
-        // (`zeroed` and `over`), and only read and written as u32 words.
-        unsafe { std::slice::from_raw_parts(self.map.as_ptr() as *const u32, self.len) }
+    type Target = [u16];
+    fn deref(&self) -> &[u16] {
+        // SAFETY: the map is page-aligned and at least 2·len bytes long
+        // (`zeroed` and `over`), and only read and written as u16 words.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr() as *const u16, self.len) }
     }
 }
 
 impl std::ops::DerefMut for Words {
-    fn deref_mut(&mut self) -> &mut [u32] {
-        // SAFETY: as in `deref`, with the map borrowed exclusively.
-        unsafe { std::slice::from_raw_parts_mut(self.map.as_mut_ptr() as *mut u32, self.len) }
+    fn deref_mut(&mut self) -> &mut [u16] {
+        self.split_mut().0
     }
 }
 
@@ -137,23 +172,32 @@ impl LevelBounds {
 }
 
 /// Finishes the cells `words` after the sweep in place (see
-/// [`LevelBounds::finish`]); [`bound_bytes`] then reads each word.
-pub(super) fn finish_words(words: &mut [u32]) {
-    words.par_chunks_mut(DIRTY_CHUNK).for_each(|words| {
-        for w in words {
-            let (a, b, c) = cell_fields(*w);
-            let lo = if b & IN_W != 0 { a } else { NEG_INF_BYTE };
-            let hi = if b & IN_L != 0 { c } else { POS_INF_BYTE };
-            *w = cell_word(lo, 0, hi);
+/// [`LevelBounds::finish`]): each word becomes its `lo` and `hi` bytes,
+/// which [`bound_bytes`] then reads.
+pub(super) fn finish_words(words: &mut Words) {
+    let (words, plane) = words.split_mut();
+    let finish = |words: &mut [u16], plane: Option<&[u8]>| {
+        for (i, w) in words.iter_mut().enumerate() {
+            let (lo, hi) = finished_bounds(*w, plane.map(|p| p[i]));
+            *w = u16::from_le_bytes([lo, hi]);
         }
-    });
+    };
+    match plane {
+        Some(plane) => words
+            .par_chunks_mut(DIRTY_CHUNK)
+            .zip(plane.par_chunks(DIRTY_CHUNK))
+            .for_each(|(w, p)| finish(w, Some(p))),
+        None => words
+            .par_chunks_mut(DIRTY_CHUNK)
+            .for_each(|w| finish(w, None)),
+    }
 }
 
 /// The lo and hi bound bytes of a word finished by [`finish_words`].
 #[inline]
-pub(super) fn bound_bytes(w: u32) -> (u8, u8) {
-    let (lo, _, hi) = cell_fields(w);
-    (lo as u8, hi as u8)
+pub(super) fn bound_bytes(w: u16) -> (u8, u8) {
+    let [lo, hi] = w.to_le_bytes();
+    (lo, hi)
 }
 
 /// One level under construction.
@@ -169,6 +213,9 @@ pub(super) struct LevelBuild<'a, G: Game, W: Word> {
     /// The chunks' masks of the unsettled positions' exit values, taken
     /// after the acyclic pass for the sweep's scans.
     masks: (Vec<ValueMask>, Vec<ValueMask>),
+    /// What the workers saw of the fast mode's positions, merged after
+    /// each threshold ([`Tally`]).
+    tally: Tally,
     game: PhantomData<(G, W)>,
 }
 
@@ -178,6 +225,7 @@ impl<'a, G: Game, W: Word> LevelBuild<'a, G, W> {
         size: usize,
         lower: &'a TableSet,
         cap: usize,
+        safe: bool,
     ) -> std::io::Result<Self> {
         let dirty = || {
             (0..size.div_ceil(DIRTY_CHUNK))
@@ -188,7 +236,7 @@ impl<'a, G: Game, W: Word> LevelBuild<'a, G, W> {
             n,
             lower,
             cap,
-            words: Words::zeroed(size)?,
+            words: Words::zeroed(size, safe)?,
             dirty: [dirty(), dirty()],
             report: LevelReport {
                 level: n,
@@ -198,6 +246,7 @@ impl<'a, G: Game, W: Word> LevelBuild<'a, G, W> {
             },
             acyclic: true,
             masks: (Vec::new(), Vec::new()),
+            tally: Tally::default(),
             game: PhantomData,
         })
     }
@@ -231,12 +280,12 @@ impl<'a, G: Game, W: Word> LevelBuild<'a, G, W> {
         };
         let (n, cap) = (self.n, self.cap);
         let dirty = &self.dirty;
-        let cells = cells(&mut self.words);
+        let cells = self.words.cells();
         let mut first = true;
         while !front.is_empty() {
             self.report.max_frontier = self.report.max_frontier.max(front.len() as u64);
             self.report.spills += (!first && front.spilled[W]) as u32;
-            front = round::<G, W>(cells, n, Mode::Kahn, front, dirty, cap);
+            front = round::<G, W>(cells, n, Mode::Kahn, front, dirty, cap).0;
             first = false;
         }
     }
@@ -255,6 +304,10 @@ impl<'a, G: Game, W: Word> LevelBuild<'a, G, W> {
     /// One threshold `t` of the sweep (see the module comment of
     /// [`super`]): its scan, then frontier rounds until none is left.
     pub(super) fn threshold(&mut self, t: i32, bar: &dyn Progress) {
+        if self.tally.lost {
+            // Lost in fast mode: the level is built again in safe mode.
+            return;
+        }
         let (n, cap) = (self.n, self.cap);
         let report = &mut self.report;
         report.scans += 1;
@@ -263,14 +316,27 @@ impl<'a, G: Game, W: Word> LevelBuild<'a, G, W> {
         let (mask_lo, mask_hi) = (&self.masks.0, &self.masks.1);
         let dirty = &self.dirty;
         let words = &mut self.words;
-        let mut front = scan::<G, W>(words, n, t, (mask_lo, mask_hi), dirty, cap);
+        let (mut front, tally) = scan::<G, W>(words, n, t, (mask_lo, mask_hi), dirty, cap);
+        self.tally.merge(&tally);
         report.scan_secs += ts.elapsed().as_secs_f64();
-        let cells = cells(words);
+        let cells = words.cells();
         while !front.is_empty() {
             report.max_frontier = report.max_frontier.max(front.len() as u64);
             report.spills += front.spilled.iter().any(|&s| s) as u32;
-            front = round::<G, W>(cells, n, Mode::Threshold(t), front, dirty, cap);
+            let tally;
+            (front, tally) = round::<G, W>(cells, n, Mode::Threshold(t), front, dirty, cap);
+            self.tally.merge(&tally);
         }
+        if !self.tally.closed_down_to(t) {
+            self.tally.lost = true;
+        }
+    }
+
+    /// Whether the fast mode lost a loop-sensitive position's exit or `hi`
+    /// (the level must then be built again in safe mode; always false in
+    /// safe mode).
+    pub(super) fn lost(&self) -> bool {
+        self.tally.lost || !self.tally.closed_down_to(i32::MIN / 2)
     }
 
     /// Finish: positions never in W get `lo = −∞`, never in L `hi = +∞`.
@@ -320,7 +386,7 @@ impl<G: Game, W: Word> LevelPasses for LevelBuild<'_, G, W> {
 /// = hi = E`), marked pending and its chunk (of `dirty`, counted from
 /// `start`) marked dirty.
 pub(super) fn forward_cells<G: Game, W: Word>(
-    words: &mut [u32],
+    words: &mut [u16],
     start: u64,
     n: u32,
     lower: &TableSet,
@@ -364,42 +430,46 @@ pub(super) fn for_each_batch<G: Game>(
 /// The forward pass's cells from the boards' `(E, quiet-move count)`
 /// ([`exits_batch`]); with `settle`, a board without quiet moves is
 /// settled at once (and pending for the acyclic pass).
-pub(super) fn exit_words(words: &mut [u32], exits: &[(i32, u8)], settle: bool) {
+pub(super) fn exit_words(words: &mut [u16], exits: &[(i32, u8)], settle: bool) {
     for (w, &(e, cnt)) in words.iter_mut().zip(exits) {
         let e = if e == i32::MIN { NONE } else { e as i8 };
+        debug_assert!(cnt <= CNT, "at most {CNT} quiet moves");
         let b = if cnt == 0 && settle {
             IN_W | IN_L | PEND_W
         } else {
             cnt
         };
-        *w = cell_word(e, b, e);
+        *w = cell_word(e, b);
     }
 }
 
 /// Marks a chunk of forward-pass cells dirty when one is pending, and
 /// counts it done.
-pub(super) fn chunk_done(words: &[u32], dirty: &AtomicBool, bar: &dyn Progress) {
+pub(super) fn chunk_done(words: &[u16], dirty: &AtomicBool, bar: &dyn Progress) {
     if words.iter().any(|&w| cell_fields(w).1 & PEND_W != 0) {
         dirty.store(true, Relaxed);
     }
     bar.inc(words.len() as u64);
 }
 
+/// What a worker pushed, and what it saw of the fast mode's positions.
+type Out<W> = ([Vec<W>; 2], Tally);
+
 /// A worker with producers into `sinks`, and what it pushed when done.
 fn with_worker<G: Game, W: Word>(
-    cells: &[Cell],
+    cells: Cells,
     mode: Mode,
     sinks: &[Sink; 2],
     f: impl FnOnce(&mut Worker<G, W>),
-) -> [Vec<W>; 2] {
+) -> Out<W> {
     let mut w = worker::<G, W>(cells, mode, sinks);
     f(&mut w);
-    std::mem::take(&mut w.lists)
+    (std::mem::take(&mut w.lists), std::mem::take(&mut w.tally))
 }
 
 /// A worker on `cells` with producers into `sinks`.
 fn worker<'p, 's, 'a, G: Game, W: Word>(
-    cells: &'p [Cell],
+    cells: Cells<'p>,
     mode: Mode,
     sinks: &'s [Sink<'a>; 2],
 ) -> Worker<'p, 's, 'a, G, W> {
@@ -412,14 +482,21 @@ fn worker<'p, 's, 'a, G: Game, W: Word>(
     )
 }
 
-/// The frontier of what `outs` pushed into `sinks`.
-fn collect<W: Word>(mut outs: Vec<[Vec<W>; 2]>, sinks: &[Sink; 2]) -> Frontier<W> {
+/// The frontier of what `outs` pushed into `sinks`, and their tally.
+fn collect<W: Word>(mut outs: Vec<Out<W>>, sinks: &[Sink; 2]) -> (Frontier<W>, Tally) {
     let mut front = Frontier::default();
     for k in 0..2 {
-        let lists = outs.iter_mut().map(|o| std::mem::take(&mut o[k])).collect();
+        let lists = outs
+            .iter_mut()
+            .map(|o| std::mem::take(&mut o.0[k]))
+            .collect();
         front.add(k, lists, &sinks[k]);
     }
-    front
+    let mut tally = Tally::default();
+    for o in &outs {
+        tally.merge(&o.1);
+    }
+    (front, tally)
 }
 
 /// One round over a frontier: its entries (of each kind, sorted in the
@@ -427,13 +504,13 @@ fn collect<W: Word>(mut outs: Vec<[Vec<W>; 2]>, sinks: &[Sink; 2]) -> Frontier<W
 /// the positions of dirty chunks that carry its pending bit (cleared as
 /// they are taken); what the events push is the next frontier.
 fn round<G: Game, W: Word>(
-    cells: &[Cell],
+    cells: Cells,
     n: u32,
     mode: Mode,
     input: Frontier<W>,
     dirty: &[Vec<AtomicBool>; 2],
     cap: usize,
-) -> Frontier<W> {
+) -> (Frontier<W>, Tally) {
     let sinks = [
         Sink::new(cap, &dirty[W], PEND_W),
         Sink::new(cap, &dirty[L], PEND_L),
@@ -469,7 +546,7 @@ fn round<G: Game, W: Word>(
                 .into_par_iter()
                 .filter(|&ci| dirty[k][ci].swap(false, Relaxed))
                 .map(|ci| {
-                    let ranks = take_pending(cells, ci, bit);
+                    let ranks = take_pending(cells.cells, ci, bit);
                     with_worker::<G, W>(cells, mode, &sinks, |w| {
                         let mut evs = Vec::with_capacity(ranks.len());
                         for_each_board::<G, W>(&ranks, n, |r, b| {
@@ -506,19 +583,20 @@ const SLAB: usize = 512;
 /// ([`claim_seeds`]), then each chunk's worker processes every event its
 /// seeds lead to. Returns the overflow.
 fn scan<G: Game, W: Word>(
-    words: &mut [u32],
+    words: &mut Words,
     n: u32,
     t: i32,
     (mask_lo, mask_hi): (&[ValueMask], &[ValueMask]),
     dirty: &[Vec<AtomicBool>; 2],
     cap: usize,
-) -> Frontier<W> {
+) -> (Frontier<W>, Tally) {
     let ni = n as i32;
+    let fast = words.cells().plane.is_none();
     let sinks = [
         Sink::new(cap, &dirty[W], PEND_W),
         Sink::new(cap, &dirty[L], PEND_L),
     ];
-    let mut outs: Vec<[Vec<W>; 2]> = Vec::new();
+    let mut outs: Vec<Out<W>> = Vec::new();
     let slab = SLAB * DIRTY_CHUNK;
     for first in (0..words.len()).step_by(slab) {
         let end = (first + slab).min(words.len());
@@ -529,10 +607,10 @@ fn scan<G: Game, W: Word>(
                 let ci = first / DIRTY_CHUNK + i;
                 mask_has(&mask_lo[ci], t, ni) || mask_has(&mask_hi[ci], -t, ni)
             })
-            .map(|(i, ws)| claim_seeds(ws, first + i * DIRTY_CHUNK, t))
+            .map(|(i, ws)| claim_seeds(ws, first + i * DIRTY_CHUNK, t, fast))
             .filter(|(ranks, _)| !ranks.is_empty())
             .collect();
-        let cells = cells(words);
+        let cells = words.cells();
         // One worker and one event list per rayon job, reused over its chunks.
         outs.par_extend(seeds.into_par_iter().map_init(
             || {
@@ -544,7 +622,7 @@ fn scan<G: Game, W: Word>(
             |(w, evs), (ranks, codes)| {
                 seed_events::<G, W>(n, &ranks, &codes, evs);
                 w.run(evs.drain(..));
-                std::mem::take(&mut w.lists)
+                (std::mem::take(&mut w.lists), std::mem::take(&mut w.tally))
             },
         ));
     }

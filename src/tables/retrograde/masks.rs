@@ -1,4 +1,4 @@
-//! The value masks: which exit values (`E_lo`, `E_hi`) occur among a
+//! The value masks: which exit values occur among a
 //! level's unsettled positions, chunk by chunk, and from them which
 //! thresholds of the sweep need a scan at all. Every backend computes them
 //! over its cells; the level loop ([`super::driver`]) reads them.
@@ -9,7 +9,8 @@ use super::cell::{cell_fields, IN_L, IN_W, NONE};
 use super::frontier::DIRTY_CHUNK;
 
 /// Which exit values occur among the unsettled positions of a chunk, as
-/// bit sets indexed by `value + n` (for `E_lo` and for `E_hi`).
+/// bit sets indexed by `value + n` (the same for the W and the L seeds,
+/// since one byte holds the exit: [`super::cell`]).
 pub(super) type ValueMask = [u64; 4];
 
 /// Whether value `v` of a level of `n` seeds is in the mask `m`.
@@ -20,23 +21,22 @@ pub(super) fn mask_has(m: &ValueMask, v: i32, n: i32) -> bool {
 
 /// The value masks of every chunk of `words` (cells of level `n`) and the
 /// number of settled positions.
-pub(super) fn value_masks(words: &[u32], n: u32) -> (Vec<ValueMask>, Vec<ValueMask>, u64) {
+pub(super) fn value_masks(words: &[u16], n: u32) -> (Vec<ValueMask>, Vec<ValueMask>, u64) {
     let n = n as i32;
     let per_chunk: Vec<(ValueMask, ValueMask, u64)> = words
         .par_chunks(DIRTY_CHUNK)
         .map(|words| {
             let (mut ml, mut mh, mut settled) = ([0u64; 4], [0u64; 4], 0);
             for &w in words {
-                let (a, b, c) = cell_fields(w);
+                let (a, b) = cell_fields(w);
                 if b & (IN_W | IN_L) == IN_W | IN_L {
                     settled += 1;
                     continue;
                 }
-                for (m, v) in [(&mut ml, a), (&mut mh, c)] {
-                    if v != NONE {
-                        let i = (v as i32 + n) as usize;
-                        m[i / 64] |= 1 << (i % 64);
-                    }
+                if a != NONE {
+                    let i = (a as i32 + n) as usize;
+                    ml[i / 64] |= 1 << (i % 64);
+                    mh[i / 64] |= 1 << (i % 64);
                 }
             }
             (ml, mh, settled)

@@ -53,11 +53,24 @@
 //!
 //! # Memory and races
 //!
-//! One 4-byte cell per position, one atomic word, on transparent huge pages
-//! where offered: `E_lo` (later `lo`), the counter (low four bits) with the
-//! W and L flags and two pending bits, `E_hi` (later `hi`); every update is
-//! one atomic operation on the word. Frontier lists (the local stacks'
-//! overflow) hold at most `size / 64` packed boards each; beyond that,
+//! One 2-byte cell per position, one atomic word, on transparent huge pages
+//! where offered: one value byte `a` (the exit, later the first bound the
+//! sweep finds) and the counter (low three bits) with the W and L flags,
+//! two pending bits and `HP` ("`hi` is not `a`"). One value byte suffices
+//! ([`cell`]): the acyclic pass settles positions with `lo = hi`, and in
+//! the sweep `lo` may replace the exit of a position in W; only a
+//! loop-sensitive position needs its exit and both bounds at once. A
+//! level is built first in **fast mode** (2 bytes a position), which
+//! counts the positions whose `hi` replaced their exit and checks after
+//! each threshold that every one of them entered W at `hi`; where one did
+//! not (a loop-sensitive position, in the default rule sets on Adjito
+//! levels 2–6 only), the level is built again in **safe mode**, whose
+//! plane of `hi` bytes keeps every exit (3 bytes a position; the parts of
+//! the out-of-core and distributed builders always use it). Every update
+//! is one atomic operation on the cell word (and a store to the plane
+//! byte that only the position's L entry writes). Frontier lists (the
+//! local stacks' overflow) hold at most `size / 64` packed boards each,
+//! and at most [`FRONTIER_CAP`]; beyond that,
 //! positions get a pending bit and their chunk a dirty mark, and the next
 //! round collects them. In the acyclic pass the event taking a counter to
 //! 0 (one compare-and-swap that also raises the bounds) is the only one to
@@ -135,18 +148,13 @@ impl BuildConfig {
     /// The configuration of a level of `size` positions.
     pub fn for_size(size: usize) -> Self {
         BuildConfig {
-            cap: default_cap(size),
+            cap: frontier_cap(size),
             acyclic_pass: true,
             wide: false,
+            safe: false,
+            safe_within: None,
         }
     }
-}
-
-/// Frontier cap (entries per list) of a level of `size` positions: a
-/// frontier of 8-byte entries costs at most an eighth of a byte per
-/// position.
-fn default_cap(size: usize) -> usize {
-    (size / 64).max(1 << 16)
 }
 
 /// How a level is built. Tests vary these; the tables never change.
@@ -161,6 +169,14 @@ pub struct BuildConfig {
     /// Whether the boards are packed into 128 bits even where 64 hold them
     /// (the 64-bit word is used wherever it can be unless this is set).
     pub wide: bool,
+    /// Whether the level is built in safe mode at once (cells and a plane
+    /// of `hi` bytes, 3 bytes a position), not first in fast mode (2 bytes
+    /// a position, built again in safe mode where a loop-sensitive
+    /// position needs it: [`cell`]).
+    pub safe: bool,
+    /// Working bytes a safe rebuild may take (`None`: no bound); beyond
+    /// them it is refused ([`TableError::OverBudget`]).
+    pub safe_within: Option<u64>,
 }
 
 /// [`build_level`] under an explicit [`BuildConfig`].
@@ -252,20 +268,37 @@ fn build_bounds<G: Game, W: packed::Word>(
     config: &BuildConfig,
 ) -> Result<(level::LevelBounds, LevelReport), TableError> {
     let t0 = Instant::now();
-    let mut lb =
-        level::LevelBuild::<G, W>::new(n, size, lower, config.cap.max(1)).map_err(|e| {
-            TableError::Io {
+    let mut safe = config.safe;
+    loop {
+        let mut lb = level::LevelBuild::<G, W>::new(n, size, lower, config.cap.max(1), safe)
+            .map_err(|e| TableError::Io {
                 path: PathBuf::from(format!("(memory for level {n})")),
                 source: e,
+            })?;
+        lb.acyclic = config.acyclic_pass;
+        bar.start(&format!("level {n}"), size as u64);
+        driver::run_level(&mut lb, bar)?;
+        lower.check_damage()?;
+        if lb.lost() {
+            // A loop-sensitive position lost its exit in fast mode: the
+            // level again, with the plane (never lost).
+            drop(lb);
+            let need = in_memory_bytes::<G>(n, size as u64, SAFE_CELL_BYTES);
+            if let Some(within) = config.safe_within.filter(|&w| need > w) {
+                return Err(TableError::OverBudget {
+                    level: n,
+                    need,
+                    budget: within,
+                });
             }
-        })?;
-    lb.acyclic = config.acyclic_pass;
-    bar.start(&format!("level {n}"), size as u64);
-    driver::run_level(&mut lb, bar)?;
-    lower.check_damage()?;
-    let (bounds, mut report) = lb.finish();
-    report.total_secs = t0.elapsed().as_secs_f64();
-    Ok((bounds, report))
+            safe = true;
+            continue;
+        }
+        let (bounds, mut report) = lb.finish();
+        report.total_secs = t0.elapsed().as_secs_f64();
+        report.safe = safe;
+        return Ok((bounds, report));
+    }
 }
 
 /// The quiet predecessors the builder generates (on packed boards, and
@@ -296,13 +329,13 @@ pub fn walk_ranks<G: Game>(n: u32, ranks: &[u32]) -> u64 {
 }
 
 /// Claims the seeds of threshold `t` among the builder's cell words
-/// `words` (bytes `E_lo`, counter and flags, `E_hi`), as the sweep's scan
-/// does, chunk by chunk; returns how many positions were seeds. For the
-/// benchmark of the scans (`benches/preds.rs`).
-pub fn claim_cells(words: &mut [u32], t: i32) -> usize {
+/// `words` (bytes `a` and counter and flags, [`cell`]), as the fast
+/// sweep's scan does, chunk by chunk; returns how many positions were
+/// seeds. For the benchmark of the scans (`benches/preds.rs`).
+pub fn claim_cells(words: &mut [u16], t: i32) -> usize {
     words
         .chunks_mut(frontier::DIRTY_CHUNK)
-        .map(|ws| seeds::claim_seeds(ws, 0, t).0.len())
+        .map(|ws| seeds::claim_seeds(ws, 0, t, true).0.len())
         .sum()
 }
 
@@ -486,7 +519,10 @@ pub fn build_tables_compressed<G: Game>(
             Existing::Build(replaced) => ev.replaced = replaced,
         }
         if l.shards <= 1 {
-            let config = BuildConfig::for_size(check_size::<G>(n)? as usize);
+            let config = BuildConfig {
+                safe_within: Some(l.budget.saturating_sub(l.peak_bytes - l.work_bytes)),
+                ..BuildConfig::for_size(check_size::<G>(n)? as usize)
+            };
             let (bounds, report) = build_level_bounds::<G>(n, &set, bar, &config)?;
             format::write_level_with(dir, G::RULES.tables(), rule, n, bounds.len(), &|i| {
                 bounds.bounds(i)
@@ -536,8 +572,7 @@ mod wide_tests {
             let size = check_size::<G>(n).unwrap() as usize;
             let tiny = BuildConfig {
                 cap: 64,
-                acyclic_pass: true,
-                wide: false,
+                ..BuildConfig::for_size(size)
             };
             for config in [BuildConfig::for_size(size), tiny] {
                 let (lo, hi, r) = build_level_with::<G>(n, &lower, &NoProgress, &config).unwrap();
@@ -636,19 +671,28 @@ mod wide_tests {
 
     /// A level whose boards need the 128-bit word has frontier entries of
     /// 16 bytes: every plan counts twice the frontier bytes for it (the
-    /// plans counted 8-byte entries everywhere before).
+    /// plans counted 8-byte entries everywhere before). In memory the
+    /// cells take 2 bytes a position and the frontiers at most
+    /// [`FRONTIER_CAP`] entries a list; in parts, 3 and half a byte.
     #[test]
     fn plans_count_the_wide_words_frontier_entries() {
-        fn per(l: &LevelPlan) -> f64 {
-            l.work_bytes as f64 / l.positions as f64
-        }
-        let narrow = CELL_BYTES + FRONTIER_BYTES;
-        let wide = CELL_BYTES + 2.0 * FRONTIER_BYTES;
-        let near = |a: f64, b: f64| (a - b).abs() < 1e-6;
         let boto = plan_sharded::<AdjiBoto>(64).unwrap();
-        assert!(near(per(&boto[63]), narrow) && near(per(&boto[64]), wide));
-        let adjito = plan_sharded::<Adjito>(32).unwrap();
-        assert!(near(per(&adjito[31]), narrow) && near(per(&adjito[32]), wide));
+        for l in [&boto[63], &boto[64]] {
+            let cells = (CELL_BYTES * l.positions as f64) as u64;
+            assert_eq!(
+                l.work_bytes,
+                cells + frontier_bytes::<AdjiBoto>(l.level, l.positions)
+            );
+        }
+        let cap = 32 * FRONTIER_CAP as u64;
+        assert_eq!(frontier_bytes::<AdjiBoto>(63, boto[63].positions), cap);
+        assert_eq!(frontier_bytes::<AdjiBoto>(64, boto[64].positions), 2 * cap);
+        assert!((boto[63].work_bytes as f64 / boto[63].positions as f64) < 2.01);
+        let narrow = SAFE_CELL_BYTES + FRONTIER_BYTES;
+        let wide = SAFE_CELL_BYTES + 2.0 * FRONTIER_BYTES;
+        let near = |a: f64, b: f64| (a - b).abs() < 1e-6;
+        assert!(near(work_per_position::<Adjito>(31), narrow));
+        assert!(near(work_per_position::<Adjito>(32), wide));
         let ranks = dist::rank_plan::<Adjito>(32, 0, (4, true)).unwrap();
         let slice = crate::distributed::share(ranks[32].positions, 0, 4);
         let mine = (slice.end - slice.start) as f64;

@@ -34,7 +34,6 @@ use std::time::Instant;
 
 use memmap2::{MmapMut, MmapOptions};
 
-use super::cell::cells;
 use super::check_size_sharded;
 use super::driver::{run_level, LevelPasses, Phase};
 use super::events::Mode;
@@ -204,7 +203,7 @@ struct Stored {
 
 impl Stored {
     fn bytes(&self) -> u64 {
-        (4 * self.len).max(4) as u64
+        Words::bytes(self.len, true) as u64
     }
 
     /// Zeroed cells for the shard's first turn.
@@ -228,7 +227,7 @@ impl Stored {
                 self.map_file(&f)?
             }
         };
-        Ok(Words::over(map, self.len))
+        Ok(Words::over(map, self.len, true))
     }
 
     fn map_file(&self, f: &File) -> std::io::Result<MmapMut> {
@@ -251,7 +250,7 @@ impl Stored {
             }
             CellStore::Mmap | CellStore::Kept => {
                 let f = OpenOptions::new().read(true).write(true).open(&self.path)?;
-                Ok(Words::over(self.map_file(&f)?, self.len))
+                Ok(Words::over(self.map_file(&f)?, self.len, true))
             }
         }
     }
@@ -460,7 +459,7 @@ impl<'a, G: Game, W: Word> Ooc<'a, G, W> {
             .collect();
         forward_cells::<G, W>(&mut words, part.start(), self.n, lower, true, &dirty, bar);
         let inbox = &mut self.inbox;
-        part.kahn_local(cells(&mut words), &mut |out| inbox.push(out));
+        part.kahn_local(words.cells(), &mut |out| inbox.push(out));
         inbox.push(&mut part.out);
         self.report.turns += 1;
         self.end_turn(s, words, true)
@@ -519,7 +518,7 @@ impl<'a, G: Game, W: Word> Ooc<'a, G, W> {
         self.report.cell_bytes += self.stored[s].bytes();
         let mut part = Part::<G, W>::new(self.n, self.layout, s);
         part.flush_at = self.inbox.budget / 4;
-        let cells = cells(&mut words);
+        let cells = words.cells();
         let (inbox, masks) = (&mut self.inbox, &self.masks[s]);
         if let (true, Mode::Threshold(t)) = (local, mode) {
             part.scan_local(cells, (&masks.0, &masks.1), t, &mut |out| inbox.push(out));

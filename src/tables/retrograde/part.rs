@@ -36,7 +36,7 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
-use super::cell::{Cell, PEND_W};
+use super::cell::{Cells, Slot, Tally, PEND_W};
 use super::events::{l_event, settle, w_event, Ev, Mode, L, LOCAL_MAX, W};
 use super::frontier::{Walker, DIRTY_CHUNK};
 use super::masks::{mask_has, ValueMask};
@@ -133,12 +133,12 @@ struct Span<'l> {
 }
 
 impl<'l> Span<'l> {
-    /// The cell of global rank `r` when it is in the part.
+    /// The state of global rank `r` when it is in the part.
     #[inline]
-    fn local<'w>(&self, cells: &'w [Cell], r: u64) -> Option<&'w Cell> {
+    fn local<'w>(&self, cells: Cells<'w>, r: u64) -> Option<Slot<'w>> {
         (self.start..self.end)
             .contains(&r)
-            .then(|| &cells[(r - self.start) as usize])
+            .then(|| cells.slot((r - self.start) as usize))
     }
 
     /// The events of `seeds` (global ranks, ascending; kind, lo, hi), their
@@ -229,18 +229,19 @@ impl<'l, G: Game, W: Word> Part<'l, G, W> {
     /// The acyclic pass's local work: the positions the forward pass
     /// settled (pending W), slab by slab (a job a chunk), and what they
     /// lead to.
-    pub(super) fn kahn_local(&mut self, cells: &[Cell], flush: Flush) {
+    pub(super) fn kahn_local(&mut self, cells: Cells, flush: Flush) {
         let span = self.span;
         for first in (0..cells.len()).step_by(SLAB) {
             let chunks = first / DIRTY_CHUNK..(first + SLAB).min(cells.len()).div_ceil(DIRTY_CHUNK);
             self.run(cells, Mode::Kahn, flush, chunks, |ci, evs| {
                 let seeds: Vec<_> = chunk(ci, cells.len())
-                    .filter(|&i| cells[i].flags() & PEND_W != 0)
+                    .filter(|&i| cells.cells[i].flags() & PEND_W != 0)
                     .map(|i| {
-                        let c = &cells[i];
+                        let c = &cells.cells[i];
                         c.clear_flags(PEND_W, Relaxed);
-                        let (lo, hi) = c.bounds();
-                        (span.start + i as u64, W as u8, lo, hi)
+                        // Settled in the acyclic pass: `lo = hi`.
+                        let v = c.value();
+                        (span.start + i as u64, W as u8, v, v)
                     })
                     .collect();
                 span.events::<G, W>(&seeds, evs);
@@ -253,7 +254,7 @@ impl<'l, G: Game, W: Word> Part<'l, G, W> {
     /// job a chunk), and the events its seeds lead to.
     pub(super) fn scan_local(
         &mut self,
-        cells: &[Cell],
+        cells: Cells,
         (lo, hi): (&[ValueMask], &[ValueMask]),
         t: i32,
         flush: Flush,
@@ -265,9 +266,9 @@ impl<'l, G: Game, W: Word> Part<'l, G, W> {
                 .filter(|&ci| mask_has(&lo[ci], t, n) || mask_has(&hi[ci], -t, n))
                 .collect();
             self.run(cells, Mode::Threshold(t), flush, chunks, |ci, evs| {
-                let mut seeds = Vec::new();
+                let (mut seeds, mut tally) = (Vec::new(), Tally::default());
                 for i in chunk(ci, cells.len()) {
-                    let (w, l) = scan_cell(&cells[i], t);
+                    let (w, l) = scan_cell(cells.slot(i), t, false, &mut tally);
                     let r = span.start + i as u64;
                     seeds.extend(w.then_some((r, W as u8, 0, 0)));
                     seeds.extend(l.then_some((r, L as u8, 0, 0)));
@@ -279,7 +280,7 @@ impl<'l, G: Game, W: Word> Part<'l, G, W> {
 
     /// Applies `records` (sent to this part under `mode`) and processes
     /// the events they lead to: sorted by offset, a job a slice.
-    pub(super) fn receive(&mut self, cells: &[Cell], records: &[u8], mode: Mode, flush: Flush) {
+    pub(super) fn receive(&mut self, cells: Cells, records: &[u8], mode: Mode, flush: Flush) {
         let (width, span) = (self.span.width, self.span);
         let rb = width + 2;
         debug_assert_eq!(records.len() % rb, 0, "whole records");
@@ -294,11 +295,12 @@ impl<'l, G: Game, W: Word> Part<'l, G, W> {
                 .collect();
             got.par_sort_unstable_by_key(|x| x.0);
             self.run(cells, mode, flush, got.par_chunks(RECV_JOB), |got, evs| {
+                let mut tally = Tally::default();
                 let new: Vec<_> = got
                     .iter()
                     .filter_map(|&(off, x, y)| {
-                        let cell = cells.get(off as usize).expect("a record for this part");
-                        recv(mode, cell, x, y)
+                        assert!((off as usize) < cells.len(), "a record for this part");
+                        recv(mode, cells.slot(off as usize), x, y, &mut tally)
                             .map(|(k, lo, hi)| (span.start + off, k as u8, lo, hi))
                     })
                     .collect();
@@ -313,7 +315,7 @@ impl<'l, G: Game, W: Word> Part<'l, G, W> {
     /// a slice of them, until none is left.
     fn run<J: Send>(
         &mut self,
-        cells: &[Cell],
+        cells: Cells,
         mode: Mode,
         flush: Flush,
         jobs: impl IntoParallelIterator<Item = J>,
@@ -334,7 +336,7 @@ impl<'l, G: Game, W: Word> Part<'l, G, W> {
     /// [`Self::flush_at`]). Returns the events that waited.
     fn round<J: Send>(
         &mut self,
-        cells: &[Cell],
+        cells: Cells,
         mode: Mode,
         flush: Flush,
         jobs: impl IntoParallelIterator<Item = J>,
@@ -384,7 +386,9 @@ fn chunk(ci: usize, len: usize) -> Range<usize> {
 /// writes records for other parts into its own buffers.
 struct Worker<'a, 'f, G: Game, W: Word> {
     span: Span<'a>,
-    cells: &'a [Cell],
+    cells: Cells<'a>,
+    /// The fast mode's tally (parts build in safe mode: never lost).
+    tally: Tally,
     mode: Mode,
     local_max: usize,
     /// A job's events, taken when the stack is empty.
@@ -409,7 +413,7 @@ struct Worker<'a, 'f, G: Game, W: Word> {
 impl<'a, 'f, G: Game, W: Word> Worker<'a, 'f, G, W> {
     fn new(
         span: Span<'a>,
-        cells: &'a [Cell],
+        cells: Cells<'a>,
         mode: Mode,
         local_max: usize,
         flush: (&'a Mutex<Flush<'f>>, usize),
@@ -417,6 +421,7 @@ impl<'a, 'f, G: Game, W: Word> Worker<'a, 'f, G, W> {
         Worker {
             span,
             cells,
+            tally: Tally::default(),
             mode,
             local_max,
             seeds: Vec::new(),
@@ -453,8 +458,8 @@ impl<'a, 'f, G: Game, W: Word> Worker<'a, 'f, G, W> {
             preds.clear();
             for (k, e) in self.batch.iter().enumerate() {
                 for_each_pred::<G, W>(e.board, |r, b| {
-                    if let Some(cell) = self.span.local(self.cells, r) {
-                        prefetch(cell);
+                    if let Some(slot) = self.span.local(self.cells, r) {
+                        prefetch(slot.cell);
                     }
                     preds.push((r, b, k));
                 });
@@ -462,8 +467,8 @@ impl<'a, 'f, G: Game, W: Word> Worker<'a, 'f, G, W> {
             for &(r, b, k) in &preds {
                 let e = self.batch[k];
                 match self.span.local(self.cells, r) {
-                    Some(cell) => {
-                        if let Some((kind, lo, hi)) = apply(self.mode, cell, &e) {
+                    Some(slot) => {
+                        if let Some((kind, lo, hi)) = apply(self.mode, slot, &e, &mut self.tally) {
                             self.emit(Ev {
                                 board: b,
                                 kind: kind as u8,
@@ -513,10 +518,10 @@ impl<'a, 'f, G: Game, W: Word> Worker<'a, 'f, G, W> {
 
 /// The update of a local predecessor's cell by event `e` under `mode`.
 #[inline]
-fn apply<W: Word>(mode: Mode, cell: &Cell, e: &Ev<W>) -> Option<(usize, i8, i8)> {
+fn apply<W: Word>(mode: Mode, slot: Slot, e: &Ev<W>, tally: &mut Tally) -> Option<(usize, i8, i8)> {
     match mode {
-        Mode::Kahn => settle(cell, *e),
-        Mode::Threshold(t) => threshold_event(cell, e.kind, t),
+        Mode::Kahn => settle(slot.cell, *e),
+        Mode::Threshold(t) => threshold_event(slot, e.kind, t, tally),
     }
 }
 
@@ -532,10 +537,10 @@ fn remote<W: Word>(mode: Mode, e: &Ev<W>) -> (i8, i8) {
 
 /// The update of a cell by a received record `(x, y)` under `mode`.
 #[inline]
-fn recv(mode: Mode, cell: &Cell, x: i8, y: i8) -> Option<(usize, i8, i8)> {
+fn recv(mode: Mode, slot: Slot, x: i8, y: i8, tally: &mut Tally) -> Option<(usize, i8, i8)> {
     match mode {
         Mode::Kahn => settle(
-            cell,
+            slot.cell,
             Ev {
                 board: 0u64,
                 kind: W as u8,
@@ -543,18 +548,18 @@ fn recv(mode: Mode, cell: &Cell, x: i8, y: i8) -> Option<(usize, i8, i8)> {
                 hi: y,
             },
         ),
-        Mode::Threshold(t) => threshold_event(cell, x as u8, t),
+        Mode::Threshold(t) => threshold_event(slot, x as u8, t, tally),
     }
 }
 
 /// A child of kind `kind` (W or L) entered its set at threshold `t`: the
 /// builder's [`w_event`] or [`l_event`] on the predecessor's cell.
 #[inline]
-fn threshold_event(cell: &Cell, kind: u8, t: i32) -> Option<(usize, i8, i8)> {
+fn threshold_event(slot: Slot, kind: u8, t: i32, tally: &mut Tally) -> Option<(usize, i8, i8)> {
     if kind as usize == W {
-        w_event(cell, t)
+        w_event(slot, t, tally)
     } else {
-        l_event(cell, t)
+        l_event(slot, t, tally)
     }
 }
 

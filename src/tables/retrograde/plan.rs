@@ -22,9 +22,10 @@ pub struct LevelPlan {
     /// Size of the level's file (one byte per position; the few
     /// loop-sensitive exceptions add 8 bytes each).
     pub file_bytes: u64,
-    /// Working memory of the build: the cells ([`CELL_BYTES`] per
-    /// position) and the capped frontiers ([`FRONTIER_BYTES`] per position
-    /// at most).
+    /// Working memory of the build: in memory, the cells ([`CELL_BYTES`]
+    /// a position) and the capped frontiers ([`frontier_bytes`]); out of
+    /// core, one shard's cells with their plane ([`SAFE_CELL_BYTES`]) and
+    /// frontiers ([`FRONTIER_BYTES`] a position), and the inboxes.
     pub work_bytes: u64,
     /// Lower levels mapped while building this one (their file sizes).
     pub lower_bytes: u64,
@@ -41,19 +42,62 @@ pub struct LevelPlan {
     /// the shards out of core (update records beyond [`inbox_bytes`]
     /// spill to disk too, and are not counted).
     pub scratch_bytes: u64,
+    /// Working memory of the level built in memory in safe mode, which a
+    /// level with loop-sensitive positions needs after its fast build
+    /// ([`super::cell`]): [`SAFE_CELL_BYTES`] a position and the frontiers.
+    pub safe_work_bytes: u64,
+    /// The memory the plan was made within (`u64::MAX`: none); a safe
+    /// rebuild beyond it is refused.
+    pub budget: u64,
 }
 
-/// Bytes per position of a level's cells.
-pub const CELL_BYTES: f64 = 4.0;
-/// Bytes per position the frontiers may take at most: two kinds, input and
-/// output, each capped at `positions / 64` entries of 8 bytes.
+/// Bytes per position of a level's cells built in memory (fast mode,
+/// [`super::cell`]).
+pub const CELL_BYTES: f64 = 2.0;
+/// Bytes per position of the cells with their plane of `hi` bytes (safe
+/// mode): out of core, distributed, and a level built again in memory.
+pub const SAFE_CELL_BYTES: f64 = 3.0;
+/// Bytes per position the frontiers of a part may take at most: two
+/// kinds, input and output, each of `positions / 64` entries of 8 bytes.
 pub const FRONTIER_BYTES: f64 = 0.5;
-/// Working bytes per position of level `n`: its cell ([`CELL_BYTES`])
-/// and its share of the capped frontiers ([`FRONTIER_BYTES`] for entries
-/// of 8 bytes, twice that where the level's boards need the 128-bit word).
+/// Most entries of one frontier list in memory (its overflow goes to the
+/// cells' pending bits): 32 MiB of 8-byte boards.
+pub const FRONTIER_CAP: usize = 1 << 22;
+/// Working bytes per position of level `n` built in parts (out of core or
+/// distributed): its cell and plane ([`SAFE_CELL_BYTES`]) and its share of
+/// the frontiers ([`FRONTIER_BYTES`] for entries of 8 bytes, twice that
+/// where the level's boards need the 128-bit word).
 pub fn work_per_position<G: Game>(n: u32) -> f64 {
-    let words = if packed::packs::<G, u64>(n) { 1.0 } else { 2.0 };
-    CELL_BYTES + FRONTIER_BYTES * words
+    SAFE_CELL_BYTES + FRONTIER_BYTES * words::<G>(n)
+}
+
+/// 64-bit words a board of level `n` takes packed: 1, or 2 where 64 bits
+/// do not hold every board.
+fn words<G: Game>(n: u32) -> f64 {
+    if packed::packs::<G, u64>(n) {
+        1.0
+    } else {
+        2.0
+    }
+}
+
+/// Bytes the frontiers of a level of `positions` built in memory may take
+/// at most: two kinds, input and output, each of [`frontier_cap`] entries
+/// of 8 bytes a word.
+pub fn frontier_bytes<G: Game>(n: u32, positions: u64) -> u64 {
+    (4.0 * 8.0 * words::<G>(n)) as u64 * frontier_cap(positions as usize) as u64
+}
+
+/// Frontier cap (entries a list) of a level of `size` positions built in
+/// memory: `size / 64`, from 2^16 to [`FRONTIER_CAP`].
+pub fn frontier_cap(size: usize) -> usize {
+    (size / 64).clamp(1 << 16, FRONTIER_CAP)
+}
+
+/// Working bytes of level `n` of `positions` built in memory, with cells
+/// of `cell` bytes a position ([`CELL_BYTES`] or [`SAFE_CELL_BYTES`]).
+pub fn in_memory_bytes<G: Game>(n: u32, positions: u64, cell: f64) -> u64 {
+    (cell * positions as f64) as u64 + frontier_bytes::<G>(n, positions)
 }
 
 /// Fixed memory on top: program, thread stacks, write buffers.
@@ -78,7 +122,7 @@ fn plan_sized<G: Game>(
         .map(|n| {
             let positions = size(n)?;
             let file_bytes = format::HEADER_LEN as u64 + positions;
-            let work_bytes = (work_per_position::<G>(n) * positions as f64) as u64;
+            let work_bytes = in_memory_bytes::<G>(n, positions, CELL_BYTES);
             let p = LevelPlan {
                 level: n,
                 positions,
@@ -89,6 +133,8 @@ fn plan_sized<G: Game>(
                 projected_secs: None,
                 shards: 1,
                 scratch_bytes: 0,
+                safe_work_bytes: in_memory_bytes::<G>(n, positions, SAFE_CELL_BYTES),
+                budget: u64::MAX,
             };
             lower += file_bytes;
             Ok(p)
@@ -132,12 +178,14 @@ pub fn plan_within<G: Game>(
                 level: n,
                 positions,
                 file_bytes: format::HEADER_LEN as u64 + positions,
-                work_bytes: (work_per_position::<G>(n) * positions as f64) as u64,
+                work_bytes: in_memory_bytes::<G>(n, positions, CELL_BYTES),
                 lower_bytes: lower,
                 peak_bytes: 0,
                 projected_secs: None,
                 shards: 1,
                 scratch_bytes: 0,
+                safe_work_bytes: in_memory_bytes::<G>(n, positions, SAFE_CELL_BYTES),
+                budget: memory,
             };
             l.peak_bytes = l.work_bytes + lower + OVERHEAD_BYTES;
             lower += l.file_bytes;
@@ -177,7 +225,8 @@ fn out_of_core(
     l.shards = s as u32;
     l.work_bytes = (per * shard as f64) as u64 + inbox_bytes(memory);
     l.peak_bytes = l.work_bytes + OVERHEAD_BYTES;
-    l.scratch_bytes = 4 * l.positions;
+    l.scratch_bytes = (SAFE_CELL_BYTES * l.positions as f64) as u64;
+    l.safe_work_bytes = l.work_bytes;
     Ok(l)
 }
 

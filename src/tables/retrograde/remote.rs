@@ -250,7 +250,7 @@ struct Chunk<W: Word> {
 /// A request for an entry its rank does not hold ([`Lower::answer`]).
 pub(super) fn forward_remote<G: Game, W: Word>(
     comm: &dyn Comm,
-    (words, start, n): (&mut [u32], u64, u32),
+    (words, start, n): (&mut [u16], u64, u32),
     (lower, rule): (&Lower, LoopRule),
     (blocks, dirty): (usize, &[AtomicBool]),
     bar: &dyn Progress,
@@ -284,7 +284,7 @@ pub(super) fn forward_remote<G: Game, W: Word>(
 
 /// Step 1 of a block: every chunk's exits, captures and requests.
 fn read_block<G: Game, W: Word>(
-    words: &[u32],
+    words: &[u16],
     first: u64,
     n: u32,
     lower: &Lower,
@@ -357,7 +357,7 @@ fn answer_all<G: Game>(
 /// Step 3: every chunk's captures folded into its exits (answers read in
 /// the order the requests were made), then its cells written.
 fn fold_block<G: Game, W: Word>(
-    (words, chunks): (&mut [u32], Vec<Chunk<W>>),
+    (words, chunks): (&mut [u16], Vec<Chunk<W>>),
     lower: &Lower,
     rule: LoopRule,
     answers: &[Vec<u8>],

@@ -19,7 +19,7 @@ fn layouts_cover_the_level_and_owner_inverts_them() {
     assert_eq!(Layout::even(3 << 32, 3).width(), 4);
 }
 
-use super::super::cell::cells;
+use super::super::cell::{Cell, Cells, Tally};
 use super::super::level::{forward_cells, Words};
 use super::super::masks::{needs_scan, or_masks, value_masks};
 use crate::progress::NoProgress;
@@ -38,18 +38,20 @@ struct Seq<'l> {
 }
 
 impl Seq<'_> {
-    fn drain<G: Game>(&mut self, cells: &[Cell], seeds: &[(u64, u8, i8, i8)], mode: Mode) {
+    fn drain<G: Game>(&mut self, cells: Cells, seeds: &[(u64, u8, i8, i8)], mode: Mode) {
         let (span, out) = (self.span, &mut self.out);
-        let mut stack = Vec::new();
+        let (mut stack, mut tally) = (Vec::new(), Tally::default());
         span.events::<G, u64>(seeds, &mut stack);
         while let Some(e) = stack.pop() {
             for_each_pred::<G, u64>(e.board, |r, b| match span.local(cells, r) {
-                Some(cell) => stack.extend(apply(mode, cell, &e).map(|(k, lo, hi)| Ev {
-                    board: b,
-                    kind: k as u8,
-                    lo,
-                    hi,
-                })),
+                Some(slot) => {
+                    stack.extend(apply(mode, slot, &e, &mut tally).map(|(k, lo, hi)| Ev {
+                        board: b,
+                        kind: k as u8,
+                        lo,
+                        hi,
+                    }))
+                }
                 None => {
                     let d = span.layout.owner(r);
                     let off = r - span.layout.starts[d];
@@ -61,25 +63,26 @@ impl Seq<'_> {
         }
     }
 
-    fn kahn<G: Game>(&mut self, cells: &[Cell]) {
+    fn kahn<G: Game>(&mut self, cells: Cells) {
+        let c = cells.cells;
         let seeds: Vec<_> = (0..cells.len())
-            .filter(|&i| cells[i].clear_flags(PEND_W, Relaxed) & PEND_W != 0)
+            .filter(|&i| c[i].clear_flags(PEND_W, Relaxed) & PEND_W != 0)
             .map(|i| {
                 (
                     self.span.start + i as u64,
                     W as u8,
-                    cells[i].bounds().0,
-                    cells[i].bounds().1,
+                    c[i].value(),
+                    c[i].value(),
                 )
             })
             .collect();
         self.drain::<G>(cells, &seeds, Mode::Kahn);
     }
 
-    fn scan<G: Game>(&mut self, cells: &[Cell], t: i32) {
-        let mut seeds = Vec::new();
-        for (i, cell) in cells.iter().enumerate() {
-            let (w, l) = scan_cell(cell, t);
+    fn scan<G: Game>(&mut self, cells: Cells, t: i32) {
+        let (mut seeds, mut tally) = (Vec::new(), Tally::default());
+        for i in 0..cells.len() {
+            let (w, l) = scan_cell(cells.slot(i), t, false, &mut tally);
             let r = self.span.start + i as u64;
             seeds.extend(w.then_some((r, W as u8, 0, 0)));
             seeds.extend(l.then_some((r, L as u8, 0, 0)));
@@ -87,7 +90,7 @@ impl Seq<'_> {
         self.drain::<G>(cells, &seeds, Mode::Threshold(t));
     }
 
-    fn receive<G: Game>(&mut self, cells: &[Cell], records: &[u8], mode: Mode) {
+    fn receive<G: Game>(&mut self, cells: Cells, records: &[u8], mode: Mode) {
         let w = self.span.width;
         let mut got: Vec<(u64, i8, i8)> = records
             .chunks_exact(w + 2)
@@ -98,10 +101,11 @@ impl Seq<'_> {
             })
             .collect();
         got.sort_by_key(|x| x.0);
+        let mut tally = Tally::default();
         let new: Vec<_> = got
             .into_iter()
             .filter_map(|(off, x, y)| {
-                recv(mode, &cells[off as usize], x, y)
+                recv(mode, cells.slot(off as usize), x, y, &mut tally)
                     .map(|(k, lo, hi)| (self.span.start + off, k as u8, lo, hi))
             })
             .collect();
@@ -151,13 +155,29 @@ struct Knobs {
     shuffle: u64,
 }
 
+/// Position `i`'s state as the values see it: `a`, the counter and flags
+/// but [`HP`], and `hi` once in L. Where a position enters W and L at the
+/// same threshold (`t = 0`), the order of the two events decides whether
+/// `hi` went to the plane ([`HP`]) before `lo` came equal to it, not the
+/// bounds.
+fn canonical(c: Cells, i: usize) -> (u16, Option<u8>) {
+    use super::super::cell::{finished_bounds, HP, IN_L};
+    let w = c.cells[i].word();
+    let hi = c.plane.map(|p| p[i].load(Relaxed));
+    let in_l = (w >> 8) as u8 & IN_L != 0;
+    (
+        w & !((HP as u16) << 8),
+        in_l.then(|| finished_bounds(w, hi).1),
+    )
+}
+
 /// One level's parts built by the reference (`seq`, cells `ca`) and
 /// by the parallel steps (`par`, cells `cb`) side by side.
 struct Sim<'a, G: Game> {
     k: Knobs,
     rb: usize,
-    ca: Vec<&'a [Cell]>,
-    cb: Vec<&'a [Cell]>,
+    ca: Vec<Cells<'a>>,
+    cb: Vec<Cells<'a>>,
     seq: Vec<Seq<'a>>,
     par: Vec<Part<'a, G, u64>>,
     /// What the parallel parts' flushes took, by destination.
@@ -172,10 +192,8 @@ impl<G: Game> Sim<'_, G> {
     fn check(&mut self, what: &str) -> Vec<(Vec<u8>, Vec<u8>)> {
         let (parts, rb) = (self.k.parts, self.rb);
         for d in 0..parts {
-            let same = self.ca[d]
-                .iter()
-                .map(Cell::word)
-                .eq(self.cb[d].iter().map(Cell::word));
+            let same =
+                (0..self.ca[d].len()).all(|i| canonical(self.ca[d], i) == canonical(self.cb[d], i));
             assert!(same, "cells of part {d} after {what} ({:?})", self.k);
         }
         (0..parts)
@@ -238,7 +256,7 @@ impl<G: Game> Sim<'_, G> {
         let masks: Vec<_> = self
             .ca
             .iter()
-            .map(|c| value_masks(&c.iter().map(Cell::word).collect::<Vec<_>>(), n))
+            .map(|c| value_masks(&c.cells.iter().map(Cell::word).collect::<Vec<_>>(), n))
             .collect();
         let lo = or_masks(&masks.iter().map(|m| or_masks(&m.0)).collect::<Vec<_>>());
         let hi = or_masks(&masks.iter().map(|m| or_masks(&m.1)).collect::<Vec<_>>());
@@ -270,7 +288,7 @@ fn same_steps<G: Game>(n: u32, k: Knobs) -> (u64, u64, u64) {
     let layout = Layout::even(size, k.parts);
     let forward = |d: usize| {
         let r = layout.range(d);
-        let mut w = Words::zeroed((r.end - r.start) as usize).unwrap();
+        let mut w = Words::zeroed((r.end - r.start) as usize, true).unwrap();
         let dirty: Vec<_> = (0..w.len().div_ceil(DIRTY_CHUNK))
             .map(|_| AtomicBool::new(false))
             .collect();
@@ -282,8 +300,8 @@ fn same_steps<G: Game>(n: u32, k: Knobs) -> (u64, u64, u64) {
     let mut sim = Sim::<G> {
         k,
         rb: layout.record_bytes(),
-        ca: wa.iter_mut().map(|w| cells(w)).collect(),
-        cb: wb.iter_mut().map(|w| cells(w)).collect(),
+        ca: wa.iter_mut().map(|w| w.cells()).collect(),
+        cb: wb.iter_mut().map(|w| w.cells()).collect(),
         seq: (0..k.parts)
             .map(|d| Seq {
                 span: Part::<G, u64>::new(n, &layout, d).span,
