@@ -265,10 +265,11 @@ pub fn compare_with_rebuild<G: Game>(
 }
 
 /// Peak memory of verifying level `l` of a plan in full: its rebuild
-/// (what its build needs: [`LevelPlan::peak_bytes`]) plus its own file
-/// mapped.
+/// (what its build needs, [`LevelPlan::peak_bytes`], with the cells of
+/// safe mode, which a level with loop-sensitive positions is built again
+/// in: [`LevelPlan::safe_work_bytes`]) plus its own file mapped.
 pub fn rebuild_peak(l: &LevelPlan) -> u64 {
-    l.peak_bytes + l.file_bytes
+    l.peak_bytes - l.work_bytes + l.work_bytes.max(l.safe_work_bytes) + l.file_bytes
 }
 
 /// The level of `levels` (ascending) whose full verification needs the
