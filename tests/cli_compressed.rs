@@ -8,18 +8,11 @@
 use std::path::Path;
 
 mod common;
-use common::{build_adjito, fails_with, ok, s, solve_json};
+use common::{build_adjito, compress, fails_with, ok, s, solve_json};
 
 /// `tables build --compress` (issue 52).
 #[path = "compressed_build/build.rs"]
 mod build;
-
-/// `adji tables compress --dir raw --out z EXTRA…`: its output.
-fn compress(raw: &Path, z: &Path, extra: &[&str]) -> String {
-    let mut args = vec!["tables", "compress", "--dir", s(raw), "--out", s(z)];
-    args.extend_from_slice(extra);
-    ok(&args)
-}
 
 /// Adjito tables 0..=9 built into `t/raw`, compressed into `t/z` with
 /// blocks of 700 entries.

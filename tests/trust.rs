@@ -134,17 +134,7 @@ fn an_adjiboto_even_search_refuses_a_damaged_block() {
         "9",
     ];
     common::ok(&[&build[..], &["--dir", s(&raw)]].concat());
-    let compress = [
-        "tables",
-        "compress",
-        "--dir",
-        s(&raw),
-        "--out",
-        s(&z),
-        "--block",
-        "700",
-    ];
-    common::ok(&[&compress[..], &["--loop", "even"]].concat());
+    common::compress(&raw, &z, &["--block", "700", "--loop", "even"]);
     assert!(damage_every_block(&z.join("adjiboto-even-009.adjz")) > 3);
     let out = adji()
         .args([

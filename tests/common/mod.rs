@@ -36,20 +36,21 @@ pub fn build_adjito(dir: &std::path::Path, max: u32) {
     ]);
 }
 
+/// `adji tables compress --dir raw --out out` with `extra` arguments,
+/// which must succeed: its standard output.
+pub fn compress(raw: &std::path::Path, out: &std::path::Path, extra: &[&str]) -> String {
+    ok(&[
+        &["tables", "compress", "--dir", s(raw), "--out", s(out)],
+        extra,
+    ]
+    .concat())
+}
+
 /// Adjito tables 0..=`max` built into `raw`, then compressed in blocks
 /// of 700 entries into `out` (which may be `raw`).
 pub fn compressed_adjito(raw: &std::path::Path, max: u32, out: &std::path::Path) {
     build_adjito(raw, max);
-    ok(&[
-        "tables",
-        "compress",
-        "--dir",
-        s(raw),
-        "--out",
-        s(out),
-        "--block",
-        "700",
-    ]);
+    compress(raw, out, &["--block", "700"]);
 }
 
 /// The names in `dir` ending with `suffix`, sorted.

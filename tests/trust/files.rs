@@ -219,16 +219,7 @@ fn block_sizes_beyond_the_format_are_refused() {
     // field consistent (still one block) and the header checksum redone:
     // a file the reader took before, whose decoding held 2^20 bytes a
     // block, 1,024 blocks at a time.
-    ok(&[
-        "tables",
-        "compress",
-        "--dir",
-        s(&raw),
-        "--out",
-        s(&z),
-        "--block",
-        "65536",
-    ]);
+    common::compress(&raw, &z, &["--block", "65536"]);
     let p = z.join("adjito-start-005.adjz");
     Compressed::open(&p, R, L, 5, OpenCheck::Full).unwrap();
     let mut b = std::fs::read(&p).unwrap();
