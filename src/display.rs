@@ -27,7 +27,7 @@ pub fn diagram<G: Game>(st: &State) -> String {
     s.push_str(&format!("      {}\n", names(bottom)));
     s.push_str(&format!("  player {n0} (bottom) store {}\n", st.stores[0]));
     s.push_str(&format!("  to move: {mover}"));
-    if G::HAS_PASS {
+    if G::HAS_OPENING {
         s.push_str(&format!(
             "    phase: {}",
             crate::notation::format_phase::<G>(&st.pos)

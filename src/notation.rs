@@ -151,7 +151,7 @@ fn parse_state_of<G: Game>(s: &str, stores_mode: Stores) -> Result<State, Notati
             ))
         }
     };
-    let opening = if G::HAS_PASS {
+    let opening = if G::HAS_OPENING {
         let phase = rest
             .first()
             .ok_or_else(|| err("phase", "missing; expected `main` or `opening:PITS`"))?;
@@ -183,7 +183,7 @@ fn split_fields<G: Game>(s: &str) -> Result<Vec<&str>, NotationError> {
             "empty; expected `TOP/BOTTOM MOVER TOPSTORE-BOTTOMSTORE` or `start`",
         ));
     }
-    let max_fields = if G::HAS_PASS { 4 } else { 3 };
+    let max_fields = if G::HAS_OPENING { 4 } else { 3 };
     if fields.len() > max_fields {
         return Err(err(
             "position",
@@ -359,7 +359,7 @@ pub fn format_state<G: Game>(st: &State) -> String {
         st.stores[1],
         st.stores[0]
     );
-    if G::HAS_PASS {
+    if G::HAS_OPENING {
         out.push(' ');
         out.push_str(&format_phase::<G>(&st.pos));
     }

@@ -1,6 +1,14 @@
-//! The front ends' one door to the solver: an [`Oracle`] owns the endgame
-//! tables of every table family under one loop rule, and answers for a
-//! [`Posed`] position (a position with the rule set it was read under).
+//! The front ends' one door to the library at run time: a front end names
+//! a rule set (a command line's `--rules`, a web request, a Python call),
+//! never a game type, and asks
+//! - a [`Posed`] (a position with the rule set it was read under) for its
+//!   notation, diagram, moves, a move played, how the game ended, and the
+//!   `moves`, `perft` and `replay` reports;
+//! - a [`Playing`] to keep a game going with every end rule applied;
+//! - [`Facts`] for a rule set's game constants (pits, actions, names);
+//! - [`tables`] to open, probe, build, verify and count a table family;
+//! - an [`Oracle`], which owns the endgame tables of every table family
+//!   under one loop rule, to solve, estimate or probe a [`Posed`].
 //!
 //! What a front end could mix up, these types forbid:
 //! - a position cannot be searched under another game's rules: a [`Posed`]
@@ -12,13 +20,11 @@
 //! - the hash table cannot serve two rule sets wrongly: every key carries
 //!   the rule set and loop rule ([`crate::tt::Context`], made by the
 //!   [`Searcher`]);
-//! - the run-time rule set becomes the game type in one place,
-//!   [`crate::with_rules!`], called here and nowhere in the front ends' solve,
-//!   estimate and probe paths.
+//! - the run-time rule set becomes the game type here, in this module and
+//!   its children ([`crate::with_rules!`]), and nowhere in the front ends.
 //!
-//! The command line, the web server and the Python package solve,
-//! estimate and probe through it. It sits above search, engine, tables and
-//! reports, and below every front end.
+//! It sits above search, engine, tables and reports, and below every
+//! front end.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -29,7 +35,7 @@ use std::time::Duration;
 use crate::engine::{Engine, EngineOptions};
 use crate::eval::Model;
 use crate::game::{Game, State};
-use crate::notation::{format_move, parse_state, NotationError, Stores};
+use crate::notation::format_move;
 use crate::report::{AnalyseReport, ProbeError, ProbeReport, SolveReport};
 use crate::rules::RuleSet;
 use crate::search::{check_tables_of, Analysis, Limits, Options, SearchError, Searcher};
@@ -37,66 +43,14 @@ use crate::tables::{OpenCheck, TableError, TableSet};
 use crate::tt::TransTable;
 use crate::value::LoopRule;
 
-/// A position and the rule set it was read under: a pair a front end
-/// cannot split.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Posed {
-    rules: RuleSet,
-    state: State,
-}
+mod facts;
+mod playing;
+mod posed;
+pub mod tables;
 
-impl Posed {
-    /// Reads `text` (docs/RULES.md §3 notation, or `start`) under `rules`.
-    ///
-    /// # Errors
-    /// What the notation's parser says is wrong with `text`.
-    pub fn parse(rules: RuleSet, text: &str, stores: Stores) -> Result<Posed, NotationError> {
-        fn parse<G: Game>(text: &str, stores: Stores) -> Result<State, NotationError> {
-            parse_state::<G>(text, stores)
-        }
-        let state = crate::with_rules!(rules, parse(text, stores))?;
-        Ok(Posed { rules, state })
-    }
-
-    /// `state` under `rules`, checked to be a position of that game: it
-    /// must read back as itself from its notation (docs/RULES.md §3).
-    ///
-    /// # Errors
-    /// The notation's complaint about the state's text under `rules`, or
-    /// that it reads back as another state.
-    pub fn new(rules: RuleSet, state: State) -> Result<Posed, NotationError> {
-        fn check<G: Game>(st: &State) -> Result<(), NotationError> {
-            let text = crate::notation::format_state::<G>(st);
-            match parse_state::<G>(&text, Stores::Required)? {
-                back if back == *st => Ok(()),
-                _ => Err(NotationError {
-                    field: "position",
-                    message: format!("'{text}' is not a position of {}", G::RULES.name()),
-                }),
-            }
-        }
-        crate::with_rules!(rules, check(&state))?;
-        Ok(Posed { rules, state })
-    }
-
-    /// `state`, a position of game type `G`, under `G`'s rule set.
-    pub fn of<G: Game>(state: State) -> Posed {
-        Posed {
-            rules: G::RULES,
-            state,
-        }
-    }
-
-    /// The rule set.
-    pub fn rules(&self) -> RuleSet {
-        self.rules
-    }
-
-    /// The position and the stores.
-    pub fn state(&self) -> &State {
-        &self.state
-    }
-}
+pub use facts::Facts;
+pub use playing::Playing;
+pub use posed::Posed;
 
 /// A running computation's watch, shared with other threads: a stop flag
 /// that any thread may raise, and the nodes searched so far.

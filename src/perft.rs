@@ -2,6 +2,8 @@
 //! of exactly `d` moves from `p`. No loop rule and no early end are applied;
 //! a finished game has no moves; Adji-Boto passes count as moves.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rayon::prelude::*;
 
 use crate::game::{Game, Move, Position};
@@ -56,4 +58,71 @@ fn split_perft<G: Game>(pos: &Position, depth: u32) -> u64 {
         .par_iter()
         .map(|&m| perft::<G>(&G::play_unchecked(pos, m).pos, depth - 1))
         .sum()
+}
+
+/// A count interrupted by its stop flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("interrupted")]
+pub struct Stopped;
+
+/// Subtrees of at most this many moves are counted without a stop check
+/// (a few thousand nodes).
+pub const STOP_LEAF: u32 = 5;
+
+/// [`perft`] that a raised `stop` interrupts, checked at every node more
+/// than [`STOP_LEAF`] moves from the horizon.
+///
+/// # Errors
+/// [`Stopped`] once `stop` is raised.
+pub fn perft_stoppable<G: Game>(
+    pos: &Position,
+    depth: u32,
+    stop: &AtomicBool,
+) -> Result<u64, Stopped> {
+    if depth <= STOP_LEAF {
+        return Ok(perft::<G>(pos, depth));
+    }
+    if stop.load(Ordering::Relaxed) {
+        return Err(Stopped);
+    }
+    G::legal_moves(pos)
+        .iter()
+        .map(|m| perft_stoppable::<G>(&G::play_unchecked(pos, m).pos, depth - 1, stop))
+        .sum()
+}
+
+/// [`divide`] that a raised `stop` interrupts, checked between
+/// second-ply subtrees (those in parallel with rayon).
+///
+/// # Errors
+/// [`Stopped`] once `stop` is raised.
+pub fn divide_stoppable<G: Game>(
+    pos: &Position,
+    depth: u32,
+    stop: &AtomicBool,
+) -> Result<Vec<(Move, u64)>, Stopped> {
+    if depth == 0 {
+        return Ok(Vec::new());
+    }
+    let moves: Vec<Move> = G::legal_moves(pos).iter().collect();
+    moves
+        .par_iter()
+        .map(|&m| {
+            let child = G::play_unchecked(pos, m).pos;
+            if depth == 1 {
+                return Ok((m, 1));
+            }
+            let grand: Vec<Move> = G::legal_moves(&child).iter().collect();
+            let n = grand
+                .par_iter()
+                .map(|&g| {
+                    if stop.load(Ordering::Relaxed) {
+                        return Err(Stopped);
+                    }
+                    perft_stoppable::<G>(&G::play_unchecked(&child, g).pos, depth - 2, stop)
+                })
+                .sum::<Result<u64, Stopped>>()?;
+            Ok((m, n))
+        })
+        .collect()
 }
