@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::*;
 use crate::game::GameId;
+use crate::notation::{parse_state, Stores};
 use crate::progress::NoProgress;
 use crate::tables::retrograde::build_tables;
 use crate::tt::AtomicTable;
@@ -298,4 +299,58 @@ fn estimate_is_the_engines_and_names_a_bad_model_file() {
         e.to_string(),
         "the evaluation model is for adjiboto, not adjito"
     );
+}
+
+/// Every run-time answer of a `Posed` is the generic call's for its game
+/// type, on the positions of every rule set, and a stoppable perft counts
+/// as perft does until it is stopped.
+#[test]
+fn posed_answers_as_the_generic_calls() {
+    fn check<G: Game>(p: &Posed) {
+        let st = *p.state();
+        let json = |v: &dyn erased::Json| v.json();
+        assert_eq!(p.notation(), crate::notation::format_state::<G>(&st));
+        assert_eq!(p.diagram(), crate::display::diagram::<G>(&st));
+        assert_eq!(p.mover(), G::side_name(st.pos.side));
+        let moves: Vec<_> = G::legal_moves(&st.pos).iter().collect();
+        assert_eq!(p.legal_moves(), moves);
+        for &m in &moves {
+            let name = p.move_name(m);
+            assert_eq!(p.parse_move(&name), Ok(m));
+            let (after, captured) = p.play(m).unwrap();
+            assert_eq!((*after.state(), captured), st.play::<G>(m));
+        }
+        assert_eq!(
+            json(&p.moves_report()),
+            json(&crate::report::MovesReport::new::<G>(&st))
+        );
+        let perft = crate::report::PerftReport::new::<G>(&st.pos, 3, true);
+        assert_eq!(json(&p.perft_report(3, true)), json(&perft));
+        let stop = AtomicBool::new(false);
+        let stoppable = p.perft_stoppable(7, &stop).unwrap();
+        assert_eq!(stoppable.nodes, crate::perft::perft::<G>(&st.pos, 7));
+        stop.store(true, SeqCst);
+        if stoppable.nodes > 0 && !moves.is_empty() {
+            assert!(p.perft_stoppable(7, &stop).is_err());
+        }
+        assert_eq!(p.final_score(), crate::driver::final_score::<G>(&st));
+    }
+    for r in RuleSet::ALL {
+        for p in positions(r) {
+            crate::with_rules!(r, G => check::<G>(&p));
+        }
+    }
+}
+
+/// Reports compared by their JSON.
+mod erased {
+    /// A report as JSON.
+    pub trait Json {
+        fn json(&self) -> serde_json::Value;
+    }
+    impl<T: serde::Serialize> Json for T {
+        fn json(&self) -> serde_json::Value {
+            serde_json::to_value(self).unwrap()
+        }
+    }
 }
