@@ -325,6 +325,10 @@ pub struct IllegalMove {
     pub legal: MoveList,
 }
 
+/// A per-pit feature of the learned evaluation: its value at pit `i` of a
+/// relative board.
+pub type PitFeature = fn(&[u8; MAX_PITS], usize) -> f64;
+
 /// The rules of one game. Everything generic in the crate is written against
 /// this trait and monomorphised, so the hot paths have no dynamic dispatch.
 pub trait Game: Copy + Send + Sync + 'static + fmt::Debug + Default {
@@ -351,6 +355,13 @@ pub trait Game: Copy + Send + Sync + 'static + fmt::Debug + Default {
     /// The absolute pits of the board diagram's top and bottom rows, left
     /// to right, as the bottom player sees the board.
     const DIAGRAM: (&'static [usize], &'static [usize]);
+    /// What the learned evaluation ([`crate::eval`]) reads of each pit of
+    /// a relative board: the stem of the feature's name (`pit` names
+    /// `pit_0`, `pit_1`, …) and its value at a pit.
+    const EVAL_PIT: (&'static str, PitFeature);
+    /// The evaluation's weights shipped in the binary: a model file's JSON
+    /// (made by the command in `results/analysis.md`).
+    const EVAL_WEIGHTS: &'static str;
 
     /// Index of the first pit of `side`'s row in absolute numbering.
     fn row_start(side: u8) -> usize;

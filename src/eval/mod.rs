@@ -15,73 +15,50 @@
 
 pub mod train;
 
-use crate::game::{rotate_half, Game, GameId, Position};
+use crate::game::{Game, GameId, Position, MAX_PITS};
 
-/// A game's feature names: the ones every game shares, then `$extra`.
-/// Counts are over the relative board: "own" is the mover's row, "opp" the
-/// opponent's.
-macro_rules! with_common {
-    ($($extra:literal),* $(,)?) => {
-        &[
-            "bias",
-            "level",
-            "own_best_capture",
-            "opp_best_capture",
-            "own_capturing_moves",
-            "opp_capturing_moves",
-            "own_mobility",
-            "opp_mobility",
-            "own_empty_pits",
-            "opp_empty_pits",
-            "own_pits_1_3_5",
-            "opp_pits_1_3_5",
-            "own_big_pits",
-            "opp_big_pits",
-            $($extra),*
-        ]
-    };
-}
+/// The features every game shares, in order; a game's own per-pit
+/// features follow them ([`Game::EVAL_PIT`]). Counts are over the
+/// relative board: "own" is the mover's row, "opp" the opponent's.
+pub const COMMON_FEATURES: &[&str] = &[
+    "bias",
+    "level",
+    "own_best_capture",
+    "opp_best_capture",
+    "own_capturing_moves",
+    "opp_capturing_moves",
+    "own_mobility",
+    "opp_mobility",
+    "own_empty_pits",
+    "opp_empty_pits",
+    "own_pits_1_3_5",
+    "opp_pits_1_3_5",
+    "own_big_pits",
+    "opp_big_pits",
+];
 
-/// Adjito's features: the shared ones and the 12 pit counts.
-pub const ADJITO_FEATURES: &[&str] = with_common!(
-    "pit_0", "pit_1", "pit_2", "pit_3", "pit_4", "pit_5", "pit_6", "pit_7", "pit_8", "pit_9",
-    "pit_10", "pit_11",
-);
+/// Room in a feature vector: the shared features and the most pits of a
+/// game ([`crate::game::MAX_PITS`]).
+pub const NUM_FEATURES: usize = 14 + crate::game::MAX_PITS;
 
-/// Adji-Boto's features: the shared ones and, per pit, the seeds that
-/// sowing it would carry to the other row. Unlike a pit count, this stays
-/// meaningful for the large pits of 30–100 seed positions (a lap spreads
-/// seeds over both rows), so the fit does not extrapolate a per-seed weight
-/// far beyond the pits it saw.
-pub const ADJIBOTO_FEATURES: &[&str] = with_common!(
-    "sown_across_0",
-    "sown_across_1",
-    "sown_across_2",
-    "sown_across_3",
-    "sown_across_4",
-    "sown_across_5",
-    "sown_across_6",
-    "sown_across_7",
-    "sown_across_8",
-    "sown_across_9",
-);
-
-/// Room in a feature vector: the longest game's feature count.
-pub const NUM_FEATURES: usize = 26;
-
-/// Names of game `game`'s features, in order; a feature vector uses the
-/// first `feature_names(game).len()` of its [`NUM_FEATURES`] slots.
-pub fn feature_names(game: GameId) -> &'static [&'static str] {
-    match game {
-        GameId::Adjito => ADJITO_FEATURES,
-        GameId::AdjiBoto => ADJIBOTO_FEATURES,
-    }
+/// Names of game `G`'s features, in order: the shared ones, then one per
+/// pit named by the game's stem (`pit_0`, or `sown_across_0`, …); a
+/// feature vector uses the first `feature_names::<G>().len()` of its
+/// [`NUM_FEATURES`] slots.
+pub fn feature_names<G: Game>() -> Vec<String> {
+    let (stem, _) = G::EVAL_PIT;
+    let pits = (0..G::PITS).map(|i| format!("{stem}_{i}"));
+    COMMON_FEATURES
+        .iter()
+        .map(|s| s.to_string())
+        .chain(pits)
+        .collect()
 }
 
 /// The feature vector of a main-phase position (relative to its mover).
 /// The tactical counts do not grow with the seeds on the board; the board
 /// part is the pit counts (Adjito) or the seeds each pit would sow across
-/// (Adji-Boto), see [`ADJIBOTO_FEATURES`].
+/// (Adji-Boto), see [`Game::EVAL_PIT`].
 pub fn features<G: Game>(pos: &Position) -> [f64; NUM_FEATURES] {
     let mut f = [0.0; NUM_FEATURES];
     let h = G::HALF;
@@ -109,36 +86,20 @@ pub fn features<G: Game>(pos: &Position) -> [f64; NUM_FEATURES] {
             .count() as f64;
         f[12 + side] = row.iter().filter(|&&x| x as usize >= G::PITS).count() as f64;
     }
-    let (pit_feature, _) = per_game::<G>();
+    let (_, pit_feature) = G::EVAL_PIT;
     for i in 0..G::PITS {
         f[14 + i] = pit_feature(&pos.pits, i);
     }
     f
 }
 
-/// A pit's feature, from the board and the pit.
-type PitFeature = fn(&[u8; crate::game::MAX_PITS], usize) -> f64;
-
-/// The evaluation's choices per game, in one place: each pit's feature
-/// (Adjito: its seeds; Adji-Boto: the seeds its move sows onto the other
-/// row, from the game's own sowing, [`crate::adjiboto::Sowing::across`])
-/// and the weights shipped in the binary.
-fn per_game<G: Game>() -> (PitFeature, &'static str) {
-    match G::ID {
-        GameId::Adjito => (|b, i| b[i] as f64, include_str!("weights-adjito.json")),
-        GameId::AdjiBoto => (
-            |b, i| crate::adjiboto::sowing(b, i).across() as f64,
-            include_str!("weights-adjiboto.json"),
-        ),
-    }
-}
-
-fn flip<G: Game>(pits: &[u8; crate::game::MAX_PITS]) -> [u8; crate::game::MAX_PITS] {
-    match G::PITS {
-        12 => rotate_half::<12>(pits),
-        10 => rotate_half::<10>(pits),
-        _ => unreachable!("games have 10 or 12 pits"),
-    }
+/// Swaps the two rows of a relative board of `G`.
+fn flip<G: Game>(pits: &[u8; MAX_PITS]) -> [u8; MAX_PITS] {
+    let (n, h) = (G::PITS, G::HALF);
+    let mut r = [0u8; MAX_PITS];
+    r[..h].copy_from_slice(&pits[h..n]);
+    r[h..n].copy_from_slice(&pits[..h]);
+    r
 }
 
 /// The mover's best single capture, number of capturing moves, and number
@@ -212,10 +173,10 @@ impl Model {
                 found: m.game,
             });
         }
-        let names = feature_names(G::ID);
+        let names = feature_names::<G>();
         if m.features.len() != names.len()
             || m.weights.len() != names.len()
-            || m.features.iter().zip(names).any(|(a, b)| a != b)
+            || m.features.iter().zip(names).any(|(a, b)| *a != b)
         {
             return Err(ModelError::Features);
         }
@@ -245,18 +206,17 @@ impl Model {
     /// The weights shipped in the binary (made by the command in
     /// `results/analysis.md`).
     pub fn default_for<G: Game>() -> Model {
-        let (_, text) = per_game::<G>();
-        Model::from_json::<G>(text).expect("shipped weights are valid (tested)")
+        Model::from_json::<G>(G::EVAL_WEIGHTS).expect("shipped weights are valid (tested)")
     }
 
     /// The baseline as a model: no correction to the split (own row minus
     /// the opponent's), which is the `start` loop rule's `w`.
     pub fn baseline<G: Game>() -> Model {
-        let names = feature_names(G::ID);
+        let names = feature_names::<G>();
         let weights = vec![0.0; names.len()];
         Model {
             game: G::ID,
-            features: names.iter().map(|s| s.to_string()).collect(),
+            features: names,
             weights,
             trained: train::TrainInfo::none(),
         }

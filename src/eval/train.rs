@@ -456,7 +456,7 @@ pub fn train<G: Game>(set: &TableSet, cfg: &TrainConfig) -> Result<Model, TrainE
     if train.is_empty() || valid.is_empty() {
         return Err(TrainError::Empty("too few positions to hold some out"));
     }
-    let names = feature_names(G::ID);
+    let names = feature_names::<G>();
     let weights = fit(&train, names.len(), cfg.ridge)?;
     let est = |s: &Sample| clamp_level(s.base + correction(&s.x, &weights), &s.x);
     let (validation_mae, validation_rmse) = errors(&valid, est);

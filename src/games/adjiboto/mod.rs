@@ -148,6 +148,12 @@ impl<const R: u8> Game for AdjiBotoOf<R> {
     const HAS_PASS: bool = true;
     const HAS_OPENING: bool = true;
     const REACHING_ORDER: i32 = 1;
+    // The seeds sowing the pit carries to the other row: unlike a pit
+    // count, it stays meaningful for the large pits of 30-100 seed
+    // positions (a lap spreads seeds over both rows).
+    const EVAL_PIT: (&'static str, crate::game::PitFeature) =
+        ("sown_across", |b, i| sowing(b, i).across() as f64);
+    const EVAL_WEIGHTS: &'static str = include_str!("weights.json");
     // The source's diagram: 0..4 left to right on top, 9..5 below.
     const DIAGRAM: (&'static [usize], &'static [usize]) = (&[0, 1, 2, 3, 4], &[9, 8, 7, 6, 5]);
 

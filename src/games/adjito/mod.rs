@@ -185,6 +185,9 @@ impl<const R: u8> Game for AdjitoOf<R> {
     const HAS_PASS: bool = false;
     const HAS_OPENING: bool = false;
     const REACHING_ORDER: i32 = -1;
+    // Each pit's seeds.
+    const EVAL_PIT: (&'static str, crate::game::PitFeature) = ("pit", |b, i| b[i] as f64);
+    const EVAL_WEIGHTS: &'static str = include_str!("weights.json");
     // B sows left to right along the bottom, then right to left along the top.
     const DIAGRAM: (&'static [usize], &'static [usize]) =
         (&[11, 10, 9, 8, 7, 6], &[0, 1, 2, 3, 4, 5]);
