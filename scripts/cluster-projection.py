@@ -63,13 +63,16 @@ OUT_OF_CORE_ROWS = [
     (44, 4431613550, 2234.407, 3500.53),
 ]
 
-# The builder's plan for level 41 (in memory) in the same log, line 47:
-# working memory 10.5 GiB (cells and frontiers) for 2,505,433,700 positions.
-PLAN_L41_WORKING_GIB = 10.5
+# The builder's plan for level 41 (in memory): working memory (cells and
+# frontiers) for 2,505,433,700 positions: 10.5 GiB in the same log, line
+# 47, before issue 50; 4.8 GiB in the 2-byte builder's plan
+# (results/builder-50.md, "The plan of 0-44").
+PLAN_L41_WORKING_GIB = 4.8
 PLAN_L41_POSITIONS = 2505433700
-# Plan for level 44 (out of core), line 50: scratch disk 16.5 GiB (the two
-# shards' cells) for 4,431,613,550 positions.
-PLAN_L44_SCRATCH_GIB = 16.5
+# Plan for level 44 (out of core): scratch disk (the two shards' cells)
+# for 4,431,613,550 positions: 16.5 GiB in the same log, line 50, before
+# issue 50; 12.4 GiB in the 2-byte builder's (results/builder-50.md).
+PLAN_L44_SCRATCH_GIB = 12.4
 PLAN_L44_POSITIONS = 4431613550
 # Level 44's update records: 55.6 GiB (14.9 GiB spilled to disk), same log
 # line 99.
@@ -96,10 +99,15 @@ AVAILABLE_GIB = 23.0
 #   at P = 2-8 on Adjito 16 and Adji-Boto 18-20);
 DIST_OVERHEAD = 2.2
 DIST_OVERHEAD_RANGE = (1.45, 2.82)
-#   cells and frontiers 4.5 B a position, 5.0 B where boards need the
-#   128-bit word (Adji-Boto from 64 seeds), line 580;
-WORK_BYTES = 4.5
-WORK_BYTES_WIDE = 5.0
+#   cells and frontiers a position of a rank's part: 4.5 B, 5.0 B where
+#   boards need the 128-bit word (Adji-Boto from 64 seeds), line 580,
+#   before issue 50; since the 2-byte builder (results/builder-50.md), a
+#   part keeps 3 bytes of cell and plane and up to 0.5 B of frontiers a
+#   64-bit word: 3.5 B, 4.0 B with 128-bit boards
+#   (src/tables/retrograde/plan.rs, `work_per_position`). `--work-bytes
+#   4.5 --work-bytes-wide 5.0` gives the projection of the builder before.
+WORK_BYTES = 3.5
+WORK_BYTES_WIDE = 4.0
 WIDE_FROM_LEVEL = 64
 #   the 128-bit board costs 1.10-1.21x the 64-bit build (Adjito 16, line
 #   606-608); the file's projection uses 1.21.
@@ -165,6 +173,10 @@ def main():
                     help="out-of-core / in-memory factor (default: the largest measured, level 44)")
     ap.add_argument("--net-gbs", type=float, default=10.0,
                     help="ASSUMED network GB/s per node for the transfer-time column (distributed.md §4 assumes 10)")
+    ap.add_argument("--work-bytes", type=float, default=WORK_BYTES,
+                    help=f"working bytes a position of a rank's part (default {WORK_BYTES})")
+    ap.add_argument("--work-bytes-wide", type=float, default=WORK_BYTES_WIDE,
+                    help=f"the same with 128-bit boards (default {WORK_BYTES_WIDE})")
     ap.add_argument("--show", default="", help="comma-separated levels to print rows for (default: every level)")
     args = ap.parse_args()
 
@@ -191,7 +203,8 @@ def main():
     work_b = PLAN_L41_WORKING_GIB * GIB / PLAN_L41_POSITIONS
     scratch_b = PLAN_L44_SCRATCH_GIB * GIB / PLAN_L44_POSITIONS
     p(f"- Working memory a position, level-41 plan: {PLAN_L41_WORKING_GIB} GiB / {PLAN_L41_POSITIONS:,} = "
-      f"{work_b:.2f} B (distributed.md uses {WORK_BYTES}, {WORK_BYTES_WIDE} with 128-bit boards from level {WIDE_FROM_LEVEL}).")
+      f"{work_b:.2f} B in memory (fast mode); a rank's part {args.work_bytes} B, {args.work_bytes_wide} B with 128-bit boards from level {WIDE_FROM_LEVEL} "
+      f"(distributed.md used 4.5 and 5.0 before the 2-byte builder).")
     p(f"- Out-of-core scratch cells, level-44 plan: {PLAN_L44_SCRATCH_GIB} GiB / {PLAN_L44_POSITIONS:,} = "
       f"{scratch_b:.2f} B a position; update records {L44_UPDATES_GIB * GIB / PLAN_L44_POSITIONS:.1f} B a position "
       f"({L44_UPDATES_SPILLED_GIB} of {L44_UPDATES_GIB} GiB spilled to disk at level 44).")
@@ -241,7 +254,7 @@ def main():
     for n in range(args.max_level + 1):
         s = positions(n)
         raw = s + HEADER_BYTES
-        wb = WORK_BYTES_WIDE if n >= WIDE_FROM_LEVEL else WORK_BYTES
+        wb = args.work_bytes_wide if n >= WIDE_FROM_LEVEL else args.work_bytes
         need = wb * s / N + lower / N
         worst_need = max(worst_need, need)
         fits = need <= usable
