@@ -11,7 +11,7 @@ use pyo3::types::{PyBytes, PyDict};
 
 use adji::game::{Game, GameId};
 use adji::notation::Stores;
-use adji::oracle::{Oracle, Posed};
+use adji::oracle::Oracle;
 use adji::progress::Progress;
 use adji::report::ProbeReport;
 use adji::rules::RuleSet;
@@ -85,8 +85,7 @@ impl PyTables {
     fn probe_pos_nogil(&self, p: &PyPosition) -> Result<ProbeReport, String> {
         let oracle =
             Oracle::with_set(self.set.rule, self.set.clone()).map_err(|e| e.to_string())?;
-        let posed = Posed::new(p.rules, p.st).map_err(|e| e.to_string())?;
-        oracle.probe(&posed).map_err(|e| e.to_string())
+        oracle.probe(&p.posed).map_err(|e| e.to_string())
     }
 }
 
