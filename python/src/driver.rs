@@ -3,96 +3,21 @@
 
 use pyo3::prelude::*;
 
-use adji::driver::Driver;
-use adji::game::{Game, Move, State};
-use adji::notation::{format_move, parse_move, Stores};
-use adji::report::ReplayReport;
-use adji::rules::RuleSet;
+use adji::notation::Stores;
+use adji::oracle::Playing;
 
 use crate::errors::{adji_err, parse_rules, to_py};
-use crate::position::{move_name, position_arg, replay_message, PyPosition};
-
-/// A game driver of any rule set: what the Python class asks of a
-/// [`Driver`], implemented once for every game type, so that one boxed
-/// value holds the driver of the rule set chosen at run time (no match
-/// over the rule sets: a new one needs no change here).
-pub(crate) trait AnyDriver: Send + Sync {
-    /// The current state.
-    fn state(&self) -> &State;
-    /// How the game ended, if it has.
-    fn result(&self) -> Option<&adji::driver::GameResult>;
-    /// The result as `adji replay --json` reports it.
-    fn result_report(&self) -> Option<adji::report::ResultReport>;
-    /// Plays `m`; the seeds captured.
-    fn play(&mut self, m: Move) -> Result<u8, adji::game::IllegalMove>;
-    /// A copy.
-    fn boxed(&self) -> Box<dyn AnyDriver>;
-}
-
-impl<G: Game> AnyDriver for Driver<G> {
-    fn state(&self) -> &State {
-        Driver::state(self)
-    }
-
-    fn result(&self) -> Option<&adji::driver::GameResult> {
-        Driver::result(self)
-    }
-
-    fn result_report(&self) -> Option<adji::report::ResultReport> {
-        Driver::result(self).map(adji::report::ResultReport::new::<G>)
-    }
-
-    fn play(&mut self, m: Move) -> Result<u8, adji::game::IllegalMove> {
-        Driver::play(self, m).map(|(c, _)| c)
-    }
-
-    fn boxed(&self) -> Box<dyn AnyDriver> {
-        Box::new(self.clone())
-    }
-}
-
-impl Clone for Box<dyn AnyDriver> {
-    fn clone(&self) -> Self {
-        self.boxed()
-    }
-}
-
-/// A driver of `G` from `st`, boxed.
-pub(crate) fn new_driver<G: Game>(st: State) -> Box<dyn AnyDriver> {
-    Box::new(Driver::<G>::new(st))
-}
+use crate::position::{move_name, position_arg, PyPosition};
 
 /// A game in play from a position, with every end rule applied literally
 /// along the history, as `adji replay` applies them (docs/RULES.md
 /// §2–§4, "Playing a game"): the loop rule (a position repeated with no
 /// capture in between), Adjito's end when a player has captured more than
-/// 24, and the final sweep.
+/// 24, and the final sweep. It holds the library's [`Playing`].
 #[pyclass(module = "adji._adji", name = "Driver")]
 #[derive(Clone)]
 pub(crate) struct PyDriver {
-    rules: RuleSet,
-    start: State,
-    d: Box<dyn AnyDriver>,
-    history: Vec<String>,
-}
-
-impl PyDriver {
-    /// Plays the move named `name`; the seeds it captured.
-    fn play_name(&mut self, name: &str) -> PyResult<u8> {
-        let pos = self.position();
-        let parsed = adji::with_rules!(self.rules, G => parse_move::<G>(&pos.st.pos, name).ok()
-            .map(|m| (m, format_move::<G>(&pos.st.pos, m))));
-        let Some((m, canonical)) = parsed else {
-            return Err(replay_message(self.rules, self.start, &self.history, name));
-        };
-        match self.d.play(m) {
-            Ok(c) => {
-                self.history.push(canonical);
-                Ok(c)
-            }
-            Err(_) => Err(replay_message(self.rules, self.start, &self.history, name)),
-        }
-    }
+    game: Playing,
 }
 
 #[pymethods]
@@ -105,22 +30,16 @@ impl PyDriver {
             Some(p) => position_arg(p, game, rules, Stores::Required)?,
             None => PyPosition::parse("start", parse_rules(game, rules)?, Stores::Required)?,
         };
-        let d = adji::with_rules!(p.rules, new_driver(p.st));
         Ok(PyDriver {
-            rules: p.rules,
-            start: p.st,
-            d,
-            history: Vec::new(),
+            game: Playing::new(p.posed),
         })
     }
 
     /// The current position.
     #[getter]
     fn position(&self) -> PyPosition {
-        let st = *self.d.state();
         PyPosition {
-            rules: self.rules,
-            st,
+            posed: self.game.position(),
         }
     }
 
@@ -128,27 +47,26 @@ impl PyDriver {
     #[getter]
     fn start(&self) -> PyPosition {
         PyPosition {
-            rules: self.rules,
-            st: self.start,
+            posed: self.game.start(),
         }
     }
 
     /// The moves played, by name.
     #[getter]
     fn history(&self) -> Vec<String> {
-        self.history.clone()
+        self.game.history().to_vec()
     }
 
     /// Whether the game has ended.
     #[getter]
     fn is_over(&self) -> bool {
-        self.d.result().is_some()
+        self.game.result().is_some()
     }
 
     /// How the game ended, as `adji replay --json` gives `result`
     /// (description, reason, score by name, winner), or None.
     fn result(&self, py: Python<'_>) -> PyResult<Option<PyObject>> {
-        match self.d.result_report() {
+        match self.game.result_report() {
             Some(r) => Ok(Some(to_py(py, &r)?)),
             None => Ok(None),
         }
@@ -158,21 +76,18 @@ impl PyDriver {
     /// `MoverEmpty`, `CannotFeed`, `NoMoves`), or None.
     #[getter]
     fn end_reason(&self) -> Option<String> {
-        self.d.result().map(|r| format!("{:?}", r.reason))
+        self.game.result().map(|r| format!("{:?}", r.reason))
     }
 
     /// Final seeds by absolute side once the game is over, else None.
     #[getter]
     fn score(&self) -> Option<(u32, u32)> {
-        self.d.result().map(|r| (r.score[0], r.score[1]))
+        self.game.result().map(|r| (r.score[0], r.score[1]))
     }
 
     /// The legal moves' names (none once the game is over).
     fn legal_moves(&self) -> Vec<String> {
-        if self.is_over() {
-            return Vec::new();
-        }
-        self.position().legal_moves()
+        self.game.move_names()
     }
 
     /// The legal actions (none once the game is over).
@@ -188,8 +103,8 @@ impl PyDriver {
     /// illegal move or a move after the end.
     #[pyo3(signature = (mv))]
     fn play(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<u8> {
-        let name = move_name(self.rules, mv)?;
-        self.play_name(&name)
+        let name = move_name(self.game.rules(), mv)?;
+        self.game.play_name(&name).map_err(adji_err)
     }
 
     /// A copy (OpenSpiel clones states by `copy.deepcopy`).
@@ -213,7 +128,7 @@ impl PyDriver {
         Ok((
             slf.get_type().into_any().unbind(),
             (d.start(),),
-            d.history.clone(),
+            d.history(),
         ))
     }
 
@@ -221,16 +136,11 @@ impl PyDriver {
     /// `__reduce__`); raises AdjiError, as `play` does, for a move that
     /// cannot be played, leaving the driver at the start.
     fn __setstate__(&mut self, history: Vec<String>) -> PyResult<()> {
-        let mut d = PyDriver {
-            rules: self.rules,
-            start: self.start,
-            d: adji::with_rules!(self.rules, G => new_driver::<G>(self.start)),
-            history: Vec::new(),
-        };
+        let mut game = Playing::new(self.game.start());
         for name in &history {
-            d.play_name(name)?;
+            game.play_name(name).map_err(adji_err)?;
         }
-        *self = d;
+        self.game = game;
         Ok(())
     }
 
@@ -238,7 +148,7 @@ impl PyDriver {
         format!(
             "Driver(start={:?}, history={:?})",
             self.start().notation(),
-            self.history.join(" ")
+            self.game.history().join(" ")
         )
     }
 }
@@ -260,13 +170,11 @@ pub(crate) fn replay(
         Err(_) => {
             let mut names = Vec::new();
             for m in moves.try_iter()? {
-                names.push(move_name(p.rules, &m?)?);
+                names.push(move_name(p.posed.rules(), &m?)?);
             }
             names.join(" ")
         }
     };
-    adji::with_rules!(p.rules, G => {
-        let r = ReplayReport::play::<G>(p.st, &line).map_err(adji_err)?;
-        to_py(py, &r)
-    })
+    let r = p.posed.replay(&line).map_err(|fail| adji_err(fail.error))?;
+    to_py(py, &r)
 }

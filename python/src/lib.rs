@@ -11,9 +11,10 @@
 //!
 //! One module per concern: `position`, `driver`, `perft`, `tables`,
 //! `solver`, `errors` (errors and argument parsing) and `work`
-//! (interruptible calls). The game type of a rule set chosen at
-//! run time comes from the library's `adji::with_rules!`, the one dispatch
-//! point of every front end.
+//! (interruptible calls). None names a game type: each asks the library's
+//! run-time facade, `adji::oracle` (a `Posed` position, a `Playing` game,
+//! a rule set's `Facts`, `oracle::tables`, an `Oracle`), the one door of
+//! every front end, with the rule set chosen at run time.
 #![deny(missing_docs)]
 
 mod driver;

@@ -113,7 +113,7 @@ impl PySolver {
             limits,
             parallel: self.threads > 1,
         };
-        let p = p.posed()?;
+        let p = p.posed;
         let watch = Watch::new();
         let solved = interruptible(py, &|| watch.stop(), || {
             let solve = || oracle.solve(&p, &self.tt, opts, Some(&watch));
@@ -232,7 +232,7 @@ pub(crate) fn analyse(
         return Err(adji_err("depth: expected 1 to 200"));
     }
     let oracle = oracle(search_tables(tables), rule)?;
-    let (p, watch) = (p.posed()?, Watch::new());
+    let (p, watch) = (p.posed, Watch::new());
     let eval = match &eval {
         None => Eval::Shipped,
         Some(f) => Eval::File(f),

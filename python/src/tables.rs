@@ -9,14 +9,13 @@ use std::time::{Duration, Instant};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use adji::game::{Game, GameId};
+use adji::game::GameId;
 use adji::notation::Stores;
-use adji::oracle::{Oracle, Posed};
+use adji::oracle::{tables, Facts, Oracle};
 use adji::progress::Progress;
 use adji::report::ProbeReport;
 use adji::rules::RuleSet;
 
-use adji::tables::retrograde::build_tables_within;
 use adji::tables::{OpenCheck, TableSet};
 use adji::value::LoopRule;
 
@@ -47,9 +46,7 @@ pub(crate) fn open_tables(
         OpenCheck::Full
     };
     let game = rules.game();
-    let set =
-        adji::with_rules!(rules, G => TableSet::open_available_checked::<G>(dir, rule, check))
-            .map_err(adji_err)?;
+    let set = tables::open(rules, dir, rule, check).map_err(adji_err)?;
     if set.covered() == 0 {
         let present: Vec<String> = GameId::ALL
             .into_iter()
@@ -85,8 +82,7 @@ impl PyTables {
     fn probe_pos_nogil(&self, p: &PyPosition) -> Result<ProbeReport, String> {
         let oracle =
             Oracle::with_set(self.set.rule, self.set.clone()).map_err(|e| e.to_string())?;
-        let posed = Posed::new(p.rules, p.st).map_err(|e| e.to_string())?;
-        oracle.probe(&posed).map_err(|e| e.to_string())
+        oracle.probe(&p.posed).map_err(|e| e.to_string())
     }
 }
 
@@ -202,7 +198,7 @@ impl PyTables {
         Bound<'py, PyBytes>,
         Bound<'py, PyBytes>,
     )> {
-        let pits = adji::with_rules!(self.rules, G => G::PITS);
+        let pits = Facts::of(self.rules).pits;
         if !boards.len().is_multiple_of(pits) {
             return Err(adji_err(format!(
                 "boards: expected rows of {pits} pits, found {} numbers",
@@ -217,10 +213,7 @@ impl PyTables {
                 boards[i]
             )));
         }
-        let n = boards.len() / pits;
-        let out = py.allow_threads(
-            || adji::with_rules!(self.rules, G => probe_boards::<G>(&self.set, boards, n)),
-        );
+        let out = py.allow_threads(|| tables::probe_boards(self.rules, &self.set, boards));
         let (v, lo, hi) = out.map_err(adji_err)?;
         let bytes = |x: &[i32]| {
             let b: Vec<u8> = x.iter().flat_map(|v| v.to_le_bytes()).collect();
@@ -239,9 +232,7 @@ impl PyTables {
                 self.set.covered() as i64 - 1
             )));
         }
-        let s = py.allow_threads(
-            || adji::with_rules!(self.rules, G => adji::tables::stats::level_stats::<G>(&self.set, level)),
-        );
+        let s = py.allow_threads(|| tables::level_stats(self.rules, &self.set, level));
         to_py(py, &s.map_err(|e| adji_err(e.to_string()))?)
     }
 
@@ -254,43 +245,6 @@ impl PyTables {
             self.set.covered()
         )
     }
-}
-
-/// Values, lo and hi of a batch of positions.
-pub(crate) type Planes = (Vec<i32>, Vec<i32>, Vec<i32>);
-
-/// Values, lo and hi of `n` relative boards (in parallel for big batches).
-pub(crate) fn probe_boards<G: Game>(
-    set: &TableSet,
-    boards: &[u8],
-    n: usize,
-) -> Result<Planes, String> {
-    use rayon::prelude::*;
-    let one = |i: usize| -> Result<(i32, i32, i32), String> {
-        let mut pos = adji::Position::default();
-        pos.pits[..G::PITS].copy_from_slice(&boards[i * G::PITS..(i + 1) * G::PITS]);
-        let b = set.bounds::<G>(&pos).ok_or_else(|| {
-            if let Err(e) = set.check_damage() {
-                return format!("board {i}: {e}");
-            }
-            format!(
-                "board {i}: level {} is not built; tables cover levels 0..={}",
-                pos.level(),
-                set.covered() as i64 - 1
-            )
-        })?;
-        Ok((b.value(set.rule.w::<G>(&pos)), b.lo, b.hi))
-    };
-    let r: Vec<(i32, i32, i32)> = if n >= 4096 {
-        (0..n).into_par_iter().map(one).collect::<Result<_, _>>()?
-    } else {
-        (0..n).map(one).collect::<Result<_, _>>()?
-    };
-    Ok((
-        r.iter().map(|x| x.0).collect(),
-        r.iter().map(|x| x.1).collect(),
-        r.iter().map(|x| x.2).collect(),
-    ))
 }
 
 /// Receives a table build's progress and forwards it to a Python callback;
@@ -409,14 +363,15 @@ pub(crate) fn build_tables(
     };
     let events = Mutex::new(Vec::new());
     let r = interruptible(py, &|| bar.stop.store(true, Ordering::Relaxed), || {
-        adji::with_rules!(g, G => build_tables_within::<G>(&dir, rule, max_seeds, memory.unwrap_or(u64::MAX), &bar, |ev| {
-                bar.call("level", "", Some(ev));
-                if let Ok(mut e) = events.lock() {
-                    e.push(ev.clone());
-                }
-                bar.check();
-            }))
-            .map(|_| ())
+        let memory = memory.unwrap_or(u64::MAX);
+        tables::build_within(g, &dir, rule, max_seeds, memory, &bar, |ev| {
+            bar.call("level", "", Some(ev));
+            if let Ok(mut e) = events.lock() {
+                e.push(ev.clone());
+            }
+            bar.check();
+        })
+        .map(|_| ())
     });
     if let Some(e) = bar.error.lock().ok().and_then(|mut g| g.take()) {
         return Err(e);

@@ -33,12 +33,11 @@ use serde_json::{json, Value};
 
 use super::app::App;
 use super::guard::{self, Hosts};
-use super::request::{params, rules, state, to_json, Q};
+use super::request::{params, posed, to_json, Q};
 use super::{assets, jobs};
-use crate::game::{Game, GameId};
+use crate::game::GameId;
 use crate::notation::Stores;
-use crate::oracle::{OracleError, Posed};
-use crate::report::{MovesReport, ReplayReport};
+use crate::oracle::OracleError;
 use crate::rules::RuleSet;
 
 pub use super::request::{ApiError, Params};
@@ -124,10 +123,7 @@ fn rule_sets(app: &App, game: GameId) -> Value {
 
 async fn moves(AxState(app): AxState<Arc<App>>, q: Q) -> Result<Json<Value>, ApiError> {
     let p = params(q)?;
-    fn run<G: Game>(p: &Params) -> Result<Value, ApiError> {
-        to_json(&MovesReport::new::<G>(&state::<G>(p, Stores::Required)?))
-    }
-    crate::with_rules!(rules(&app, &p)?, run(&p)).map(Json)
+    to_json(&posed(&app, &p, Stores::Required)?.moves_report()).map(Json)
 }
 
 async fn replay(AxState(app): AxState<Arc<App>>, q: Q) -> Result<Json<Value>, ApiError> {
@@ -139,22 +135,16 @@ async fn replay(AxState(app): AxState<Arc<App>>, q: Q) -> Result<Json<Value>, Ap
             "moves: at most {MAX_MOVES} moves, found {count}"
         )));
     }
-    fn run<G: Game>(p: &Params, names: &str) -> Result<Value, ApiError> {
-        to_json(
-            &ReplayReport::play::<G>(state::<G>(p, Stores::Required)?, names)
-                .map_err(ApiError::bad)?,
-        )
-    }
-    crate::with_rules!(rules(&app, &p)?, run(&p, names)).map(Json)
+    let start = posed(&app, &p, Stores::Required)?;
+    let report = start
+        .replay(names)
+        .map_err(|fail| ApiError::bad(fail.error))?;
+    to_json(&report).map(Json)
 }
 
 async fn probe(AxState(app): AxState<Arc<App>>, q: Q) -> Result<Json<Value>, ApiError> {
     let p = params(q)?;
-    fn posed<G: Game>(p: &Params) -> Result<Posed, ApiError> {
-        Ok(Posed::of::<G>(state::<G>(p, Stores::Optional)?))
-    }
-    let posed = crate::with_rules!(rules(&app, &p)?, posed(&p))?;
-    match app.oracle().probe(&posed) {
+    match app.oracle().probe(&posed(&app, &p, Stores::Optional)?) {
         Ok(r) => to_json(&r).map(Json),
         Err(OracleError::NoTables { family, rule }) => {
             Err(ApiError::not_found(match &app.config().tables {

@@ -48,7 +48,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            rules: RuleSet::AdjitoDefault,
+            rules: RuleSet::default_for(GameId::ALL[0]),
             tables: None,
             rule: LoopRule::Start,
             check: OpenCheck::Full,

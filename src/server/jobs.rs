@@ -17,8 +17,7 @@ use tokio::task::JoinHandle;
 
 use super::app::App;
 use super::queue::{CancelOnDrop, Job, QueueError};
-use super::request::{params, rules, state, to_json, ApiError, Params, Q};
-use crate::game::{Game, State};
+use super::request::{params, posed, to_json, ApiError, Params, Q};
 use crate::notation::Stores;
 use crate::oracle::{Eval, OracleError, Posed, SolveOptions};
 use crate::search::Limits;
@@ -53,11 +52,7 @@ struct Done {
 
 impl JobRequest {
     fn parse(kind: Kind, app: &App, p: &Params) -> Result<Self, ApiError> {
-        let rules = rules(app, p)?;
-        fn st<G: Game>(p: &Params) -> Result<State, ApiError> {
-            state::<G>(p, Stores::Required)
-        }
-        let posed = crate::with_rules!(rules, G => Posed::of::<G>(st::<G>(p)?));
+        let posed = posed(app, p, Stores::Required)?;
         let cap = app.config().time_cap;
         let time = match p.time.as_deref() {
             None => cap,

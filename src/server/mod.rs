@@ -19,9 +19,11 @@
 //!   cap).
 //!
 //! Every route that takes a `game` also takes `rules`, the rule set (the
-//! game's default reading when absent); a handler runs monomorphised for
-//! the rule set's game type ([`crate::with_rules!`]) and reads the tables
-//! of [`RuleSet::tables`](crate::rules::RuleSet::tables).
+//! game's default reading when absent); a handler reads the position under
+//! that rule set as a [`Posed`](crate::oracle::Posed) and asks it, or the
+//! [`Oracle`](crate::oracle::Oracle) (which reads the tables of
+//! [`RuleSet::tables`](crate::rules::RuleSet::tables)), for the answer:
+//! the run-time facade of [`crate::oracle`], never a game type.
 //!
 //! Everything a request can make the server do is bounded: cheap requests
 //! (`moves`, `replay`, `probe`) take microseconds; solves go through the

@@ -1,7 +1,7 @@
 //! What every route shares, below both [`super::api`] and `jobs`: the
 //! error answer ([`ApiError`], JSON `{"error": …}`), the query parameters
 //! ([`Params`]) and their parsing into a rule set (which names the game)
-//! and a position.
+//! and a position read under it ([`Posed`]).
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::Query;
@@ -12,8 +12,9 @@ use serde_json::{json, Value};
 
 use super::app::App;
 use super::queue::{Busy, QueueError};
-use crate::game::{Game, GameId, State};
-use crate::notation::{parse_state, Stores};
+use crate::game::GameId;
+use crate::notation::Stores;
+use crate::oracle::Posed;
 use crate::rules::RuleSet;
 
 /// An error answer: a status and the message (JSON `{"error": …}`).
@@ -114,7 +115,7 @@ fn game(app: &App, p: &Params) -> Result<GameId, ApiError> {
 /// The rule set a request asks for: `rules` of its game, or the game's
 /// default reading. An unknown name gets the command line's `--rules` error,
 /// which lists the game's rule sets.
-pub(super) fn rules(app: &App, p: &Params) -> Result<RuleSet, ApiError> {
+fn rules(app: &App, p: &Params) -> Result<RuleSet, ApiError> {
     let game = game(app, p)?;
     match p.rules.as_deref() {
         None => Ok(RuleSet::default_for(game)),
@@ -122,9 +123,12 @@ pub(super) fn rules(app: &App, p: &Params) -> Result<RuleSet, ApiError> {
     }
 }
 
-pub(super) fn state<G: Game>(p: &Params, stores: Stores) -> Result<State, ApiError> {
+/// The position a request asks about (`start` when absent), read under
+/// its rule set ([`rules`]).
+pub(super) fn posed(app: &App, p: &Params, stores: Stores) -> Result<Posed, ApiError> {
+    let rules = rules(app, p)?;
     let text = p.position.as_deref().unwrap_or("start");
-    parse_state::<G>(text, stores).map_err(|e| ApiError::bad(format!("position: {e}")))
+    Posed::parse(rules, text, stores).map_err(|e| ApiError::bad(format!("position: {e}")))
 }
 
 /// A report as a JSON value.
