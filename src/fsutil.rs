@@ -1,9 +1,10 @@
 //! Files the tool writes and reads: one atomic-write helper (temporary file
 //! in the target directory, fsync, rename), cleanup of our own stale
 //! temporary files after a kill, opening of regular files only (a FIFO
-//! or device named like a table must not hang or confuse a reader), and the
-//! directories a command needs ([`require_dir`], [`create_dir_all`]: a file
-//! where a directory is expected is named as such).
+//! or device named like a table must not hang or confuse a reader), the
+//! names in a directory ([`list_dir`]), and the directories a command
+//! needs ([`require_dir`], [`create_dir_all`]: a file where a directory
+//! is expected is named as such).
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -104,6 +105,20 @@ pub fn remove_stale_temps(dir: &Path) -> io::Result<usize> {
         }
     }
     Ok(removed)
+}
+
+/// The names in `dir` (none when it does not exist).
+///
+/// # Errors
+/// The listing's own error.
+pub(crate) fn list_dir(dir: &Path) -> io::Result<Vec<String>> {
+    match std::fs::read_dir(dir) {
+        Ok(rd) => rd
+            .map(|e| e.map(|e| e.file_name().to_string_lossy().into_owned()))
+            .collect(),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(e),
+    }
 }
 
 /// Opens `path` for reading only if it is a regular file (after following

@@ -665,7 +665,7 @@ fn split_is_bounded_to_shard_counts_readers_can_read() {
     let got = ok(&["tables", "checksum", "--dir", s(&out)]);
     assert_eq!(got.trim_end(), level6);
     // The library refuses it too, naming the bound.
-    let e = adji::tables::shard::split_level(
+    let e = adji::tables::convert::split_level(
         &single,
         &t.path().join("lib"),
         adji::rules::RuleSet::AdjitoDefault,

@@ -78,7 +78,7 @@ fn merged(dirs: &[PathBuf], rules: RuleSet, rule: LoopRule, max: u32) -> Vec<(St
                 std::fs::copy(&p, out.path().join(p.file_name().unwrap())).unwrap();
             }
             None => {
-                shard::merge_level(dirs, out.path(), rules, rule, n).unwrap();
+                adji::tables::convert::merge_level(dirs, out.path(), rules, rule, n).unwrap();
             }
         }
     }

@@ -4,8 +4,8 @@
 
 use adji::progress::NoProgress;
 use adji::rules::RuleSet;
+use adji::tables::level_path;
 use adji::tables::retrograde::build_tables;
-use adji::tables::{level_path, shard};
 use adji::value::LoopRule;
 use adji::Adjito;
 use assert_cmd::Command;
@@ -52,7 +52,8 @@ fn a_build_over_its_memory_is_built_out_of_core_and_merges_to_the_in_memory_file
         assert!(!note || stdout.contains("a shard at level 12"), "{stdout}");
     }
     let merged = tempfile::tempdir().unwrap();
-    shard::merge_level(&[d.path().to_path_buf()], merged.path(), rules, rule, max).unwrap();
+    adji::tables::convert::merge_level(&[d.path().to_path_buf()], merged.path(), rules, rule, max)
+        .unwrap();
     for n in 0..=max {
         let want = std::fs::read(level_path(one.path(), rules, rule, n)).unwrap();
         let dir = if n == max { merged.path() } else { d.path() };

@@ -690,7 +690,8 @@ async fn a_sharded_tables_directory_serves_as_level_files_do() {
     let single = adjito_tables_to_8();
     let sharded = tempfile::tempdir().unwrap();
     for n in 0..=8 {
-        adji::tables::shard::split_level(single.path(), sharded.path(), rules, rule, n, 3).unwrap();
+        adji::tables::convert::split_level(single.path(), sharded.path(), rules, rule, n, 3)
+            .unwrap();
     }
     serves_as_level_files_do(sharded.path(), single.path()).await;
 }

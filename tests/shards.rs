@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 use adji::game::Game;
 use adji::progress::NoProgress;
 use adji::rules::RuleSet;
+use adji::tables::convert::{merge_level, split_level, Merged};
 use adji::tables::format;
 use adji::tables::retrograde::build_tables;
 use adji::tables::shard::{
-    self, check_shard, manifest_path, merge_level, split_level, write_manifest, write_shard_with,
-    Merged, Place,
+    self, check_shard, manifest_path, write_manifest, write_shard_with, Place,
 };
 use adji::tables::{OpenCheck, Table, TableError, TableSet};
 use adji::value::LoopRule;

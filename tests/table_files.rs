@@ -560,7 +560,7 @@ fn a_build_over_its_memory_budget_is_refused_before_anything_is_built() {
     build::<Adjito>(one.path(), LoopRule::Start, 9);
     let merged = tempfile::tempdir().unwrap();
     let rules = RuleSet::AdjitoDefault;
-    adji::tables::shard::merge_level(
+    adji::tables::convert::merge_level(
         &[dir.path().to_path_buf()],
         merged.path(),
         rules,

@@ -251,7 +251,7 @@ pub fn level_sha256(
                 level,
                 crate::tables::OpenCheck::Header,
             )?;
-            crate::tables::compressed::convert::stream_raw(
+            crate::tables::convert::compress::stream_raw(
                 &c,
                 &mut h,
                 Path::new("(SHA-256)"),

@@ -179,7 +179,7 @@ pub fn print_plan<G: Game>(
 /// of the compressed levels already there (the raw size when there are
 /// none). Says the need in the plan.
 fn check_disk<G: Game>(a: &BuildArgs, p: &[LevelPlan], log: &mut out::Log) -> Result<(), CliError> {
-    use adji::tables::compressed::convert::measured_ratio;
+    use adji::tables::convert::compress::measured_ratio;
     let (dir, rules, rule) = (&a.dir.dir, G::RULES.tables(), a.rule.rule());
     let present = adji::tables::locate::levels_present(dir, rules, rule)?.levels;
     let ratio = match a.compress {

@@ -3,7 +3,7 @@
 //! (levels, disk needed, time projected from a measured sample) that is
 //! refused when it does not fit the free disk, a progress bar, and a
 //! line per level. The work is the library's
-//! ([`adji::tables::compressed::convert`]).
+//! ([`adji::tables::convert::compress`]).
 
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
@@ -11,8 +11,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use adji::rules::RuleSet;
-use adji::tables::compressed::convert::{plan, run, Direction, Plan};
 use adji::tables::compressed::{Codec, Transform};
+use adji::tables::convert::compress::{plan, run, Direction, Plan};
 
 use crate::args::{RuleArg, TableGamesArgs, ThreadsArg};
 use crate::error::CliError;

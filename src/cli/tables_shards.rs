@@ -8,10 +8,11 @@ use clap::Args;
 
 use adji::game::Game;
 use adji::rules::RuleSet;
+use adji::tables::convert::{merge_level, split_level, Merged};
 use adji::tables::format;
 use adji::tables::locate::{levels_present, locate_level, LevelAt};
 use adji::tables::lock::BuildLock;
-use adji::tables::shard::{manifest_levels, merge_level, split_level, Merged, MAX_SHARDS};
+use adji::tables::shard::{manifest_levels, MAX_SHARDS};
 use adji::value::LoopRule;
 
 use crate::args::{GameRulesArgs, RuleArg, TablesDirArg};

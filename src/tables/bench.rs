@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use super::TableSet;
+use super::set::TableSet;
 use crate::game::{mix64, Game, Position};
 use crate::index::{level_size, unrank};
 

@@ -19,7 +19,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use super::TableError;
+use super::error::TableError;
 
 /// A level's first damage, and the alarm of the set it belongs to.
 #[derive(Debug, Default)]

@@ -6,8 +6,6 @@ use std::path::{Path, PathBuf};
 use crate::game::GameId;
 use crate::value::LoopRule;
 
-use super::{format, retrograde};
-
 /// Everything that can go wrong reading, writing or building tables.
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
@@ -45,12 +43,15 @@ pub enum TableError {
         path: PathBuf,
     },
     /// Unsupported format version.
-    #[error("{}: unsupported table format version {found} (this tool reads version {}); rebuild the tables with `adji tables build`", .path.display(), format::VERSION)]
+    #[error("{}: unsupported table format version {found} (this tool reads version {reads}); rebuild the tables with `adji tables build`", .path.display())]
     Version {
         /// The file.
         path: PathBuf,
         /// Version found.
         found: u32,
+        /// The version this tool reads
+        /// ([`crate::tables::format::VERSION`]).
+        reads: u32,
     },
     /// A checksum or field is wrong.
     #[error("{}: corrupted table: {what}", .path.display())]
@@ -114,7 +115,7 @@ pub enum TableError {
     },
     /// A sharded level's manifest or one of its shards is wrong: missing,
     /// corrupt, of another place in the level, overlapping or leaving a
-    /// gap ([`super::shard`]).
+    /// gap ([`crate::tables::shard`]).
     #[error("{}: sharded level: {what}", .path.display())]
     Shards {
         /// The manifest or shard file.
@@ -132,7 +133,7 @@ pub enum TableError {
     },
     /// A level's build would need more memory than the budget allows;
     /// refused before anything is allocated.
-    #[error("level {level} needs {} of memory but the budget is {}; lower the top level or raise the budget", crate::tables::fmt_gib(*.need), crate::tables::fmt_gib(*.budget))]
+    #[error("level {level} needs {} of memory but the budget is {}; lower the top level or raise the budget", fmt_gib(*.need), fmt_gib(*.budget))]
     OverBudget {
         /// The first level over the budget.
         level: u32,
@@ -142,12 +143,9 @@ pub enum TableError {
         budget: u64,
     },
     /// The builder cannot take a level this large
-    /// ([`retrograde::max_build_level`]); refused before anything is
-    /// allocated.
-    #[error(
-        "level {level} ({positions} positions) is beyond the builder, which takes levels up to level {max}: {}",
-        retrograde::LIMIT_REASON
-    )]
+    /// ([`crate::tables::retrograde::max_build_level`]); refused before
+    /// anything is allocated.
+    #[error("level {level} ({positions} positions) is beyond the builder, which takes levels up to level {max}: {why}")]
     TooLarge {
         /// The level.
         level: u32,
@@ -155,9 +153,12 @@ pub enum TableError {
         positions: u64,
         /// The largest level the builder takes for this game.
         max: u32,
+        /// Why the builder stops there
+        /// ([`crate::tables::retrograde::LIMIT_REASON`]).
+        why: &'static str,
     },
     /// Another build of the same files holds their lock in the directory
-    /// ([`super::lock`]).
+    /// ([`crate::tables::lock`]).
     #[error("{}: another command writing the same files ({what}, --loop {}: a `tables build`, `compress` or `decompress`) is running in this directory and holds this lock; wait for it to end or write into another directory", .lock.display(), .rule.name())]
     Locked {
         /// The lock file.
@@ -181,7 +182,7 @@ pub enum TableError {
     },
     /// A probe reached damaged data in a level opened without the full
     /// check (a block that does not decode, a marked byte without its
-    /// record): no value is read from it ([`super::damage`]).
+    /// record): no value is read from it ([`crate::tables::damage`]).
     #[error("{what}; a probe reached this damaged data, so no value was read from it and the answer is refused (checking the tables in full, docs/TABLES.md, finds every damaged block)")]
     Damaged {
         /// What is damaged, with the file (and block) named.
@@ -204,4 +205,9 @@ impl TableError {
             _ => TableError::Io { path, source: e },
         }
     }
+}
+
+/// Bytes as GiB with two decimals (for messages).
+fn fmt_gib(b: u64) -> String {
+    format!("{:.2} GiB", b as f64 / (1u64 << 30) as f64)
 }

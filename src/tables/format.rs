@@ -62,7 +62,7 @@ use crate::index::{level_size, MAX_LEVEL};
 use crate::rules::RuleSet;
 use crate::value::{LoopRule, NEG_INF_BYTE, POS_INF_BYTE};
 
-use super::TableError;
+use super::error::TableError;
 
 /// File magic.
 pub const MAGIC: &[u8; 8] = b"ADJITBL\0";
@@ -154,6 +154,7 @@ impl Header {
             return Err(TableError::Version {
                 path: p(),
                 found: version,
+                reads: VERSION,
             });
         }
         if b.len() < HEADER_LEN {

@@ -4,22 +4,12 @@
 
 use std::path::{Path, PathBuf};
 
+use super::error::TableError;
 use super::format::{check_level, file_prefix, level_path};
 use super::shard::{manifest_path, MANIFEST_SUFFIX};
-use super::TableError;
+use crate::fsutil::list_dir;
 use crate::rules::RuleSet;
 use crate::value::LoopRule;
-
-/// The names in `dir` (none when it does not exist).
-pub(crate) fn list_dir(dir: &Path) -> std::io::Result<Vec<String>> {
-    match std::fs::read_dir(dir) {
-        Ok(rd) => rd
-            .map(|e| e.map(|e| e.file_name().to_string_lossy().into_owned()))
-            .collect(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-        Err(e) => Err(e),
-    }
-}
 
 /// The table files of one game and rule in a directory, by name.
 #[derive(Debug, Default)]

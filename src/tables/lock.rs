@@ -36,7 +36,8 @@ use crate::fsutil::{TMP_PREFIX, TMP_SUFFIX};
 use crate::rules::RuleSet;
 use crate::value::LoopRule;
 
-use super::{format, TableError};
+use super::error::TableError;
+use super::format;
 
 /// The directory-wide lock every build holds shared.
 pub const DIR_LOCK: &str = ".adji-build.lock";

@@ -1,7 +1,7 @@
 //! The value of each legal move of a position, read from the tables: what
 //! `probe`, the web board and the Python layer show beside a position.
 
-use super::TableSet;
+use super::set::TableSet;
 use crate::game::{Game, Position};
 use crate::value::{capture_value, quiet_value};
 

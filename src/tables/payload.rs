@@ -1,16 +1,133 @@
-//! What a level's payload must satisfy before it is probed: the file's
-//! length against its header, the value bytes within the level's range,
-//! well-formed exception records, and the checksum of the whole, scanned
-//! in parallel. [`super::Table`] calls these when it opens or checks a
-//! level file or shard.
+//! A level's payload: the bytes of a level file or shard, mapped or in
+//! memory ([`Data`]), the stretches of entries they hold ([`Segment`]),
+//! and what they must satisfy before they are probed ([`OpenCheck`] says
+//! how much is read at open): the file's length against its header, the
+//! value bytes within the level's range, well-formed exception records,
+//! and the checksum of the whole, scanned in parallel. Each storage form
+//! (level file, shards, compressed) calls these as it opens a level.
 
 use std::path::Path;
 
 use memmap2::Mmap;
 use rayon::prelude::*;
 
-use super::{format, Segment, TableError};
+use super::error::TableError;
+use super::format;
 use crate::value::{decode_bound, possible_hi, possible_lo, possible_value};
+
+/// How much of a level file [`crate::tables::Table::open_checked`] reads
+/// before trusting it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum OpenCheck {
+    /// Header, size, the payload checksum and every exception record: the
+    /// whole file is read once (in parallel). The default.
+    #[default]
+    Full,
+    /// Header, size and the exception records only: the value bytes are
+    /// not read until probed, so a cold start maps a big table at once. A
+    /// corrupted value byte then goes unnoticed; check files with
+    /// `adji tables verify` before trusting them this way.
+    Header,
+}
+
+/// The bytes of a table file: the file mapped, or a copy in anonymous
+/// memory on transparent huge pages
+/// ([`crate::tables::Table::into_memory`]).
+pub(super) enum Data {
+    Mapped(Mmap),
+    Loaded(memmap2::MmapMut),
+}
+
+impl std::ops::Deref for Data {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Data::Mapped(m) => m,
+            Data::Loaded(m) => m,
+        }
+    }
+}
+
+impl Data {
+    /// Bytes mapped from the file (none for a copy in memory).
+    pub(super) fn mapped_len(&self) -> u64 {
+        match self {
+            Data::Mapped(m) => m.len() as u64,
+            Data::Loaded(_) => 0,
+        }
+    }
+
+    /// The bytes copied into anonymous memory on transparent huge pages
+    /// (see [`crate::tables::Table::into_memory`]).
+    pub(super) fn into_memory(self) -> std::io::Result<Data> {
+        if let Data::Loaded(_) = self {
+            return Ok(self);
+        }
+        let mut m = memmap2::MmapMut::map_anon(self.len().max(1))?;
+        #[cfg(target_os = "linux")]
+        let _ = m.advise(memmap2::Advice::HugePage);
+        m[..self.len()].copy_from_slice(&self);
+        Ok(Data::Loaded(m))
+    }
+}
+
+/// One contiguous stretch of a level's entries: ranks `first ..
+/// first + values.len()`, their value bytes and their exception records.
+pub(super) struct Segment<'a> {
+    pub(super) first: u64,
+    pub(super) values: &'a [u8],
+    pub(super) records: &'a [u8],
+    pub(super) path: &'a Path,
+    /// A shard's CRC-32s of its value bytes and of its records; `None`
+    /// for a level file (its header has the payload's).
+    pub(super) crcs: Option<(u32, u32)>,
+}
+
+/// Checks the segments of a level whose header is `header` and whose
+/// exception records are `width` bytes each ([`OpenCheck::Full`]:
+/// checksums, value bytes and records; [`OpenCheck::Header`]: the records
+/// only): for a level file, its payload checksum and exception count
+/// against the header; for a shard, its checksums against its own.
+pub(super) fn check_segments(
+    segs: &[Segment<'_>],
+    header: &format::Header,
+    width: usize,
+    check: OpenCheck,
+) -> Result<(), TableError> {
+    let n = header.level as u8;
+    for seg in segs {
+        let path = seg.path;
+        if check == OpenCheck::Full {
+            let scan = scan_payload(seg.values, seg.values.len(), n, 1 << 24);
+            let good = match seg.crcs {
+                None => {
+                    combine_crc(scan.crc, seg.values.len() as u64, seg.records)
+                        == header.payload_crc
+                }
+                Some(c) => c == (scan.crc, crc32fast::hash(seg.records)),
+            };
+            if !good {
+                return Err(corrupted(path, "payload checksum mismatch".into()));
+            }
+            // No value byte outside ±(seeds on the board).
+            if scan.outside > scan.marked {
+                return Err(first_impossible(seg, header.level as i32));
+            }
+            let marked = scan.marked;
+            let records = (seg.records.len() / width) as u64;
+            if marked != records {
+                return Err(corrupted(
+                    path,
+                    format!(
+                        "{marked} entries marked loop-sensitive but {records} exception records"
+                    ),
+                ));
+            }
+        }
+        check_records(seg, path, width, n as i32)?;
+    }
+    Ok(())
+}
 
 /// Maps a table file read-only.
 pub(super) fn map_file(path: &Path, file: &std::fs::File) -> Result<Mmap, TableError> {

@@ -5,7 +5,12 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use super::{compressed, format, level_path, shard, OpenCheck, Storage, Table, TableError};
+use super::compressed;
+use super::error::TableError;
+use super::format::{self, level_path};
+use super::payload::OpenCheck;
+use super::shard;
+use super::table::Table;
 use crate::game::{Game, GameId, Position};
 use crate::index::rank;
 use crate::rules::RuleSet;
@@ -180,10 +185,7 @@ impl TableSet {
 
     /// The compressed levels.
     fn compressed(&self) -> impl Iterator<Item = &compressed::Compressed> {
-        self.levels.iter().filter_map(|t| match &t.storage {
-            Storage::Compressed(c) => Some(&**c),
-            _ => None,
-        })
+        self.levels.iter().filter_map(Table::compressed)
     }
 
     /// Shapes the caches of the compressed levels for a budget of
@@ -200,7 +202,7 @@ impl TableSet {
         let mut left = bytes.saturating_sub(self.min_cache_bytes());
         let mut total = 0;
         for t in &mut self.levels {
-            if let Storage::Compressed(c) = &mut t.storage {
+            if let Some(c) = t.compressed_mut() {
                 let more = c.whole_cache_bytes() - c.direct_cache_bytes();
                 let whole = more <= left;
                 if whole {

@@ -5,7 +5,9 @@ use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 
-use super::{level_positions, TableError, TableSet};
+use super::error::TableError;
+use super::set::TableSet;
+use super::walk::level_positions;
 use crate::game::Game;
 use crate::index::level_size;
 

@@ -4,66 +4,37 @@
 
 use std::path::Path;
 
-use memmap2::Mmap;
-
+use super::compressed::{self, format::RawLevel};
 use super::damage::Damage;
-use super::payload::{
-    check_len, check_records, combine_crc, corrupted, first_impossible, map_file, scan_payload,
-    PayloadScan,
-};
-use super::{compressed, format, locate, prefetch, shard, Header, TableError};
+use super::error::TableError;
+use super::format::{self, Header};
+use super::level_file::LevelFile;
+use super::locate;
+use super::payload::{corrupted, OpenCheck, Segment};
+use super::shard::{self, Shards};
+use super::walk::prefetch;
 use crate::fsutil::open_regular;
 use crate::rules::RuleSet;
 use crate::value::{decode_bound, Bounds, LoopRule};
 
-/// The bytes of a table: the file mapped, or a copy in anonymous memory
-/// on transparent huge pages ([`Table::into_memory`]).
-pub(in crate::tables) enum Data {
-    Mapped(Mmap),
-    Loaded(memmap2::MmapMut),
-}
-
-impl std::ops::Deref for Data {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        match self {
-            Data::Mapped(m) => m,
-            Data::Loaded(m) => m,
-        }
-    }
-}
-
-/// Where a table's bytes are: one level file, or the shards of a level.
-pub(in crate::tables) enum Storage {
+/// Where a table's bytes are, each form reading its own: one level file,
+/// the shards of a level, or a compressed level file.
+enum Storage {
     /// A level file: header, value bytes, exception records.
-    Single(Data),
-    /// Shard files, ascending and covering the level (empty shards left
-    /// out); each holds its value bytes and the exception records of its
-    /// ranks.
-    Sharded(Vec<shard::Part>),
+    Single(LevelFile),
+    /// Shard files ([`shard`]).
+    Sharded(Shards),
     /// A compressed level file ([`compressed`]): blocks decoded on probe.
     Compressed(Box<compressed::Compressed>),
-}
-
-/// One contiguous stretch of a level's entries: ranks `first ..
-/// first + values.len()`, their value bytes and their exception records.
-pub(in crate::tables) struct Segment<'a> {
-    pub(in crate::tables) first: u64,
-    pub(in crate::tables) values: &'a [u8],
-    pub(in crate::tables) records: &'a [u8],
-    pub(in crate::tables) path: &'a Path,
-    /// A shard's CRC-32s of its value bytes and of its records; `None`
-    /// for a level file (its header has the payload's).
-    pub(in crate::tables) crcs: Option<(u32, u32)>,
 }
 
 /// One level's table, memory-mapped and checked: one file, or the shards
 /// of a sharded level ([`shard`]).
 pub struct Table {
-    pub(in crate::tables) storage: Storage,
-    pub(in crate::tables) count: usize,
+    storage: Storage,
+    count: usize,
     /// Bytes per exception record ([`format::record_len`]).
-    pub(in crate::tables) width: usize,
+    width: usize,
     /// The header (of the merged file, for a sharded level).
     pub header: Header,
     /// The first damage a probe met, and the alarm it raises.
@@ -75,20 +46,6 @@ pub struct Table {
     /// shards): each value byte read is checked to be possible for the
     /// level (a compressed block has its own checksum).
     trusted: bool,
-}
-
-/// How much of a level file [`Table::open_checked`] reads before trusting it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum OpenCheck {
-    /// Header, size, the payload checksum and every exception record: the
-    /// whole file is read once (in parallel). The default.
-    #[default]
-    Full,
-    /// Header, size and the exception records only: the value bytes are
-    /// not read until probed, so a cold start maps a big table at once. A
-    /// corrupted value byte then goes unnoticed; check files with
-    /// `adji tables verify` before trusting them this way.
-    Header,
 }
 
 impl std::fmt::Debug for Table {
@@ -141,7 +98,8 @@ impl Table {
                 let dir = path.parent().unwrap_or(Path::new("."));
                 match locate::locate_level(dir, rules, rule, level) {
                     locate::LevelAt::Shards(manifest) => {
-                        return shard::open_sharded(&manifest, rules, rule, level, check);
+                        let s = shard::open_sharded(&manifest, rules, rule, level, check)?;
+                        return Ok(Table::of_shards(&manifest, s, check));
                     }
                     locate::LevelAt::Compressed(z) => {
                         return Table::open_compressed(&z, rules, rule, level, check);
@@ -152,15 +110,9 @@ impl Table {
             }
             Err(e) => return Err(TableError::from_open(path, level, e)),
         };
-        let map = map_file(path, &file)?;
-        let header = Header::decode(path, &map)?;
-        header.expect(path, rules, rule, level)?;
-        check_len(path, map.len() as u64, header.file_len())?;
+        let (f, header) = LevelFile::open(path, &file, (rules, rule, level), check)?;
         let width = format::record_len(header.count);
-        let t = Table::assemble(path, Storage::Single(Data::Mapped(map)), header, width)
-            .checked_as(check);
-        t.check_segments(path, check)?;
-        Ok(t)
+        Ok(Table::assemble(path, Storage::Single(f), header, width).checked_as(check))
     }
 
     /// Opens a compressed level file ([`compressed::Compressed::open`]).
@@ -185,14 +137,41 @@ impl Table {
         ))
     }
 
+    /// The table of a sharded level (its manifest at `manifest`) as
+    /// [`shard::open_sharded`] or [`shard::open_own`] opened it, with
+    /// `check`.
+    pub(in crate::tables) fn of_shards(
+        manifest: &Path,
+        s: shard::Opened,
+        check: OpenCheck,
+    ) -> Table {
+        Table::assemble(manifest, Storage::Sharded(s.shards), s.header, s.width).checked_as(check)
+    }
+
+    /// Opens shard `index` of `of` of a level in `dir`, alone, as listed
+    /// in the level's manifest there: the table of a distributed build's
+    /// rank that holds only its own slice of a lower level (the other
+    /// ranks' entries are asked of them, [`crate::tables::retrograde`]'s
+    /// remote lookups). Only the entries of its range may be read from
+    /// it; its other entries are not there ([`Table::holds`]).
+    ///
+    /// # Errors
+    /// No manifest, a manifest of another split, a missing or bad shard:
+    /// one [`TableError`] naming the file.
+    pub fn open_own_shard(
+        dir: &Path,
+        rules: RuleSet,
+        rule: LoopRule,
+        level: u32,
+        own: (u32, u32),
+    ) -> Result<Table, TableError> {
+        let (s, manifest) = shard::open_own(dir, rules, rule, level, own)?;
+        Ok(Table::of_shards(&manifest, s, OpenCheck::Full))
+    }
+
     /// The table of `storage`, whose level has `header` and exception
     /// records of `width` bytes.
-    pub(in crate::tables) fn assemble(
-        path: &Path,
-        storage: Storage,
-        header: Header,
-        width: usize,
-    ) -> Table {
+    fn assemble(path: &Path, storage: Storage, header: Header, width: usize) -> Table {
         Table {
             path: path.to_path_buf(),
             trusted: false,
@@ -206,7 +185,7 @@ impl Table {
 
     /// The same table, its raw value bytes checked as they are read when
     /// `check` did not read them at open ([`OpenCheck::Header`]).
-    pub(in crate::tables) fn checked_as(self, check: OpenCheck) -> Table {
+    fn checked_as(self, check: OpenCheck) -> Table {
         let raw = !matches!(self.storage, Storage::Compressed(_));
         Table {
             trusted: raw && check == OpenCheck::Header,
@@ -226,74 +205,18 @@ impl Table {
     fn segments<'a>(&'a self, path: &'a Path) -> Vec<Segment<'a>> {
         match &self.storage {
             Storage::Compressed(_) => Vec::new(),
-            Storage::Single(d) => vec![Segment {
-                first: 0,
-                values: &d[format::HEADER_LEN..format::HEADER_LEN + self.count],
-                records: &d[format::HEADER_LEN + self.count..],
-                path,
-                crcs: None,
-            }],
-            Storage::Sharded(parts) => parts.iter().map(shard::Part::segment).collect(),
+            Storage::Single(f) => vec![f.segment(path)],
+            Storage::Sharded(s) => s.segments(),
         }
-    }
-
-    /// Checks every segment ([`OpenCheck::Full`]: checksums, value bytes
-    /// and records; [`OpenCheck::Header`]: the records only) and, for a
-    /// level file, the payload checksum and the exception count of the
-    /// header. A sharded level's segments are checked against its shards'
-    /// headers when opened ([`shard::open_sharded`]).
-    pub(in crate::tables) fn check_segments(
-        &self,
-        path: &Path,
-        check: OpenCheck,
-    ) -> Result<(), TableError> {
-        let n = self.header.level as u8;
-        for seg in self.segments(path) {
-            let path = seg.path;
-            if check == OpenCheck::Full {
-                let scan = scan_payload(seg.values, seg.values.len(), n, 1 << 24);
-                let good = match seg.crcs {
-                    None => {
-                        combine_crc(scan.crc, seg.values.len() as u64, seg.records)
-                            == self.header.payload_crc
-                    }
-                    Some(c) => c == (scan.crc, crc32fast::hash(seg.records)),
-                };
-                if !good {
-                    return Err(corrupted(path, "payload checksum mismatch".into()));
-                }
-                let marked = self.check_scan(&seg, &scan)?;
-                let records = (seg.records.len() / self.width) as u64;
-                if marked != records {
-                    return Err(corrupted(
-                        path,
-                        format!("{marked} entries marked loop-sensitive but {records} exception records"),
-                    ));
-                }
-            }
-            check_records(&seg, path, self.width, n as i32)?;
-        }
-        Ok(())
-    }
-
-    /// Checks a segment's scan: no value byte outside ±(seeds on the
-    /// board). Returns the bytes marked loop-sensitive.
-    fn check_scan(&self, seg: &Segment<'_>, scan: &PayloadScan) -> Result<u64, TableError> {
-        if scan.outside > scan.marked {
-            return Err(first_impossible(seg, self.header.level as i32));
-        }
-        Ok(scan.marked)
     }
 
     /// Whether entry `idx` is in this table's files: every entry of a
     /// level file or a complete sharded level; those of its one shard for a
-    /// table opened by [`shard::open_own_shard`].
+    /// table opened by [`Table::open_own_shard`].
     pub fn holds(&self, idx: u64) -> bool {
         match &self.storage {
             Storage::Single(_) | Storage::Compressed(_) => idx < self.count as u64,
-            Storage::Sharded(parts) => parts
-                .iter()
-                .any(|p| (p.first as u64..(p.first + p.count()) as u64).contains(&idx)),
+            Storage::Sharded(s) => s.holds(idx),
         }
     }
 
@@ -303,8 +226,8 @@ impl Table {
     /// ([`Table::into_memory`]) maps nothing.
     pub fn mapped_bytes(&self) -> u64 {
         match &self.storage {
-            Storage::Single(d) => d.mapped_len(),
-            Storage::Sharded(parts) => parts.iter().map(|p| p.data.mapped_len()).sum(),
+            Storage::Single(f) => f.mapped_bytes(),
+            Storage::Sharded(s) => s.mapped_bytes(),
             Storage::Compressed(c) => c.file_len(),
         }
     }
@@ -315,11 +238,8 @@ impl Table {
     /// plans count these, and report [`Table::mapped_bytes`] apart.
     pub fn allocated_bytes(&self) -> u64 {
         match &self.storage {
-            Storage::Single(d) => d.len() as u64 - d.mapped_len(),
-            Storage::Sharded(parts) => parts
-                .iter()
-                .map(|p| p.data.len() as u64 - p.data.mapped_len())
-                .sum(),
+            Storage::Single(f) => f.allocated_bytes(),
+            Storage::Sharded(s) => s.allocated_bytes(),
             Storage::Compressed(c) => c.cache_bytes(),
         }
     }
@@ -331,8 +251,21 @@ impl Table {
 
     /// The codec of a compressed level; `None` for a raw one.
     pub fn codec(&self) -> Option<compressed::Codec> {
+        self.compressed().map(|c| c.codec())
+    }
+
+    /// The compressed file of a compressed level; `None` for a raw one.
+    pub(in crate::tables) fn compressed(&self) -> Option<&compressed::Compressed> {
         match &self.storage {
-            Storage::Compressed(c) => Some(c.codec()),
+            Storage::Compressed(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// [`Table::compressed`], to shape its cache.
+    pub(in crate::tables) fn compressed_mut(&mut self) -> Option<&mut compressed::Compressed> {
+        match &mut self.storage {
+            Storage::Compressed(c) => Some(c),
             _ => None,
         }
     }
@@ -342,11 +275,7 @@ impl Table {
     /// a compressed file carries.
     pub fn raw_header(&self) -> [u8; format::HEADER_LEN] {
         match &self.storage {
-            Storage::Single(d) => {
-                let mut h = [0u8; format::HEADER_LEN];
-                h.copy_from_slice(&d[..format::HEADER_LEN]);
-                h
-            }
+            Storage::Single(f) => f.raw_header(),
             Storage::Sharded(_) => self.header.encode(),
             Storage::Compressed(c) => c.raw_header(),
         }
@@ -372,13 +301,11 @@ impl Table {
     /// A compressed block that does not decode, naming the file and block.
     pub fn values_into(&self, first: usize, out: &mut [u8]) -> Result<(), TableError> {
         match &self.storage {
-            Storage::Single(d) => out.copy_from_slice(
-                &d[format::HEADER_LEN + first..format::HEADER_LEN + first + out.len()],
-            ),
+            Storage::Single(f) => out.copy_from_slice(f.values(first, out.len())),
             Storage::Compressed(c) => c.values_into(first, out)?,
-            Storage::Sharded(parts) => {
+            Storage::Sharded(s) => {
                 for (i, o) in out.iter_mut().enumerate() {
-                    *o = Table::part(parts, first + i).byte(first + i);
+                    *o = s.byte(first + i);
                 }
             }
         }
@@ -401,20 +328,15 @@ impl Table {
     /// When the memory cannot be had.
     pub fn into_memory(self) -> std::io::Result<Table> {
         let storage = match self.storage {
-            Storage::Single(d) => Storage::Single(d.into_memory()?),
-            Storage::Sharded(parts) => Storage::Sharded(
-                parts
-                    .into_iter()
-                    .map(shard::Part::into_memory)
-                    .collect::<std::io::Result<_>>()?,
-            ),
+            Storage::Single(f) => Storage::Single(f.into_memory()?),
+            Storage::Sharded(s) => Storage::Sharded(s.into_memory()?),
             Storage::Compressed(c) => {
                 let len = self.header.file_len() as usize;
                 let mut m = memmap2::MmapMut::map_anon(len.max(1))?;
                 #[cfg(target_os = "linux")]
                 let _ = m.advise(memmap2::Advice::HugePage);
                 c.raw_into(&mut m[..len]).map_err(std::io::Error::other)?;
-                Storage::Single(Data::Loaded(m))
+                Storage::Single(LevelFile::loaded(m, self.count))
             }
         };
         Ok(Table { storage, ..self })
@@ -471,20 +393,14 @@ impl Table {
         self.record_of_marked(idx)
     }
 
-    /// The shard holding entry `idx` of a sharded level.
-    #[inline]
-    fn part(parts: &[shard::Part], idx: usize) -> &shard::Part {
-        &parts[parts.partition_point(|p| p.first <= idx).saturating_sub(1)]
-    }
-
     /// The value byte of entry `idx`: one branch between a level file,
     /// its shards and its compressed blocks; `None` where a compressed
     /// block does not decode (the damage recorded).
     #[inline(always)]
     fn byte(&self, idx: usize) -> Option<u8> {
         let raw = match &self.storage {
-            Storage::Single(d) => d[format::HEADER_LEN..format::HEADER_LEN + self.count][idx],
-            Storage::Sharded(parts) => Table::part(parts, idx).byte(idx),
+            Storage::Single(f) => f.byte(idx),
+            Storage::Sharded(s) => s.byte(idx),
             Storage::Compressed(c) => {
                 return match c.byte(idx) {
                     Ok(v) => Some(v),
@@ -525,8 +441,8 @@ impl Table {
     /// search), `None` when it has none.
     fn record(&self, idx: usize) -> Option<(u8, u8)> {
         let recs = match &self.storage {
-            Storage::Single(d) => &d[format::HEADER_LEN + self.count..],
-            Storage::Sharded(parts) => Table::part(parts, idx).records(),
+            Storage::Single(f) => f.records(),
+            Storage::Sharded(s) => s.records(idx),
             Storage::Compressed(c) => c.records(),
         };
         format::find_record(recs, self.width, idx as u64)
@@ -552,8 +468,8 @@ impl Table {
     #[inline(always)]
     pub fn prefetch(&self, idx: usize) {
         let b = match &self.storage {
-            Storage::Single(d) => d.get(format::HEADER_LEN + idx),
-            Storage::Sharded(parts) => Table::part(parts, idx).get(idx),
+            Storage::Single(f) => f.get(idx),
+            Storage::Sharded(s) => s.get(idx),
             Storage::Compressed(_) => None,
         };
         if let Some(b) = b {
@@ -596,25 +512,20 @@ impl Table {
     }
 }
 
-impl Data {
-    /// Bytes mapped from the file (none for a copy in memory).
-    pub(in crate::tables) fn mapped_len(&self) -> u64 {
-        match self {
-            Data::Mapped(m) => m.len() as u64,
-            Data::Loaded(_) => 0,
-        }
+impl RawLevel for Table {
+    fn header(&self) -> &Header {
+        &self.header
     }
 
-    /// The bytes copied into anonymous memory on transparent huge pages
-    /// (see [`Table::into_memory`]).
-    pub(in crate::tables) fn into_memory(self) -> std::io::Result<Data> {
-        if let Data::Loaded(_) = self {
-            return Ok(self);
-        }
-        let mut m = memmap2::MmapMut::map_anon(self.len().max(1))?;
-        #[cfg(target_os = "linux")]
-        let _ = m.advise(memmap2::Advice::HugePage);
-        m[..self.len()].copy_from_slice(&self);
-        Ok(Data::Loaded(m))
+    fn raw_header(&self) -> [u8; format::HEADER_LEN] {
+        Table::raw_header(self)
+    }
+
+    fn records_all(&self) -> Vec<u8> {
+        Table::records_all(self)
+    }
+
+    fn values_into(&self, first: usize, out: &mut [u8]) -> Result<(), TableError> {
+        Table::values_into(self, first, out)
     }
 }

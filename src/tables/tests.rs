@@ -1,4 +1,4 @@
-use super::payload::{check_records, scan_payload, PayloadScan};
+use super::payload::{check_records, scan_payload, PayloadScan, Segment};
 use super::*;
 use std::path::Path;
 

@@ -27,8 +27,12 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use super::error::TableError;
+use super::format;
 use super::retrograde::{self, LevelPlan};
-use super::{format, level_positions, Table, TableError, TableSet};
+use super::set::TableSet;
+use super::table::Table;
+use super::walk::level_positions;
 use crate::game::{for_each_step, Game, GameId, Position, Step};
 use crate::progress::{NoProgress, Progress};
 use crate::value::{Bounds, Contribution, LoopRule, Range, NEG_INF, POS_INF};
@@ -146,7 +150,7 @@ fn whole_level(size: u64) -> Vec<std::ops::Range<u64>> {
         .collect()
 }
 
-fn covered(set: &TableSet, level: u32) -> Result<&super::Table, TableError> {
+fn covered(set: &TableSet, level: u32) -> Result<&Table, TableError> {
     set.level(level).ok_or_else(|| TableError::Missing {
         level,
         path: PathBuf::from("(tables given to verify)"),
@@ -504,10 +508,15 @@ fn other_forms(
         let other = match f {
             LevelAt::File(p) => Table::open(p, rules, rule, n, format::pits_of(rules.game()))?,
             LevelAt::Compressed(p) => {
-                Table::open_compressed(p, rules, rule, n, super::OpenCheck::Full)?
+                Table::open_compressed(p, rules, rule, n, super::payload::OpenCheck::Full)?
             }
             LevelAt::Shards(m) => {
-                super::shard::open_sharded(m, rules, rule, n, super::OpenCheck::Full)?
+                let full = super::payload::OpenCheck::Full;
+                Table::of_shards(
+                    m,
+                    super::shard::open_sharded(m, rules, rule, n, full)?,
+                    full,
+                )
             }
         };
         if other.raw_header() != t.raw_header() {

@@ -7,8 +7,8 @@ use std::sync::Mutex;
 
 use adji::progress::{NoProgress, Progress};
 use adji::rules::RuleSet;
-use adji::tables::compressed::convert::{plan, run, stream_raw, Direction};
 use adji::tables::compressed::{Codec, Compressed};
+use adji::tables::convert::compress::{plan, run, stream_raw, Direction};
 use adji::tables::lock::BuildLock;
 use adji::tables::{OpenCheck, TableError};
 use adji::value::LoopRule;

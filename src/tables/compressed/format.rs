@@ -50,8 +50,8 @@ use rayon::prelude::*;
 use super::codec::{encode_block, BlockPlace, Transform};
 use crate::fsutil::write_atomic_with;
 use crate::rules::RuleSet;
-use crate::tables::format::{file_prefix, pits_of, record_len, tool_version, HEADER_LEN};
-use crate::tables::{Table, TableError};
+use crate::tables::error::TableError;
+use crate::tables::format::{file_prefix, pits_of, record_len, tool_version, Header, HEADER_LEN};
 use crate::value::LoopRule;
 
 /// File magic.
@@ -132,7 +132,7 @@ pub struct ZHeader {
 
 impl ZHeader {
     /// Encodes the 192 bytes before the index.
-    pub fn encode(&self, h: &crate::tables::Header) -> [u8; INDEX_AT] {
+    pub fn encode(&self, h: &Header) -> [u8; INDEX_AT] {
         let mut b = [0u8; INDEX_AT];
         b[0..8].copy_from_slice(MAGIC);
         b[8..12].copy_from_slice(&VERSION.to_le_bytes());
@@ -172,6 +172,24 @@ pub fn raw_file_crc(raw_header: &[u8; HEADER_LEN], payload_crc: u32, payload_len
     h.finalize()
 }
 
+/// A level as [`write_compressed`] reads it, whatever its form: the raw
+/// level file it is or stands for, entry by entry
+/// ([`crate::tables::Table`] is one, for a level file, shards or a
+/// compressed file).
+pub trait RawLevel: Sync {
+    /// The level's header.
+    fn header(&self) -> &Header;
+    /// The 64-byte header of the raw level file.
+    fn raw_header(&self) -> [u8; HEADER_LEN];
+    /// Every exception record of the level, in rank order.
+    fn records_all(&self) -> Vec<u8>;
+    /// Copies the value bytes of entries `first .. first + out.len()`.
+    ///
+    /// # Errors
+    /// A part of the level that cannot be read, naming it.
+    fn values_into(&self, first: usize, out: &mut [u8]) -> Result<(), TableError>;
+}
+
 /// Writes `t` (any form: level file, shards or compressed) as a
 /// compressed level file at `out`, atomically
 /// ([`crate::fsutil::write_atomic_with`]). Blocks are compressed in
@@ -181,12 +199,12 @@ pub fn raw_file_crc(raw_header: &[u8; HEADER_LEN], payload_crc: u32, payload_len
 /// # Errors
 /// [`TableError::Io`] naming `out`; the final file is then untouched.
 pub fn write_compressed(
-    t: &Table,
+    t: &impl RawLevel,
     out: &Path,
     codec: Codec,
     done: &(dyn Fn(u64) + Sync),
 ) -> Result<(), TableError> {
-    let h = &t.header;
+    let h = t.header();
     let (n, b) = (h.count, codec.block.clamp(1, MAX_BLOCK) as u64);
     let codec = Codec {
         block: b as u32,
@@ -294,6 +312,6 @@ pub(super) fn entry(index: &[u8], i: usize) -> (u64, u32) {
 }
 
 /// Bytes per exception record of the level of a header.
-pub(super) fn width(h: &crate::tables::Header) -> usize {
+pub(super) fn width(h: &Header) -> usize {
     record_len(h.count)
 }

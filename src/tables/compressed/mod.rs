@@ -3,19 +3,20 @@
 //! of decoded blocks, and given back byte for byte as the raw level file
 //! they stand for.
 //!
-//! - [`format`]: the file format, documented byte by byte, and its writer;
+//! - [`format`]: the file format, documented byte by byte, and its writer
+//!   (of any level that reads as raw, [`format::RawLevel`]);
 //! - [`codec`]: one block's transform and zstd frame, both ways;
 //! - [`reader`]: opening and checking a file, the block cache and probes
-//!   (a [`super::Table`] reads a compressed level through it);
-//! - [`convert`]: compressing and decompressing directories of levels,
-//!   planned and resumable.
+//!   (a [`crate::tables::Table`] reads a compressed level through it).
+//!
+//! Compressing and decompressing directories of levels, planned and
+//! resumable, stands above the table, in [`crate::tables::convert`].
 //!
 //! Where a directory holds a level in more than one form, readers take
 //! its raw level file first, then its compressed file, then its shards
 //! ([`super::locate::locate_level`]).
 
 pub mod codec;
-pub mod convert;
 pub mod format;
 pub mod reader;
 

@@ -47,9 +47,11 @@ use super::format::{
     ZHEADER_LEN,
 };
 use crate::rules::RuleSet;
+use crate::tables::error::TableError;
 use crate::tables::format::{check_level, pits_of, Header, EXCEPTION, HEADER_LEN};
-use crate::tables::payload::{check_record_bounds, combine_crc, corrupted, count_values};
-use crate::tables::{OpenCheck, TableError};
+use crate::tables::payload::{
+    check_record_bounds, combine_crc, corrupted, count_values, OpenCheck,
+};
 use crate::value::{possible_value, LoopRule};
 
 /// Slots of a direct-mapped cache (at most one per block): 256 blocks

@@ -95,7 +95,8 @@ fn every_probe_equals_the_raw_table_and_the_file_decodes_byte_identical() {
     assert_eq!(mem.raw_header(), t.raw_header());
     let mut out = Vec::new();
     let c = Compressed::open(&p, R, L, LEVEL, OpenCheck::Header).unwrap();
-    convert::stream_raw(&c, &mut out, Path::new("out"), &NoProgress).unwrap();
+    crate::tables::convert::compress::stream_raw(&c, &mut out, Path::new("out"), &NoProgress)
+        .unwrap();
     assert_eq!(out, std::fs::read(raw).unwrap());
 }
 

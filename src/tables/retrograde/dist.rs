@@ -59,8 +59,11 @@ use super::{
 use crate::distributed::{process_cpu_secs, share, Comm};
 use crate::game::Game;
 use crate::progress::Progress;
+use crate::tables::error::TableError;
+use crate::tables::format;
+use crate::tables::set::TableSet;
 use crate::tables::shard::{self, ShardInfo};
-use crate::tables::{format, Table, TableError, TableSet};
+use crate::tables::table::Table;
 use crate::value::LoopRule;
 
 /// One rank's measurements of one level.
@@ -304,7 +307,7 @@ fn open_lower<G: Game>(
             Err(e) => e,
         };
         let own = (me as u32, p as u32);
-        match shard::open_own_shard(dir, rules, rule, k, own) {
+        match Table::open_own_shard(dir, rules, rule, k, own) {
             Ok(t) => lower.push_own(t, Layout::even(level_positions::<G>(k)?, p)),
             Err(e) => {
                 return Err(TableError::Shards {

@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use super::masks::{needs_scan, ValueMask};
 use crate::progress::Progress;
-use crate::tables::TableError;
+use crate::tables::error::TableError;
 
 /// A phase of a level's build, for [`LevelPasses::took`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

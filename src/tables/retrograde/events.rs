@@ -16,7 +16,7 @@ use super::frontier::Producer;
 use super::packed::{rot, Word};
 use super::preds::for_each_pred;
 use crate::game::Game;
-use crate::tables::prefetch;
+use crate::tables::walk::prefetch;
 
 /// Events handled together (their predecessors are prefetched as a group).
 const BATCH: usize = 32;

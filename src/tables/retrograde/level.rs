@@ -22,7 +22,8 @@ use super::seeds::claim_seeds;
 use crate::game::{Game, Position, MAX_PITS};
 use crate::index::{boards, rank};
 use crate::progress::Progress;
-use crate::tables::{TableError, TableSet};
+use crate::tables::error::TableError;
+use crate::tables::set::TableSet;
 use crate::value::capture_value;
 
 /// Measurements of one level's build.

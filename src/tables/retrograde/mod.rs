@@ -120,8 +120,11 @@ pub(super) use resume::{remove_single_file, shard_state, ShardState};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use super::error::TableError;
+use super::format;
 use super::lock::BuildLock;
-use super::{format, Table, TableError, TableSet};
+use super::set::TableSet;
+use super::table::Table;
 use crate::game::Game;
 use crate::progress::Progress;
 use crate::value::LoopRule;
@@ -462,7 +465,7 @@ pub fn build_tables_planned<G: Game>(
 /// [`build_tables_planned`], and with `compress`, each level compressed
 /// with that codec as soon as it is built (or kept) and checked: its
 /// `.adjz` is written and checked in full against the raw form, which is
-/// then removed ([`crate::tables::compressed::convert::compress_in_place`]),
+/// then removed ([`crate::tables::convert::compress::compress_in_place`]),
 /// so that the directory holds at most one level's raw files at a time.
 /// The next levels read the lower ones in whichever form is there; a
 /// resumed build keeps the compressed levels and finishes a level whose
@@ -484,7 +487,7 @@ pub fn build_tables_compressed<G: Game>(
         let Some(codec) = compress else {
             return Ok(None);
         };
-        let c = crate::tables::compressed::convert::compress_in_place(
+        let c = crate::tables::convert::compress::compress_in_place(
             dir,
             G::RULES,
             rule,

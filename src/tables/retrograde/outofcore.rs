@@ -46,7 +46,9 @@ use crate::distributed::process_cpu_secs;
 use crate::fsutil::{TMP_PREFIX, TMP_SUFFIX};
 use crate::game::Game;
 use crate::progress::Progress;
-use crate::tables::{shard, TableError, TableSet};
+use crate::tables::error::TableError;
+use crate::tables::set::TableSet;
+use crate::tables::shard;
 use crate::value::LoopRule;
 
 /// How the cells of the shards not being processed are kept.

@@ -44,7 +44,7 @@ use super::packed::Word;
 use super::preds::for_each_pred;
 use super::seeds::scan_cell;
 use crate::game::Game;
-use crate::tables::prefetch;
+use crate::tables::walk::prefetch;
 
 /// Events handled together (their predecessors' cells are prefetched first).
 const BATCH: usize = 32;

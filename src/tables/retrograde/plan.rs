@@ -6,9 +6,11 @@ use rayon::prelude::*;
 
 use std::time::Instant;
 
-use super::super::{format, level_positions, TableError};
 use crate::game::Game;
 use crate::index::level_size;
+use crate::tables::error::TableError;
+use crate::tables::format;
+use crate::tables::walk::level_positions;
 
 use super::{packed, CHUNK};
 
@@ -346,6 +348,7 @@ pub fn check_size<G: Game>(n: u32) -> Result<u64, TableError> {
             level: n,
             positions,
             max: max_build_level::<G>(),
+            why: LIMIT_REASON,
         });
     }
     Ok(positions)
@@ -376,6 +379,7 @@ pub fn check_size_sharded<G: Game>(n: u32) -> Result<u64, TableError> {
             level: n,
             positions,
             max,
+            why: LIMIT_REASON,
         });
     }
     Ok(positions)

@@ -41,7 +41,9 @@ use crate::distributed::{process_cpu_secs, Comm};
 use crate::game::{Game, Position};
 use crate::index::unrank;
 use crate::progress::Progress;
-use crate::tables::{Table, TableError, TableSet};
+use crate::tables::error::TableError;
+use crate::tables::set::TableSet;
+use crate::tables::table::Table;
 use crate::value::LoopRule;
 
 /// Positions of a block: the forward pass exchanges its lookups once a

@@ -4,8 +4,11 @@
 
 use std::path::Path;
 
-use super::super::{format, shard, Table, TableError};
 use crate::game::Game;
+use crate::tables::error::TableError;
+use crate::tables::format;
+use crate::tables::shard;
+use crate::tables::table::Table;
 use crate::value::LoopRule;
 
 /// What a resumed sharded build (distributed or out of core) finds for

@@ -1,25 +1,12 @@
-//! Merging shards into the level file (or a stream of its bytes), byte
-//! for byte what a one-process build writes.
+//! Merging shards into a stream of the level file's bytes, byte for byte
+//! what a one-process build writes: the shards found in the directories
+//! given, opened, and their checksums checked on the way.
 
 use super::*;
 
-/// What [`merge_level`] did.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Merged {
-    /// The level file was written.
-    Written(PathBuf),
-    /// A level file was already there, its header and payload those the
-    /// shards merge into (it opens and checks, its header is the
-    /// manifest's); kept.
-    Kept(PathBuf),
-    /// A level file was already there but is not what the shards merge
-    /// into, or does not open (the reason); replaced, atomically.
-    Replaced(PathBuf, String),
-}
-
 /// The manifest of a level from the copies in `dirs` (which must agree),
 /// and the directory of the first copy.
-pub(super) fn find_manifest(
+pub(in crate::tables) fn find_manifest(
     dirs: &[PathBuf],
     rules: RuleSet,
     rule: LoopRule,
@@ -81,7 +68,7 @@ pub(super) fn find_shard(
 
 /// The shards of `m` (the manifest at `manifest`) found in `dirs`,
 /// opened: each mapped, its header and size checked against the listing.
-pub(super) fn open_parts(
+pub(in crate::tables) fn open_parts(
     dirs: &[PathBuf],
     (m, manifest): (&Manifest, &Path),
     rules: RuleSet,
@@ -96,75 +83,14 @@ pub(super) fn open_parts(
     Ok(parts)
 }
 
-/// Merges the shards of `level` found in `dirs` (shards may be spread
-/// over them; each may hold a copy of the manifest, and the copies must
-/// agree) into the level file in `out`, byte for byte the file a
-/// one-process build writes. A level file already in `out` is kept only
-/// when it is that file (the manifest's header over a payload that
-/// checks); any other is replaced ([`Merged::Replaced`] says why). Every
-/// shard's checksums and the payload's are checked while copying; the file
-/// is written atomically.
-///
-/// # Errors
-/// [`TableError::Missing`] when no dir has the level's manifest; one
-/// [`TableError`] naming the file and what is wrong otherwise.
-pub fn merge_level(
-    dirs: &[PathBuf],
-    out: &Path,
-    rules: RuleSet,
-    rule: LoopRule,
-    level: u32,
-) -> Result<Merged, TableError> {
-    let rules = rules.tables();
-    let (m, manifest) = find_manifest(dirs, rules, rule, level)?;
-    let target = format::level_path(out, rules, rule, level);
-    let pits = format::pits_of(rules.game());
-    let header = m.level_header(rules, rule);
-    // A file already there is kept only when it is what the merge writes:
-    // the manifest's header (its payload CRC among it) over a payload
-    // that checks against it; anything else is replaced, and said so.
-    let mut replaced = None;
-    if std::fs::metadata(&target).is_ok_and(|m| m.is_file()) {
-        match Table::open(&target, rules, rule, level, pits) {
-            Ok(t) if t.header == header => return Ok(Merged::Kept(target)),
-            Ok(t) => {
-                replaced = Some(format!(
-                    "its header (payload CRC {:08x}, {} exceptions, tool {:?}) is not the \
-                     manifest's (payload CRC {:08x}, {} exceptions, tool {:?})",
-                    t.header.payload_crc,
-                    t.header.exceptions,
-                    t.header.tool,
-                    header.payload_crc,
-                    header.exceptions,
-                    header.tool
-                ))
-            }
-            Err(e) => replaced = Some(e.to_string()),
-        }
-    }
-    let parts = open_parts(dirs, (&m, &manifest), rules, rule, level)?;
-    let mut failed = None;
-    let res = write_atomic_with(&target, |w| copy_merged(w, &header, &parts, &mut failed));
-    match (res, failed) {
-        (_, Some(e)) => return Err(e),
-        (Err(e), None) => return Err(io_error(&target)(e)),
-        (Ok(()), None) => {}
-    }
-    // Sizes and records of the result, as any reader checks them.
-    Table::open_checked(&target, rules, rule, level, pits, OpenCheck::Header)?;
-    Ok(match replaced {
-        Some(why) => Merged::Replaced(target, why),
-        None => Merged::Written(target),
-    })
-}
-
 /// Writes the bytes of the level file that the shards of `level` in
-/// `dirs` merge into (what [`merge_level`] writes) to `w`, without
+/// `dirs` merge into (what [`crate::tables::convert::merge_level`]
+/// writes) to `w`, without
 /// writing a file: e.g. to hash a sharded level as its level file. Every
 /// shard's checksums and the payload's are checked on the way.
 ///
 /// # Errors
-/// As [`merge_level`]'s; a failed write of `w` is [`TableError::Io`]
+/// As [`crate::tables::convert::merge_level`]'s; a failed write of `w` is [`TableError::Io`]
 /// naming the manifest.
 pub fn stream_level(
     dirs: &[PathBuf],
@@ -189,7 +115,7 @@ pub fn stream_level(
 /// bytes, then every part's records, each part's checksums and the
 /// payload's checked on the way. A part's mismatch stops it and is left
 /// in `failed`.
-pub(super) fn copy_merged(
+pub(in crate::tables) fn copy_merged(
     w: &mut impl Write,
     header: &Header,
     parts: &[Part],

@@ -1,24 +1,27 @@
 //! Sharded levels: a level stored as several shard files and a manifest,
 //! each shard holding a stretch of the level's ranks; what a distributed or
-//! out-of-core build writes. [`super::Table`] reads a sharded level like a
-//! level file (a level file in the same directory wins over a manifest);
-//! [`merge_level`] turns the shards into the level file, byte for byte what
-//! a one-process build writes, and [`split_level`] does the reverse.
+//! out-of-core build writes. A [`crate::tables::Table`] reads a sharded
+//! level ([`Shards`]) like a level file (a level file in the same
+//! directory wins over a manifest); [`stream_level`] gives the bytes of
+//! the level file the shards merge into, byte for byte what a one-process
+//! build writes. Merging into that file and splitting a level into shards
+//! stand above the table, in [`crate::tables::convert`].
 //!
 //! - [`name`]: the names of level files, shards and manifests;
 //! - [`file`]: the shard file format, writing and checking a shard;
 //! - [`manifest`]: the manifest format, writing and reading one;
-//! - [`open`]: a sharded level opened as one [`Table`];
-//! - [`merge`]: shards merged into the level file;
-//! - [`split`]: a level file split into shards.
+//! - [`open`]: a sharded level's shards mapped and checked, read entry by
+//!   entry;
+//! - [`merge`]: shards found, checked and streamed as the level file.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
+use super::error::TableError;
 use super::format::{self, Bounds, Header, HEADER_LEN};
-use super::{Data, OpenCheck, Segment, Storage, Table, TableError};
+use super::payload::{check_segments, Data, OpenCheck, Segment};
 use crate::fsutil::{open_regular, write_atomic_with};
 use crate::game::GameId;
 use crate::index::level_size;
@@ -51,17 +54,15 @@ mod manifest;
 mod merge;
 mod name;
 mod open;
-mod split;
 
 pub use file::*;
 pub use manifest::*;
 pub use merge::*;
 pub use name::*;
-pub use open::*;
-pub use split::*;
+pub(in crate::tables) use open::*;
 
 /// [`TableError::Shards`] of `path`.
-fn shards_error(path: &Path, what: impl Into<String>) -> TableError {
+pub(in crate::tables) fn shards_error(path: &Path, what: impl Into<String>) -> TableError {
     TableError::Shards {
         path: path.to_path_buf(),
         what: what.into(),
@@ -69,7 +70,7 @@ fn shards_error(path: &Path, what: impl Into<String>) -> TableError {
 }
 
 /// [`TableError::Io`] of `path`.
-fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> TableError + '_ {
+pub(in crate::tables) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> TableError + '_ {
     move |e| TableError::Io {
         path: path.to_path_buf(),
         source: e,

@@ -50,7 +50,7 @@ pub fn manifest_levels(
 ) -> Result<Vec<u32>, TableError> {
     let mut levels = Vec::new();
     for dir in dirs {
-        for name in crate::tables::locate::list_dir(dir).map_err(io_error(dir))? {
+        for name in crate::fsutil::list_dir(dir).map_err(io_error(dir))? {
             if let Some(l) = manifest_level(&name, rules, rule) {
                 levels.push(l);
             }

@@ -1,16 +1,17 @@
 //! Reading a sharded level: its shards mapped and checked against the
-//! manifest, as one [`Table`], or one rank's own shard alone.
+//! manifest ([`Shards`], what a [`crate::tables::Table`] reads), or one
+//! rank's own shard alone.
 
 use super::*;
 
-/// One mapped shard of a sharded [`Table`].
+/// One mapped shard of a sharded level.
 pub(in crate::tables) struct Part {
     /// Rank of its first entry.
-    pub(in crate::tables) first: usize,
+    pub(super) first: usize,
     /// Entries.
     pub(super) count: usize,
     /// The file's bytes.
-    pub(in crate::tables) data: Data,
+    pub(super) data: Data,
     /// The file.
     pub(super) path: PathBuf,
     /// CRC-32 of the value bytes and of the records (from its header).
@@ -18,30 +19,25 @@ pub(in crate::tables) struct Part {
 }
 
 impl Part {
-    /// Entries.
-    pub(in crate::tables) fn count(&self) -> usize {
-        self.count
-    }
-
     /// The value byte of entry `idx` (of the level; within this shard).
     #[inline(always)]
-    pub(in crate::tables) fn byte(&self, idx: usize) -> u8 {
+    fn byte(&self, idx: usize) -> u8 {
         self.data[HEADER_LEN..HEADER_LEN + self.count][idx - self.first]
     }
 
     /// The value byte of entry `idx` for a prefetch.
     #[inline(always)]
-    pub(in crate::tables) fn get(&self, idx: usize) -> Option<&u8> {
+    fn get(&self, idx: usize) -> Option<&u8> {
         self.data.get(HEADER_LEN + idx.checked_sub(self.first)?)
     }
 
     /// The exception records.
-    pub(in crate::tables) fn records(&self) -> &[u8] {
+    pub(super) fn records(&self) -> &[u8] {
         &self.data[HEADER_LEN + self.count..]
     }
 
     /// The shard as a segment of the level.
-    pub(in crate::tables) fn segment(&self) -> Segment<'_> {
+    pub(super) fn segment(&self) -> Segment<'_> {
         Segment {
             first: self.first as u64,
             values: &self.data[HEADER_LEN..HEADER_LEN + self.count],
@@ -52,10 +48,101 @@ impl Part {
     }
 
     /// The shard copied into anonymous memory.
-    pub(in crate::tables) fn into_memory(self) -> std::io::Result<Part> {
+    fn into_memory(self) -> std::io::Result<Part> {
         Ok(Part {
             data: self.data.into_memory()?,
             ..self
+        })
+    }
+}
+
+/// The shards of a level (or one of them alone), mapped and checked: the
+/// sharded form of a [`crate::tables::Table`], read entry by entry.
+pub(in crate::tables) struct Shards {
+    /// Ascending, covering the level (empty shards left out), or one
+    /// rank's own shard alone ([`open_own`]); each holds its value bytes
+    /// and the exception records of its ranks.
+    parts: Vec<Part>,
+}
+
+/// A sharded level as opened and checked: its shards, and from its
+/// manifest the level's header (of the merged file) and the bytes per
+/// exception record.
+pub(in crate::tables) struct Opened {
+    /// The shards.
+    pub(in crate::tables) shards: Shards,
+    /// The level's header.
+    pub(in crate::tables) header: Header,
+    /// Bytes per exception record.
+    pub(in crate::tables) width: usize,
+}
+
+impl Opened {
+    /// Checks the shards' segments per `check` ([`check_segments`]).
+    fn check(self, check: OpenCheck) -> Result<Opened, TableError> {
+        check_segments(&self.shards.segments(), &self.header, self.width, check)?;
+        Ok(self)
+    }
+}
+
+impl Shards {
+    /// The shard holding entry `idx`.
+    #[inline]
+    fn part(&self, idx: usize) -> &Part {
+        let parts = &self.parts;
+        &parts[parts.partition_point(|p| p.first <= idx).saturating_sub(1)]
+    }
+
+    /// The value byte of entry `idx`.
+    #[inline(always)]
+    pub(in crate::tables) fn byte(&self, idx: usize) -> u8 {
+        self.part(idx).byte(idx)
+    }
+
+    /// The value byte of entry `idx` for a prefetch.
+    #[inline(always)]
+    pub(in crate::tables) fn get(&self, idx: usize) -> Option<&u8> {
+        self.part(idx).get(idx)
+    }
+
+    /// The exception records of the shard holding entry `idx`.
+    pub(in crate::tables) fn records(&self, idx: usize) -> &[u8] {
+        self.part(idx).records()
+    }
+
+    /// Whether entry `idx` is in one of these shards.
+    pub(in crate::tables) fn holds(&self, idx: u64) -> bool {
+        self.parts
+            .iter()
+            .any(|p| (p.first as u64..(p.first + p.count) as u64).contains(&idx))
+    }
+
+    /// One segment per shard, ascending.
+    pub(in crate::tables) fn segments(&self) -> Vec<Segment<'_>> {
+        self.parts.iter().map(Part::segment).collect()
+    }
+
+    /// Bytes mapped from the shard files (none for copies in memory).
+    pub(in crate::tables) fn mapped_bytes(&self) -> u64 {
+        self.parts.iter().map(|p| p.data.mapped_len()).sum()
+    }
+
+    /// Bytes allocated for copies in memory (none for mapped files).
+    pub(in crate::tables) fn allocated_bytes(&self) -> u64 {
+        self.parts
+            .iter()
+            .map(|p| p.data.len() as u64 - p.data.mapped_len())
+            .sum()
+    }
+
+    /// The shards copied into anonymous memory.
+    pub(in crate::tables) fn into_memory(self) -> std::io::Result<Shards> {
+        Ok(Shards {
+            parts: self
+                .parts
+                .into_iter()
+                .map(Part::into_memory)
+                .collect::<std::io::Result<_>>()?,
         })
     }
 }
@@ -73,7 +160,7 @@ pub(in crate::tables) fn open_sharded(
     rule: LoopRule,
     level: u32,
     check: OpenCheck,
-) -> Result<Table, TableError> {
+) -> Result<Opened, TableError> {
     let m = read_manifest(manifest, rules, rule, level)?;
     let dir = manifest.parent().unwrap_or(Path::new("."));
     let mut parts = Vec::with_capacity(m.shards.len());
@@ -84,34 +171,30 @@ pub(in crate::tables) fn open_sharded(
             parts.push(part);
         }
     }
-    let t = Table::assemble(
-        manifest,
-        Storage::Sharded(parts),
-        m.level_header(rules, rule),
-        m.record_len as usize,
-    )
-    .checked_as(check);
-    t.check_segments(manifest, check)?;
-    Ok(t)
+    Opened {
+        shards: Shards { parts },
+        header: m.level_header(rules, rule),
+        width: m.record_len as usize,
+    }
+    .check(check)
 }
 
 /// Opens shard `index` of `of` of a level in `dir`, alone, as listed in
-/// the level's manifest there: the table of a distributed build's rank that
-/// holds only its own slice of a lower level (the other ranks' entries are
-/// asked of them, [`crate::tables::retrograde`]'s remote lookups). Only
-/// the entries of `range` may be read from it; its other entries are not
-/// there ([`Table::holds`]).
+/// the level's manifest there (at the path returned with it): what
+/// [`crate::tables::Table::open_own_shard`] reads. Only the entries of
+/// its range may be read from it; its other entries are not there
+/// ([`Shards::holds`]).
 ///
 /// # Errors
 /// No manifest, a manifest of another split, a missing or bad shard: one
 /// [`TableError`] naming the file.
-pub fn open_own_shard(
+pub(in crate::tables) fn open_own(
     dir: &Path,
     rules: RuleSet,
     rule: LoopRule,
     level: u32,
     (index, of): (u32, u32),
-) -> Result<Table, TableError> {
+) -> Result<(Opened, PathBuf), TableError> {
     let manifest = manifest_path(dir, rules, rule, level);
     let m = read_manifest(&manifest, rules, rule, level)?;
     let Some(s) = m.shards.iter().find(|s| s.index == index && s.of == of) else {
@@ -121,14 +204,13 @@ pub fn open_own_shard(
         ));
     };
     let part = open_part(&dir.join(&s.file), &manifest, rules, rule, level, s)?;
-    let t = Table::assemble(
-        &manifest,
-        Storage::Sharded(vec![part]),
-        m.level_header(rules, rule),
-        m.record_len as usize,
-    );
-    t.check_segments(&manifest, OpenCheck::Full)?;
-    Ok(t)
+    let opened = Opened {
+        shards: Shards { parts: vec![part] },
+        header: m.level_header(rules, rule),
+        width: m.record_len as usize,
+    }
+    .check(OpenCheck::Full)?;
+    Ok((opened, manifest))
 }
 
 /// Maps the shard `s` at `path` listed in `manifest`, its header and size

@@ -35,7 +35,7 @@ use std::path::PathBuf;
 /// The single-file level `n` that the shards of `dirs` merge into.
 pub(crate) fn merged<G: Game>(dirs: &[PathBuf], rule: LoopRule, n: u32) -> Vec<u8> {
     let out = tempfile::tempdir().unwrap();
-    shard::merge_level(dirs, out.path(), G::RULES.tables(), rule, n).unwrap();
+    crate::tables::convert::merge_level(dirs, out.path(), G::RULES.tables(), rule, n).unwrap();
     std::fs::read(format::level_path(out.path(), G::RULES.tables(), rule, n)).unwrap()
 }
 

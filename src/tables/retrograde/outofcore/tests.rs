@@ -6,7 +6,14 @@ use crate::{AdjiBoto, Adjito};
 /// The single-file level `n` that the shards in `dir` merge into.
 fn merged<G: Game>(dir: &Path, rule: LoopRule, n: u32) -> Vec<u8> {
     let out = tempfile::tempdir().unwrap();
-    shard::merge_level(&[dir.to_path_buf()], out.path(), G::RULES.tables(), rule, n).unwrap();
+    crate::tables::convert::merge_level(
+        &[dir.to_path_buf()],
+        out.path(),
+        G::RULES.tables(),
+        rule,
+        n,
+    )
+    .unwrap();
     std::fs::read(format::level_path(out.path(), G::RULES.tables(), rule, n)).unwrap()
 }
 

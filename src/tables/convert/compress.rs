@@ -7,16 +7,20 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::codec::{decode_block, encode_block, BlockPlace};
-use super::format::{level_path as zpath, raw_file_crc, write_compressed, Codec};
-use super::reader::Compressed;
 use crate::fsutil::write_atomic_with;
 use crate::progress::Progress;
 use crate::rules::RuleSet;
+use crate::tables::compressed::codec::{decode_block, encode_block, BlockPlace};
+use crate::tables::compressed::format::{
+    level_path as zpath, raw_file_crc, write_compressed, Codec, ROUND_BYTES,
+};
+use crate::tables::compressed::reader::Compressed;
+use crate::tables::error::TableError;
 use crate::tables::format::{level_path, pits_of};
 use crate::tables::locate::{level_source, levels_present};
 use crate::tables::lock::BuildLock;
-use crate::tables::{OpenCheck, Table, TableError};
+use crate::tables::payload::OpenCheck;
+use crate::tables::table::Table;
 use crate::value::LoopRule;
 
 /// Which way a plan converts.
@@ -439,7 +443,7 @@ fn write_raw(c: &Compressed, to: &Path, progress: &dyn Progress) -> Result<(), T
 
 /// Writes the raw level file `c` stands for to `w` (the file `to`, named
 /// in write errors), a round of blocks at a time (decoded in parallel,
-/// at most [`super::format::ROUND_BYTES`] held), and checks its CRC-32 at the end (the
+/// at most [`ROUND_BYTES`] held), and checks its CRC-32 at the end (the
 /// caller drops what it wrote when this fails).
 ///
 /// # Errors
@@ -452,7 +456,7 @@ pub fn stream_raw(
     progress: &dyn Progress,
 ) -> Result<(), TableError> {
     use rayon::prelude::*;
-    let round = (super::format::ROUND_BYTES / c.codec().block.max(1) as u64).max(1);
+    let round = (ROUND_BYTES / c.codec().block.max(1) as u64).max(1);
     let io = |e: std::io::Error| TableError::Io {
         path: to.to_path_buf(),
         source: e,
