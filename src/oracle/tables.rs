@@ -167,7 +167,9 @@ pub fn verify_dir(
         opts: &VerifyOptions,
         on_level: &mut dyn FnMut(LevelCheck),
     ) -> Result<DirReport, TableError> {
-        crate::tables::verify::verify_dir::<G>(dir, rule, opts, |v| on_level(LevelCheck::of::<G>(v)))
+        crate::tables::verify::verify_dir::<G>(dir, rule, opts, |v| {
+            on_level(LevelCheck::of::<G>(v))
+        })
     }
     crate::with_rules!(rules, go(dir, rule, opts, &mut on_level))
 }
