@@ -44,6 +44,7 @@ use crate::tt::TransTable;
 use crate::value::LoopRule;
 
 mod facts;
+pub mod jobs;
 mod playing;
 mod posed;
 pub mod tables;

@@ -8,25 +8,25 @@ use std::time::Duration;
 
 use clap::Args;
 
-use adji::eval::train::{exclusion_keys, train as fit, Sampling, TrainConfig, TrainPlan};
+use adji::eval::train::{Sampling, TrainConfig};
 use adji::eval::Model;
-use adji::game::Game;
-use adji::notation::{parse_state, Stores};
-use adji::oracle::{Eval, Oracle, Posed};
+use adji::notation::Stores;
+use adji::oracle::{jobs, Eval, Oracle, Posed};
+use adji::rules::RuleSet;
 use adji::search::Limits;
-use adji::selfplay::{play_match, MatchConfig};
-use adji::tables::TableSet;
+use adji::selfplay::MatchConfig;
+use adji::tables::OpenCheck;
 
 use crate::args::{
     self, GameRulesArgs, JsonArg, MemoryArg, PosArgs, RuleArg, SearchTablesArgs, TablesDirArg,
     ThreadsArg,
 };
 use crate::error::CliError;
+use crate::out;
 use crate::setup::{
     no_tables_found, search_tables, set_threads, tables_text, MemoryBudget, SearchPlan,
 };
 use crate::util::fmt_bytes;
-use crate::{dispatch, out};
 
 /// Help of `analyse --threads`: the estimate search runs on one thread.
 const ANALYSE_THREADS_HELP: &str = "Threads that read the endgame tables through when \
@@ -71,10 +71,11 @@ pub struct EvalArg {
 }
 
 impl EvalArg {
-    fn model<G: Game>(&self) -> Result<Model, CliError> {
+    /// The model `--eval` names for `rules`'s game.
+    fn model(&self, rules: RuleSet) -> Result<Model, CliError> {
         match &self.eval {
-            None => Ok(Model::default_for::<G>()),
-            Some(p) => load_model::<G>("--eval", p),
+            None => Ok(jobs::shipped_model(rules)),
+            Some(p) => load_model(rules, "--eval", p),
         }
     }
 }
@@ -85,25 +86,22 @@ const EXCLUDE_MAX_BYTES: u64 = 64 << 20;
 /// The model named by option `opt`: `baseline`, or a model file read as
 /// the library reads one ([`Model::load`]: regular files of bounded size
 /// only); an unusable file is refused naming the option.
-fn load_model<G: Game>(opt: &str, p: &std::path::Path) -> Result<Model, CliError> {
-    Model::load::<G>(p).map_err(|e| CliError::Input(format!("{opt} {}: {e}", p.display())))
+fn load_model(rules: RuleSet, opt: &str, p: &std::path::Path) -> Result<Model, CliError> {
+    jobs::load_model(rules, p).map_err(|e| CliError::Input(format!("{opt} {}: {e}", p.display())))
 }
 
 /// `analyse`.
 pub fn analyse(a: &AnalyseArgs) -> Result<(), CliError> {
     let threads = set_threads(a.threads)?;
-    dispatch!(a.pos.game, run_analyse(a, threads))
-}
-
-fn run_analyse<G: Game>(a: &AnalyseArgs, threads: usize) -> Result<(), CliError> {
-    let st = parse_state::<G>(&a.pos.position, Stores::Required)?;
-    let model = a.eval.model::<G>()?;
+    let rules = a.pos.game.rule_set()?;
+    let posed = Posed::parse(rules, &a.pos.position, Stores::Required)?;
+    let model = a.eval.model(rules)?;
     let hints = adji::engine::HINT_BYTES;
-    let tables = search_tables::<G>(&a.tables, a.rule.rule(), a.memory, hints)?;
+    let tables = search_tables(rules, &a.tables, a.rule.rule(), a.memory, hints)?;
     let plan = SearchPlan::engine(tables.as_ref(), a.memory)?;
     out::note(format_args!(
         "{}: threads {threads} (reading the tables; the search runs on one), tables {}; {plan}",
-        adji::report::label_of::<G>(),
+        adji::report::label(rules),
         tables_text(tables.as_ref())
     ));
     let default_time = (a.nodes.is_none() && a.depth.is_none()).then_some(5.0);
@@ -115,7 +113,7 @@ fn run_analyse<G: Game>(a: &AnalyseArgs, threads: usize) -> Result<(), CliError>
         Some(t) => Oracle::with_set(a.rule.rule(), Arc::new(t))?,
         None => Oracle::new(a.rule.rule()),
     };
-    let (posed, eval) = (Posed::of::<G>(st), Eval::Model(&model));
+    let eval = Eval::Model(&model);
     let report = oracle.estimate(&posed, eval, limits, a.depth.unwrap_or(200), None)?;
     out::report(&report, a.out.json)
 }
@@ -171,17 +169,14 @@ fn budget(time: Option<f64>, nodes: Option<u64>) -> Limits {
 
 /// `match`.
 pub fn matches(a: &MatchArgs) -> Result<(), CliError> {
-    dispatch!(a.game, run_match(a))
-}
-
-fn run_match<G: Game>(a: &MatchArgs) -> Result<(), CliError> {
+    let rules = a.game.rule_set()?;
     let of = |opt, e: &Option<PathBuf>| match e {
-        Some(p) => load_model::<G>(opt, p),
-        None => a.eval.model::<G>(),
+        Some(p) => load_model(rules, opt, p),
+        None => a.eval.model(rules),
     };
     let models = [of("--a-eval", &a.a_eval)?, of("--b-eval", &a.b_eval)?];
     let (memory, hints) = (MemoryArg { memory: None }, 2 * adji::engine::HINT_BYTES);
-    let tables = search_tables::<G>(&a.tables, a.rule.rule(), memory, hints)?;
+    let tables = search_tables(rules, &a.tables, a.rule.rule(), memory, hints)?;
     let cfg = MatchConfig {
         budgets: [budget(a.a_time, a.a_nodes), budget(a.b_time, a.b_nodes)],
         openings: a.openings as usize,
@@ -189,7 +184,7 @@ fn run_match<G: Game>(a: &MatchArgs) -> Result<(), CliError> {
         seed: a.seed,
         rule: a.rule.rule(),
     };
-    let played = play_match::<G>(tables.as_ref(), [&models[0], &models[1]], &cfg);
+    let played = jobs::play_match(rules, tables.as_ref(), [&models[0], &models[1]], &cfg);
     // A damaged table entry was never read as a value (the engines
     // searched on, and stopped); the match is refused all the same.
     if let Some(t) = &tables {
@@ -255,14 +250,14 @@ impl SampleArg {
     }
 }
 
-/// The keys of the positions in the `--exclude` files.
-fn exclusions<G: Game>(files: &[PathBuf]) -> Result<HashSet<u64>, CliError> {
+/// The keys of the positions of `rules`'s game in the `--exclude` files.
+fn exclusions(rules: RuleSet, files: &[PathBuf]) -> Result<HashSet<u64>, CliError> {
     let mut keys = HashSet::new();
     for p in files {
         let text = adji::fsutil::read_regular_to_string(p, EXCLUDE_MAX_BYTES)
             .map_err(|e| CliError::Input(format!("--exclude {}: {e}", p.display())))?;
         keys.extend(
-            exclusion_keys::<G>(&text)
+            jobs::exclusion_keys(rules, &text)
                 .map_err(|e| CliError::Input(format!("--exclude {}: {e}", p.display())))?,
         );
     }
@@ -279,13 +274,13 @@ pub enum EvalCommand {
 /// `eval`.
 pub fn eval(c: &EvalCommand) -> Result<(), CliError> {
     match c {
-        EvalCommand::Train(a) => dispatch!(a.game, train(a)),
+        EvalCommand::Train(a) => train(a, a.game.rule_set()?),
     }
 }
 
 /// Prints the memory plan of training `cfg` and refuses one over `--memory`.
-fn check_plan<G: Game>(cfg: &TrainConfig, memory: MemoryArg) -> Result<(), CliError> {
-    let plan = TrainPlan::of::<G>(cfg);
+fn check_plan(rules: RuleSet, cfg: &TrainConfig, memory: MemoryArg) -> Result<(), CliError> {
+    let plan = jobs::train_plan(rules, cfg);
     let budget = MemoryBudget::of(memory);
     let parts = format!(
         "{} positions × {} + {} for the fit",
@@ -295,7 +290,7 @@ fn check_plan<G: Game>(cfg: &TrainConfig, memory: MemoryArg) -> Result<(), CliEr
     );
     out::note(format_args!(
         "{}: levels {}..={}, at most {} positions per level; memory {parts} = {} of {}{}",
-        adji::report::label_of::<G>(),
+        adji::report::label(rules),
         cfg.min_level,
         cfg.max_level,
         cfg.per_level,
@@ -310,15 +305,11 @@ fn check_plan<G: Game>(cfg: &TrainConfig, memory: MemoryArg) -> Result<(), CliEr
     )
 }
 
-fn train<G: Game>(a: &TrainArgs) -> Result<(), CliError> {
+fn train(a: &TrainArgs, rules: RuleSet) -> Result<(), CliError> {
     let dir = &a.dir.dir;
-    let set = TableSet::open_available::<G>(dir, a.rule.rule())?;
+    let set = adji::oracle::tables::open(rules, dir, a.rule.rule(), OpenCheck::Full)?;
     if set.covered() == 0 {
-        return Err(CliError::Input(no_tables_found(
-            dir,
-            G::RULES,
-            a.rule.rule(),
-        )));
+        return Err(CliError::Input(no_tables_found(dir, rules, a.rule.rule())));
     }
     let cfg = TrainConfig {
         min_level: a.min_level,
@@ -326,11 +317,11 @@ fn train<G: Game>(a: &TrainArgs) -> Result<(), CliError> {
         per_level: a.per_level,
         seed: a.seed,
         sampling: a.sample.sampling(),
-        exclude: exclusions::<G>(&a.exclude)?,
+        exclude: exclusions(rules, &a.exclude)?,
         ..TrainConfig::default()
     };
-    check_plan::<G>(&cfg, a.memory)?;
-    let model = fit::<G>(&set, &cfg).map_err(|e| CliError::Input(e.to_string()))?;
+    check_plan(rules, &cfg, a.memory)?;
+    let model = jobs::train(rules, &set, &cfg).map_err(|e| CliError::Input(e.to_string()))?;
     let text = serde_json::to_string_pretty(&model)?;
     adji::fsutil::write_atomic(&a.out, format!("{text}\n").as_bytes())
         .map_err(CliError::file(&a.out))?;

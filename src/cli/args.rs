@@ -4,43 +4,29 @@
 
 use std::path::PathBuf;
 
-use clap::builder::RangedU64ValueParser;
+use clap::builder::{PossibleValue, PossibleValuesParser, RangedU64ValueParser, TypedValueParser};
 use clap::{Args, ValueEnum};
 
 use adji::game::GameId;
+use adji::oracle::jobs::describe;
 use adji::rules::RuleSet;
 
 use crate::error::CliError;
 use adji::value::LoopRule;
 
-/// Which game.
-#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
-pub enum GameArg {
-    /// Adjito (Benin), 2×6 pits, 48 seeds.
-    Adjito,
-    /// Adji-Boto (Saramaka), 2×5 pits, 100 seeds.
-    Adjiboto,
-}
-
-impl GameArg {
-    /// Both games.
-    pub const ALL: [GameArg; 2] = [GameArg::Adjito, GameArg::Adjiboto];
-
-    /// The library's name for it.
-    pub fn id(self) -> GameId {
-        match self {
-            GameArg::Adjito => GameId::Adjito,
-            GameArg::Adjiboto => GameId::AdjiBoto,
-        }
-    }
+/// The parser of `--game`: a game's name ([`GameId::name`]), each listed
+/// with its line of help ([`adji::oracle::jobs::describe`]).
+pub fn game_parser() -> impl TypedValueParser<Value = GameId> {
+    let names = GameId::ALL.map(|g| PossibleValue::new(g.name()).help(describe(g)));
+    PossibleValuesParser::new(names).map(|s| s.parse::<GameId>().expect("a listed name"))
 }
 
 /// The rule set `--rules NAME` names for `game`.
 ///
 /// # Errors
 /// [`CliError::Input`] naming the game's rule sets.
-pub fn rule_set(game: GameArg, name: &str) -> Result<RuleSet, CliError> {
-    RuleSet::parse(game.id(), name).map_err(|e| CliError::Input(format!("--rules: {e}")))
+pub fn rule_set(game: GameId, name: &str) -> Result<RuleSet, CliError> {
+    RuleSet::parse(game, name).map_err(|e| CliError::Input(format!("--rules: {e}")))
 }
 
 /// Loop rule choice on the command line.
@@ -58,8 +44,8 @@ pub enum LoopArg {
 #[derive(Args, Debug, Clone)]
 pub struct GameRulesArgs {
     /// The game.
-    #[arg(long, value_enum, default_value = "adjito")]
-    pub game: GameArg,
+    #[arg(long, value_parser = game_parser(), default_value = "adjito")]
+    pub game: GameId,
     /// The rule set: which reading of the game's rules (`adji rules` lists
     /// them; docs/RULES.md describes each).
     #[arg(long, value_name = "NAME", default_value = "default")]
@@ -246,8 +232,8 @@ pub struct TableSetArgs {
 #[derive(Args, Debug, Clone)]
 pub struct TableGamesArgs {
     /// The game [default: every game whose tables the directory holds].
-    #[arg(long, value_enum)]
-    pub game: Option<GameArg>,
+    #[arg(long, value_parser = game_parser())]
+    pub game: Option<GameId>,
     /// The rule set: which reading of the game's rules (`adji rules` lists
     /// them; docs/RULES.md describes each). Needs --game.
     #[arg(

@@ -2,18 +2,21 @@
 
 use clap::Args;
 
-use adji::game::{Game, State};
-use adji::notation::{format_state, parse_state, Stores};
-use adji::report::{MovesReport, PerftReport, ReplayReport, RulesReport};
+use adji::notation::Stores;
+use adji::oracle::Posed;
+use adji::report::RulesReport;
 
 use crate::args::{JsonArg, PosArgs};
-use crate::dispatch;
 use crate::error::CliError;
 use crate::out;
 
-/// Parses `--position` for game `G`.
-pub fn parse_pos<G: Game>(a: &PosArgs) -> Result<State, CliError> {
-    Ok(parse_state::<G>(&a.position, Stores::Required)?)
+/// Parses `--position` under the rule set `--game` and `--rules` name.
+///
+/// # Errors
+/// A bad `--rules` (first), or a position that does not parse.
+pub fn parse_pos(a: &PosArgs) -> Result<Posed, CliError> {
+    let rules = a.game.rule_set()?;
+    Ok(Posed::parse(rules, &a.position, Stores::Required)?)
 }
 
 /// Options of `show`.
@@ -64,60 +67,46 @@ pub struct ReplayArgs {
 
 /// `show`.
 pub fn show(a: &ShowArgs) -> Result<(), CliError> {
-    fn run<G: Game>(a: &ShowArgs) -> Result<(), CliError> {
-        let st = parse_pos::<G>(&a.pos)?;
-        if !G::RULES.is_default() {
-            out::print(format_args!("{}\n", adji::report::label_of::<G>()))?;
-        }
-        out::print(adji::display::diagram::<G>(&st))?;
-        out::print(format_args!("  {}\n", format_state::<G>(&st)))
+    let p = parse_pos(&a.pos)?;
+    if !p.rules().is_default() {
+        out::print(format_args!("{}\n", adji::report::label(p.rules())))?;
     }
-    dispatch!(a.pos.game, run(a))
+    out::print(p.diagram())?;
+    out::print(format_args!("  {}\n", p.notation()))
 }
 
 /// `moves`.
 pub fn moves(a: &MovesArgs) -> Result<(), CliError> {
-    fn run<G: Game>(a: &MovesArgs) -> Result<(), CliError> {
-        let st = parse_pos::<G>(&a.pos)?;
-        out::report(&MovesReport::new::<G>(&st), a.out.json)
-    }
-    dispatch!(a.pos.game, run(a))
+    out::report(&parse_pos(&a.pos)?.moves_report(), a.out.json)
 }
 
 /// `perft`.
 pub fn perft(a: &PerftArgs) -> Result<(), CliError> {
-    fn run<G: Game>(a: &PerftArgs) -> Result<(), CliError> {
-        let st = parse_pos::<G>(&a.pos)?;
-        let t = std::time::Instant::now();
-        let r = PerftReport::new::<G>(&st.pos, a.depth, a.divide);
-        let secs = t.elapsed().as_secs_f64();
-        out::report(&r, a.out.json)?;
-        // A rate over a few milliseconds, or over the one node of depth
-        // 0, measures the clock (and the machine's load), not perft.
-        if !a.out.json && a.depth > 0 && secs >= 1e-2 {
-            let nps = r.nodes as f64 / secs;
-            out::note(format_args!("time {secs:.3}s, {nps:.0} nodes/s"));
-        }
-        Ok(())
+    let p = parse_pos(&a.pos)?;
+    let t = std::time::Instant::now();
+    let r = p.perft_report(a.depth, a.divide);
+    let secs = t.elapsed().as_secs_f64();
+    out::report(&r, a.out.json)?;
+    // A rate over a few milliseconds, or over the one node of depth
+    // 0, measures the clock (and the machine's load), not perft.
+    if !a.out.json && a.depth > 0 && secs >= 1e-2 {
+        let nps = r.nodes as f64 / secs;
+        out::note(format_args!("time {secs:.3}s, {nps:.0} nodes/s"));
     }
-    dispatch!(a.pos.game, run(a))
+    Ok(())
 }
 
 /// `replay`.
 pub fn replay_moves(a: &ReplayArgs) -> Result<(), CliError> {
-    fn run<G: Game>(a: &ReplayArgs) -> Result<(), CliError> {
-        let st = parse_pos::<G>(&a.pos)?;
-        match ReplayReport::play_partial::<G>(st, &a.moves) {
-            Ok(rep) => out::report(&rep, a.out.json),
-            // JSON prints no partial game: its one answer is the error.
-            Err(fail) if a.out.json => Err(CliError::Input(fail.error)),
-            Err(fail) => {
-                out::print(&fail)?;
-                Err(CliError::Input(fail.error))
-            }
+    match parse_pos(&a.pos)?.replay(&a.moves) {
+        Ok(rep) => out::report(&rep, a.out.json),
+        // JSON prints no partial game: its one answer is the error.
+        Err(fail) if a.out.json => Err(CliError::Input(fail.error)),
+        Err(fail) => {
+            out::print(&fail)?;
+            Err(CliError::Input(fail.error))
         }
     }
-    dispatch!(a.pos.game, run(a))
 }
 
 /// Options of `rules`.

@@ -9,17 +9,17 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 
 use adji::certify::check::{check_records, read_checksum_list, tables_status, TablesStatus};
-use adji::certify::write::Writer;
-use adji::certify::{Head, Records};
-use adji::game::Game;
-use adji::notation::{format_state, parse_state, Stores};
-use adji::search::{Options, Searcher};
-use adji::tables::TableSet;
+use adji::certify::Records;
+use adji::notation::Stores;
+use adji::oracle::{jobs, Posed};
+use adji::rules::RuleSet;
+use adji::search::Options;
+use adji::tables::OpenCheck;
 
 use crate::args::{ComputeArgs, JsonArg, PosArgs, RuleArg};
 use crate::error::CliError;
+use crate::out;
 use crate::setup::{set_threads, SearchPlan};
-use crate::{dispatch, out};
 
 /// Options of `certify`.
 #[derive(Args, Debug)]
@@ -118,12 +118,12 @@ pub fn certify(a: &CertifyArgs) -> Result<(), CliError> {
         Some(CertifyCommand::Check(c)) => check_file(c),
         None => {
             let threads = set_threads(a.make.compute.threads)?;
-            dispatch!(a.make.pos.game, make(&a.make, threads))
+            make(&a.make, a.make.pos.game.rule_set()?, threads)
         }
     }
 }
 
-fn make<G: Game>(a: &MakeArgs, threads: usize) -> Result<(), CliError> {
+fn make(a: &MakeArgs, rules: RuleSet, threads: usize) -> Result<(), CliError> {
     let (dir, out_path) = (
         a.tables.as_deref().expect("required"),
         a.out.as_deref().expect("required"),
@@ -131,28 +131,28 @@ fn make<G: Game>(a: &MakeArgs, threads: usize) -> Result<(), CliError> {
     let rule = a.rule.rule();
     let t0 = Instant::now();
     let tables = match a.max_level {
-        Some(n) => TableSet::open::<G>(dir, rule, n)?,
-        None => TableSet::open_available::<G>(dir, rule)?,
+        Some(n) => adji::oracle::tables::open_levels(rules, dir, rule, n)?,
+        None => adji::oracle::tables::open(rules, dir, rule, OpenCheck::Full)?,
     };
     if tables.covered() == 0 {
         return Err(CliError::Input(format!(
             "--tables {}: {}",
             dir.display(),
-            crate::setup::no_tables_found(dir, G::RULES, rule)
+            crate::setup::no_tables_found(dir, rules, rule)
         )));
     }
-    let st = parse_state::<G>(&a.pos.position, Stores::Optional)?;
+    let p = Posed::parse(rules, &a.pos.position, Stores::Optional)?;
     let first = match &a.first {
         Some(m) => Some(
-            adji::notation::parse_move::<G>(&st.pos, m)
+            p.parse_move(m)
                 .map_err(|e| CliError::Input(format!("--move: {e}")))?,
         ),
         None => None,
     };
-    if let Some(m) = first.filter(|&m| !G::legal_moves(&st.pos).contains(m)) {
+    if let Some(m) = first.filter(|m| !p.legal_moves().contains(m)) {
         return Err(CliError::Input(format!(
             "--move: {} is not legal here",
-            adji::notation::format_move::<G>(&st.pos, m)
+            p.move_name(m)
         )));
     }
     let plan = SearchPlan::new(1, a.compute.hash, Some(&tables), a.compute.memory)?;
@@ -162,37 +162,27 @@ fn make<G: Game>(a: &MakeArgs, threads: usize) -> Result<(), CliError> {
         parallel: threads > 1,
         ..Options::default()
     };
-    let search = Searcher::<G, _>::new(Some(&tables), &tt, opts)?;
+    let mut last = Instant::now();
+    let progress = Box::new(move |nodes, solves| {
+        if last.elapsed().as_secs() >= 10 {
+            last = Instant::now();
+            out::note(format_args!(
+                "{nodes} nodes made, {solves} oracle searches, {:.0} s",
+                t0.elapsed().as_secs_f64()
+            ));
+        }
+    });
     // The writer recurses once per move of a stretch: a thread with room.
     let made = std::thread::scope(|s| {
         std::thread::Builder::new()
             .stack_size(1 << 30)
             .spawn_scoped(s, || {
-                let mut w = Writer::new(&search, &tables, rule);
-                let mut last = Instant::now();
-                w.progress = Some(Box::new(move |nodes, solves| {
-                    if last.elapsed().as_secs() >= 10 {
-                        last = Instant::now();
-                        out::note(format_args!(
-                            "{nodes} nodes made, {solves} oracle searches, {:.0} s",
-                            t0.elapsed().as_secs_f64()
-                        ));
-                    }
-                }));
-                let c = match (first, a.value) {
-                    (None, Some(v)) => w.certify(&st.pos, v),
-                    (None, None) => w.value(&st.pos).and_then(|v| w.certify(&st.pos, v)),
-                    (Some(m), Some(v)) => w.certify_move(&st.pos, m, v),
-                    (Some(m), None) => w
-                        .move_value(&st.pos, m)
-                        .and_then(|v| w.certify_move(&st.pos, m, v)),
-                };
-                c.map(|c| (c, w.solves))
+                jobs::certify(&p, &tables, &tt, opts, first, a.value, progress)
             })
             .map_err(|e| CliError::Failed(format!("starting the writer: {e}")))?
             .join()
             .map_err(|_| CliError::Failed("the writer panicked".into()))
-    })?;
+    })??;
     // Damage first: a writer that failed on it says why.
     tables.check_damage()?;
     let (cert, solves) = made.map_err(|e| CliError::Failed(e.to_string()))?;
@@ -203,12 +193,9 @@ fn make<G: Game>(a: &MakeArgs, threads: usize) -> Result<(), CliError> {
          {solves} oracle searches, {:.1} s\n",
         out_path.display(),
         cert.value,
-        first.map_or(String::new(), |m| format!(
-            "move {} of ",
-            adji::notation::format_move::<G>(&st.pos, m)
-        )),
-        format_state::<G>(&st),
-        G::RULES.name(),
+        first.map_or(String::new(), |m| format!("move {} of ", p.move_name(m))),
+        p.notation(),
+        rules.name(),
         rule.name(),
         cert.nodes.len(),
         bytes.len(),
@@ -319,7 +306,7 @@ fn check_file(a: &CheckArgs) -> Result<(), CliError> {
         rules: Some(cert.rules.name().to_string()),
         loop_rule: Some(cert.rule.name().to_string()),
         value: Some(cert.value),
-        of: Some(root_text(&cert)),
+        of: Some(jobs::certificate_root(&cert)),
         nodes: Some(acc.nodes),
         levels: acc.levels.clone(),
         checksums: sums_name,
@@ -338,7 +325,7 @@ fn check_file(a: &CheckArgs) -> Result<(), CliError> {
             cert.rules.name(),
             cert.rule.name(),
             cert.value,
-            root_text(&cert),
+            jobs::certificate_root(&cert),
             acc.nodes,
             acc.table_leaves,
             acc.end_leaves,
@@ -389,21 +376,6 @@ fn read_certificate(path: &Path) -> Result<Vec<u8>, CliError> {
         .read_to_end(&mut bytes)
         .map_err(CliError::file(path))?;
     Ok(bytes)
-}
-
-fn root_text(cert: &Head) -> String {
-    fn text<G: Game>(cert: &Head) -> String {
-        let root = cert.root.unpack();
-        let board = adji::notation::format_board::<G>(&root);
-        match cert.first {
-            Some(m) => format!(
-                "move {} of {board}",
-                adji::notation::format_move::<G>(&root, adji::game::Move(m))
-            ),
-            None => board,
-        }
-    }
-    adji::with_rules!(cert.rules, text(cert))
 }
 
 fn levels_text(levels: &[u32]) -> String {

@@ -7,10 +7,11 @@ use adji::distributed::mpi::{
     chunk_bytes_from_env, launched_by_mpirun, MpiComm, DEFAULT_CHUNK_BYTES,
 };
 use adji::distributed::Comm;
-use adji::game::Game;
+use adji::oracle::jobs::{build_distributed, worst_rank_plan};
+use adji::oracle::tables::project;
 use adji::progress::{NoProgress, Progress};
-use adji::tables::retrograde::dist::{build_tables_distributed, worst_rank_plan, DistLevelReport};
-use adji::tables::retrograde::project;
+use adji::rules::RuleSet;
+use adji::tables::retrograde::dist::DistLevelReport;
 use adji::tables::retrograde::BuildEvent;
 
 use crate::error::CliError;
@@ -127,8 +128,8 @@ fn error_lines(texts: &[String]) -> Vec<String> {
 
 /// `tables build` over the ranks of `comm` (checked like the one-process
 /// build before anything is built).
-pub fn build_tables<G: Game>(a: &BuildArgs, comm: &MpiComm) -> Result<(), CliError> {
-    crate::tables_build::check_max_seeds::<G>(a)?;
+pub fn build_tables(a: &BuildArgs, rules: RuleSet, comm: &MpiComm) -> Result<(), CliError> {
+    crate::tables_build::check_max_seeds(a, rules)?;
     if a.compress {
         return Err(CliError::Input(
             "--compress: a distributed build writes shards on every rank; compress the merged \
@@ -142,10 +143,10 @@ pub fn build_tables<G: Game>(a: &BuildArgs, comm: &MpiComm) -> Result<(), CliErr
     // printed before any rank refuses and stops the job, before allocating.
     // `{rank}` in --dir: each rank maps only its share of the lower levels.
     let own_dirs = a.dir.dir.to_string_lossy().contains("{rank}");
-    let mut p = worst_rank_plan::<G>(a.max_seeds, (comm.size(), own_dirs))?;
+    let mut p = worst_rank_plan(rules, a.max_seeds, (comm.size(), own_dirs))?;
     let verdict = if root {
-        let per = project::<G>(&mut p);
-        crate::tables_build::print_plan::<G>(a, &p, per, &mut out::Log::default())
+        let per = project(rules, &mut p);
+        crate::tables_build::print_plan(a, rules, &p, per, &mut out::Log::default())
     } else {
         Ok(())
     };
@@ -162,7 +163,7 @@ pub fn build_tables<G: Game>(a: &BuildArgs, comm: &MpiComm) -> Result<(), CliErr
              | level | positions | status | rank | slice | forward s | acyclic s | sweep s | compute s | compute CPU s | collectives s | bytes sent | rounds | lookup bytes | lookup rounds | level s | forward CPU s | acyclic CPU s | sweep CPU s |\n\
              |---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
             comm.size(),
-            adji::report::tables_label(G::RULES),
+            adji::report::tables_label(rules),
             a.max_seeds,
             a.rule.rule().name(),
             a.dir.dir.display()
@@ -178,7 +179,8 @@ pub fn build_tables<G: Game>(a: &BuildArgs, comm: &MpiComm) -> Result<(), CliErr
     let mut printed = Ok(());
     // `--dir /local/t/rank-{rank}`: each rank its own directory.
     let dir = adji::distributed::rank_dir(&a.dir.dir, comm.rank());
-    let r = build_tables_distributed::<G>(
+    let r = build_distributed(
+        rules,
         comm,
         &dir,
         a.rule.rule(),

@@ -4,24 +4,11 @@
 
 use clap::Args;
 
-use adji::game::Game;
-use adji::literal::{loop_gap as gap, LoopGapReport};
+use adji::oracle::jobs;
 
-use crate::args::{game_required, GameArg, GameRulesArgs, JsonArg};
-use crate::dispatch;
+use crate::args::{game_required, GameRulesArgs, JsonArg};
 use crate::error::CliError;
 use crate::out;
-
-/// The most seeds accepted, per game: the reference solver keeps every
-/// board of every level in memory (Adjito's levels 0..=12 hold 2.7 million,
-/// Adji-Boto's 0..=18 13 million), and on Adjito the literal search is far
-/// beyond any budget there.
-fn max_level(game: GameArg) -> u32 {
-    match game {
-        GameArg::Adjito => 12,
-        GameArg::Adjiboto => 18,
-    }
-}
 
 /// Options of `loop-gap`.
 #[derive(Args, Debug)]
@@ -42,19 +29,18 @@ pub struct LoopGapArgs {
     pub out: JsonArg,
 }
 
-/// Runs `loop-gap`.
+/// Runs `loop-gap`. The most seeds a game takes is the library's
+/// ([`jobs::loop_gap_max_seeds`]: the reference solver keeps every board
+/// of every level in memory).
 pub fn loop_gap(a: &LoopGapArgs) -> Result<(), CliError> {
-    let most = max_level(a.game.game);
+    let most = jobs::loop_gap_max_seeds(a.game.game);
     if a.max_seeds > most {
         return Err(CliError::Input(format!(
             "--max-seeds {}: at most {most} for this game (the reference solver holds every board in memory)",
             a.max_seeds
         )));
     }
-    dispatch!(a.game, run(a))
-}
-
-fn run<G: Game>(a: &LoopGapArgs) -> Result<(), CliError> {
-    let levels = gap::<G>(a.max_seeds, a.limit).map_err(|e| CliError::Input(e.to_string()))?;
-    out::report(&LoopGapReport::new::<G>(levels), a.out.json)
+    let report = jobs::loop_gap(a.game.rule_set()?, a.max_seeds, a.limit)
+        .map_err(|e| CliError::Input(e.to_string()))?;
+    out::report(&report, a.out.json)
 }

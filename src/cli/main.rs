@@ -1,6 +1,7 @@
 //! The `adji` command-line tool. All game logic lives in the library; this
-//! binary parses arguments, dispatches on the game and prints the library's
-//! reports (`adji::report`).
+//! binary parses arguments, asks the library's run-time facade
+//! (`adji::oracle`: a position with its rule set, never a game type) and
+//! prints the library's reports (`adji::report`).
 //!
 //! - `args`: option groups shared by several commands, value parsers;
 //! - `analyse`: `analyse`, `match`, `eval train` (estimates beyond exact reach);
@@ -40,8 +41,6 @@ mod tables_checksum;
 mod tables_compress;
 mod tables_shards;
 mod util;
-
-pub use args::GameArg;
 
 /// Solver and analysis tool for the mancala games Adjito and Adji-Boto.
 #[derive(Parser, Debug)]
@@ -87,17 +86,6 @@ enum Command {
     /// Per level, how many positions' values under the literal loop rule
     /// (docs/RULES.md, §4) differ from `start`'s and `even`'s.
     LoopGap(loop_gap::LoopGapArgs),
-}
-
-/// Runs a generic function for the game and rule set chosen on the
-/// command line (`--game`, `--rules`: an [`args::GameRulesArgs`]); an
-/// unknown rule set is an input error naming the game's rule sets.
-#[macro_export]
-macro_rules! dispatch {
-    ($game:expr, $f:ident ( $($arg:expr),* )) => {{
-        let rules = $game.rule_set()?;
-        adji::with_rules!(rules, $f($($arg),*))
-    }};
 }
 
 fn main() -> ExitCode {

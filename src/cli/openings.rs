@@ -1,29 +1,27 @@
 //! `openings`.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::Args;
 use indicatif::ProgressBar;
 
 use adji::distributed::Comm;
-use adji::engine::{Engine, EngineOptions};
-use adji::eval::Model;
-use adji::game::{Game, Position, State};
-use adji::notation::{parse_state, Stores};
-use adji::openings::{
-    max_nodes_for, run, run_distributed, run_files, Budget, Config, LeafResult, WorkerError,
-};
-use adji::search::{Limits, Options, Searcher};
+use adji::game::State;
+use adji::notation::Stores;
+use adji::openings::{max_nodes_for, run_files, Budget, Config};
+use adji::oracle::jobs::{self, Leaves};
+use adji::oracle::Posed;
+use adji::rules::RuleSet;
+use adji::search::{Limits, Options};
 use adji::tables::TableSet;
-use adji::tt::AtomicTable;
 
 use crate::args::GameRulesArgs;
 use crate::args::{self, ComputeArgs, RuleArg, SearchTablesArgs};
 use crate::error::CliError;
+use crate::out;
 use crate::setup::{search_tables, set_threads, SearchPlan};
 use crate::util::{bar, Bar};
-use crate::{dispatch, out};
 
 /// The most plies `openings` enumerates.
 const MAX_PLIES: i64 = 100;
@@ -120,10 +118,10 @@ pub fn openings(a: &OpeningsArgs) -> Result<(), CliError> {
     #[cfg(feature = "mpi")]
     if let Some(comm) = crate::cluster::world()? {
         return crate::cluster::on_every_rank(&comm, |c| {
-            dispatch!(a.game, run_openings(a, threads, Some(c)))
+            run_openings(a, a.game.rule_set()?, threads, Some(c))
         });
     }
-    dispatch!(a.game, run_openings(a, threads, None))
+    run_openings(a, a.game.rule_set()?, threads, None)
 }
 
 /// The command line, for the summary (arguments with spaces quoted).
@@ -231,67 +229,23 @@ impl OpeningsArgs {
     }
 }
 
-/// Analyses one position with the worker's table, cleared first so that the
-/// result is the one a fresh table gives (deterministic, resumable).
-/// With `--estimate-time`, an unresolved value gets the estimate engine's
-/// answer for the same limits.
-///
-/// # Errors
-/// The tables' damage, when a probe met it: the result is then neither
-/// recorded in the checkpoint nor reported (a resumed run analyses the
-/// position again).
-fn analyse<G: Game>(
-    tt: &mut AtomicTable,
-    pos: &Position,
-    tables: Option<&TableSet>,
-    opts: Options,
-    budget: Budget,
-    model: &Model,
-) -> Result<LeafResult, WorkerError> {
-    let t = Instant::now();
-    tt.clear();
-    let s = Searcher::<G, _>::new(tables, &*tt, opts).expect("rule and game checked when opening");
-    let an = match budget {
-        Budget::Depth(d) => s.analyse_depth(pos, d),
-        _ => s.analyse(pos),
-    };
-    let r = LeafResult::from_analysis(&an, 0);
-    let r = match budget {
-        Budget::Estimate(_) if !r.value.exact() => {
-            let eo = EngineOptions {
-                rule: opts.rule,
-                limits: opts.limits,
-                ..EngineOptions::default()
-            };
-            r.with_estimate(&Engine::<G>::new(tables, model, eo).analyse(pos))
-        }
-        _ => r,
-    };
-    if let Some(t) = tables {
-        t.check_damage()?;
-    }
-    Ok(LeafResult {
-        ms: t.elapsed().as_millis() as u64,
-        ..r
-    })
-}
-
 /// The output directory when `--out` is not given:
 /// `openings-GAME-PLIES`, or `openings-GAME-RULES-PLIES` for a rule set
 /// other than the game's default.
-fn default_out<G: Game>(plies: u32) -> PathBuf {
-    let tag = G::RULES.tag();
-    PathBuf::from(format!("openings-{}-{tag}{}", G::ID.name(), plies))
+fn default_out(rules: RuleSet, plies: u32) -> PathBuf {
+    let tag = rules.tag();
+    PathBuf::from(format!("openings-{}-{tag}{}", rules.game().name(), plies))
 }
 
 /// `openings`, over the ranks of `comm` when given (rank 0 prints).
-fn run_openings<G: Game>(
+fn run_openings(
     a: &OpeningsArgs,
+    rules: RuleSet,
     threads: usize,
     comm: Option<&dyn Comm>,
 ) -> Result<(), CliError> {
     let root_rank = comm.is_none_or(|c| c.rank() == 0);
-    let root = parse_state::<G>(&a.position, Stores::Required)?;
+    let root = *Posed::parse(rules, &a.position, Stores::Required)?.state();
     let rule = a.rule.rule();
     // The caches get half of what the hash tables leave; the opening tree
     // may use the other half.
@@ -299,15 +253,15 @@ fn run_openings<G: Game>(
     let left = crate::setup::MemoryBudget::of(a.compute.memory)
         .bytes
         .saturating_sub(hashes);
-    let tables = search_tables::<G>(&a.tables, rule, a.compute.memory, hashes + left / 2)?;
+    let tables = search_tables(rules, &a.tables, rule, a.compute.memory, hashes + left / 2)?;
     let plan = SearchPlan::new(threads, a.compute.hash, tables.as_ref(), a.compute.memory)?;
-    let out_dir = a.out.clone().unwrap_or_else(|| default_out::<G>(a.plies));
+    let out_dir = a.out.clone().unwrap_or_else(|| default_out(rules, a.plies));
     a.check_out(&out_dir)?;
     let budget = a.budget.budget();
     if root_rank {
         out::note(format_args!(
             "{}: {} plies, budget {}, {threads} positions at a time, {plan}; output in {}",
-            adji::report::label_of::<G>(),
+            adji::report::label(rules),
             a.plies,
             budget.describe(),
             out_dir.display()
@@ -325,10 +279,11 @@ fn run_openings<G: Game>(
         pv_max: 0,
         ..Options::default()
     };
-    let init = || -> Result<AtomicTable, WorkerError> { Ok(AtomicTable::try_new(plan.hash_mib)?) };
-    let model = Model::default_for::<G>();
-    let analyse = |tt: &mut AtomicTable, pos: &Position| {
-        analyse::<G>(tt, pos, tables.as_ref(), opts, budget, &model)
+    let leaves = Leaves {
+        tables: tables.as_ref(),
+        opts,
+        budget,
+        hash_mib: plan.hash_mib,
     };
     // A projected end only where each position's time is capped.
     let capped = matches!(budget, Budget::Seconds(_) | Budget::Estimate(_));
@@ -339,10 +294,7 @@ fn run_openings<G: Game>(
     } else {
         crate::util::bar_without_eta(0, "positions")
     });
-    let r = match comm {
-        None => run::<G, _>(&cfg, &out_dir, a.resume, init, analyse, &pb).map(Some),
-        Some(c) => run_distributed::<G, _>(c, &cfg, &out_dir, a.resume, init, analyse, &pb),
-    };
+    let r = jobs::openings(rules, comm, &cfg, &out_dir, a.resume, leaves, &pb);
     pb.0.finish_and_clear();
     // A damaged table entry was never read as a value (the searches went
     // on without it, and stopped); the run is refused all the same.

@@ -5,7 +5,6 @@
 use std::fmt;
 use std::path::Path;
 
-use adji::game::Game;
 use adji::tables::TableSet;
 use adji::tt::{AtomicTable, TtError, SLOT_BYTES};
 use adji::value::LoopRule;
@@ -205,10 +204,12 @@ impl fmt::Display for SearchPlan {
     }
 }
 
-/// Opens the endgame tables of a search: `None` with `--no-tables`, or when
-/// the directory gives no level 0 for this game and rule. A warning names
-/// what was found, unless the default directory is simply absent.
-pub fn search_tables<G: Game>(
+/// Opens the endgame tables of a search under `rules`: `None` with
+/// `--no-tables`, or when the directory gives no level 0 for this rule set
+/// and loop rule. A warning names what was found, unless the default
+/// directory is simply absent.
+pub fn search_tables(
+    rules: RuleSet,
     a: &SearchTablesArgs,
     rule: LoopRule,
     memory: MemoryArg,
@@ -235,13 +236,13 @@ pub fn search_tables<G: Game>(
         ));
         return Ok(None);
     }
-    let mut set = TableSet::open_available_checked::<G>(dir, rule, a.check())?;
+    let mut set = adji::oracle::tables::open(rules, dir, rule, a.check())?;
     check_table_cache(a, set.min_cache_bytes())?;
     set.fit_caches(cache_budget(a, memory, reserved));
     if set.covered() == 0 {
         warn(format_args!(
             "{}; {without}",
-            no_tables_found(dir, G::RULES, rule)
+            no_tables_found(dir, rules, rule)
         ));
         return Ok(None);
     }

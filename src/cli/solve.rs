@@ -6,10 +6,10 @@ use std::time::Duration;
 
 use clap::Args;
 
-use adji::game::{Game, State};
-use adji::notation::{parse_state, Stores};
+use adji::notation::Stores;
 use adji::oracle::{Oracle, Posed, SolveOptions};
 use adji::report::SolveReport;
+use adji::rules::RuleSet;
 use adji::search::Limits;
 use adji::tt::AtomicTable;
 
@@ -20,7 +20,7 @@ use crate::args::{
 use crate::error::CliError;
 use crate::setup::{search_tables, set_threads, tables_text, SearchPlan};
 use crate::util::{bar, fmt_bytes};
-use crate::{batch, dispatch, out};
+use crate::{batch, out};
 
 /// Options of `solve`.
 #[derive(Args, Debug)]
@@ -51,7 +51,7 @@ pub struct SolveArgs {
 /// `solve`.
 pub fn solve(a: &SolveArgs) -> Result<(), CliError> {
     let threads = set_threads(a.compute.threads)?;
-    dispatch!(a.game, run(a, threads))
+    run(a, a.game.rule_set()?, threads)
 }
 
 /// What every position of a `solve` shares.
@@ -62,19 +62,18 @@ struct Solver<'a> {
 }
 
 impl Solver<'_> {
-    fn analyse<G: Game>(&self, st: &State) -> Result<SolveReport, CliError> {
-        let p = Posed::of::<G>(*st);
-        Ok(self.oracle.solve(&p, self.tt, self.opts, None)?.report)
+    fn analyse(&self, p: &Posed) -> Result<SolveReport, CliError> {
+        Ok(self.oracle.solve(p, self.tt, self.opts, None)?.report)
     }
 }
 
-fn run<G: Game>(a: &SolveArgs, threads: usize) -> Result<(), CliError> {
+fn run(a: &SolveArgs, rules: RuleSet, threads: usize) -> Result<(), CliError> {
     let hash = crate::setup::hash_bytes(a.compute.hash);
-    let tables = search_tables::<G>(&a.tables, a.rule.rule(), a.compute.memory, hash)?;
+    let tables = search_tables(rules, &a.tables, a.rule.rule(), a.compute.memory, hash)?;
     let plan = SearchPlan::new(1, a.compute.hash, tables.as_ref(), a.compute.memory)?;
     out::note(format_args!(
         "{}: hash {} ({} entries), threads {threads}, tables {}; {plan}",
-        adji::report::label_of::<G>(),
+        adji::report::label(rules),
         fmt_bytes(plan.hash_bytes),
         plan.hash_bytes as usize / adji::tt::SLOT_BYTES,
         tables_text(tables.as_ref())
@@ -96,14 +95,14 @@ fn run<G: Game>(a: &SolveArgs, threads: usize) -> Result<(), CliError> {
     };
     let Some(file) = &a.positions_file else {
         let p = a.position.as_deref().unwrap_or("start");
-        let st = parse_state::<G>(p, Stores::Required)?;
-        return out::report(&s.analyse::<G>(&st)?, a.out.json);
+        let p = Posed::parse(rules, p, Stores::Required)?;
+        return out::report(&s.analyse(&p)?, a.out.json);
     };
     let lines: Vec<_> = batch::lines(file)?.collect();
     let pb = bar(lines.len() as u64, "positions");
     batch::answer(file, lines, a.out.json, &pb, "solved", |line| {
-        let st = parse_state::<G>(line, Stores::Required).map_err(|e| e.to_string())?;
-        s.analyse::<G>(&st).map_err(|e| e.to_string())
+        let p = Posed::parse(rules, line, Stores::Required).map_err(|e| e.to_string())?;
+        s.analyse(&p).map_err(|e| e.to_string())
     })
 }
 

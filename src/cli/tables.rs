@@ -6,17 +6,17 @@ use std::path::{Path, PathBuf};
 
 use clap::{ArgGroup, Args, Subcommand};
 
-use adji::game::Game;
-use adji::notation::{parse_state, Stores};
-use adji::report::{LevelCheck, ProbeReport};
+use adji::notation::Stores;
+use adji::oracle::tables::{level_stats, probe as probe_in, verify_dir, verify_peak};
+use adji::oracle::Posed;
+use adji::report::LevelCheck;
+use adji::rules::RuleSet;
 use adji::tables::locate::levels_present;
-use adji::tables::stats::{level_stats, markdown};
-use adji::tables::verify::{verify_dir, verify_peak, LevelOutcome, VerifyOptions};
-use adji::tables::{TableError, TableSet};
+use adji::tables::stats::markdown;
+use adji::tables::verify::{LevelOutcome, VerifyOptions};
+use adji::tables::{OpenCheck, TableError, TableSet};
 use adji::value::LoopRule;
 use indicatif::ProgressBar;
-
-use adji::rules::RuleSet;
 
 use crate::args::{
     JsonArg, MemoryArg, TableGamesArgs, TableSetArgs, TablesDirArg, ThreadsArg, POSITIONS_FILE_HELP,
@@ -28,7 +28,7 @@ use crate::tables_checksum::{checksum, ChecksumArgs};
 use crate::tables_compress::{compress, decompress, ConvertArgs};
 use crate::tables_shards::{merge, split, MergeArgs, SplitArgs};
 use crate::util::{bar, fmt_bytes};
-use crate::{batch, dispatch, out};
+use crate::{batch, out};
 
 /// `tables` subcommands.
 #[derive(Subcommand, Debug)]
@@ -68,9 +68,11 @@ pub enum TablesCommand {
 }
 
 impl TableSetArgs {
-    /// Opens the tables; refuses a directory that gives none.
-    fn open<G: Game>(&self) -> Result<TableSet, CliError> {
-        open_tables::<G>(&self.dir.dir, self.rule.rule())
+    /// Opens the tables of the rule set `--game` and `--rules` name;
+    /// refuses a bad `--rules`, or a directory that gives none.
+    fn open(&self) -> Result<(RuleSet, TableSet), CliError> {
+        let rules = self.game.rule_set()?;
+        Ok((rules, open_tables(rules, &self.dir.dir, self.rule.rule())?))
     }
 }
 
@@ -127,14 +129,14 @@ pub fn tables(t: &TablesCommand) -> Result<(), CliError> {
             if let Some(comm) = crate::cluster::world()? {
                 use crate::cluster::build_tables as build_distributed;
                 return crate::cluster::on_every_rank(&comm, |c| {
-                    dispatch!(a.game, build_distributed(a, c))
+                    build_distributed(a, a.game.rule_set()?, c)
                 });
             }
-            dispatch!(a.game, build(a))
+            build(a, a.game.rule_set()?)
         }
-        TablesCommand::Probe(a) => dispatch!(a.set.game, probe(a)),
+        TablesCommand::Probe(a) => probe(a),
         TablesCommand::Verify(a) => verify(a),
-        TablesCommand::Stats(a) => dispatch!(a.set.game, stats(a)),
+        TablesCommand::Stats(a) => stats(a),
         TablesCommand::Merge(a) => merge(a),
         TablesCommand::Split(a) => split(a),
         TablesCommand::Checksum(a) => checksum(a),
@@ -144,15 +146,15 @@ pub fn tables(t: &TablesCommand) -> Result<(), CliError> {
 }
 
 /// Opens the tables of a probe or stats; refuses a directory that gives none.
-fn open_tables<G: Game>(dir: &Path, rule: LoopRule) -> Result<TableSet, CliError> {
-    let set = TableSet::open_available::<G>(dir, rule)?;
+fn open_tables(rules: RuleSet, dir: &Path, rule: LoopRule) -> Result<TableSet, CliError> {
+    let set = adji::oracle::tables::open(rules, dir, rule, OpenCheck::Full)?;
     if set.covered() == 0 {
-        let mut msg = no_tables_found(dir, G::RULES, rule);
-        if TableSet::rules_present(dir, G::RULES).is_empty() {
+        let mut msg = no_tables_found(dir, rules, rule);
+        if TableSet::rules_present(dir, rules).is_empty() {
             msg += &format!(
                 "; build them with `adji tables build --game {} --rules {} --max-seeds N --dir {}`",
-                G::ID,
-                G::RULES.name(),
+                rules.game(),
+                rules.name(),
                 dir.display()
             );
         }
@@ -162,12 +164,12 @@ fn open_tables<G: Game>(dir: &Path, rule: LoopRule) -> Result<TableSet, CliError
 }
 
 /// `tables probe`.
-fn probe<G: Game>(a: &ProbeArgs) -> Result<(), CliError> {
-    let set = a.set.open::<G>()?;
+fn probe(a: &ProbeArgs) -> Result<(), CliError> {
+    let (rules, set) = a.set.open()?;
     let Some(file) = &a.positions_file else {
         let p = a.position.as_deref().unwrap_or("start");
-        let st = parse_state::<G>(p, Stores::Optional)?;
-        return out::report(&ProbeReport::new::<G>(&set, &st.pos)?, a.out.json);
+        let p = Posed::parse(rules, p, Stores::Optional)?;
+        return out::report(&probe_in(&set, &p)?, a.out.json);
     };
     let lines = batch::lines(file)?;
     batch::answer(
@@ -177,8 +179,8 @@ fn probe<G: Game>(a: &ProbeArgs) -> Result<(), CliError> {
         &ProgressBar::hidden(),
         "probed",
         |line| {
-            let st = parse_state::<G>(line, Stores::Optional).map_err(|e| e.to_string())?;
-            ProbeReport::new::<G>(&set, &st.pos).map_err(|e| e.to_string())
+            let p = Posed::parse(rules, line, Stores::Optional).map_err(|e| e.to_string())?;
+            probe_in(&set, &p).map_err(|e| e.to_string())
         },
     )
 }
@@ -223,16 +225,22 @@ impl Tally {
     }
 }
 
-/// Prints what a full verification of `G`'s levels in `dir` needs (each
-/// level is rebuilt in memory) and refuses it over `--memory`.
-fn verify_plan<G: Game>(a: &VerifyArgs, rule: LoopRule, tally: &mut Tally) -> Result<(), CliError> {
-    let files = levels_present(&a.dir.dir, G::RULES, rule)?;
-    let Some((level, need)) = verify_peak::<G>(&files.levels)? else {
+/// Prints what a full verification of the levels of `rules`'s tables in
+/// `dir` needs (each level is rebuilt in memory) and refuses it over
+/// `--memory`.
+fn verify_plan(
+    a: &VerifyArgs,
+    rules: RuleSet,
+    rule: LoopRule,
+    tally: &mut Tally,
+) -> Result<(), CliError> {
+    let files = levels_present(&a.dir.dir, rules, rule)?;
+    let Some((level, need)) = verify_peak(rules, &files.levels)? else {
         return Ok(());
     };
     tally.print(format_args!(
         "Plan: {} `{}`: every level rebuilt in memory and compared; peak {} (level {level}).\n",
-        adji::report::tables_label(G::RULES),
+        adji::report::tables_label(rules),
         rule.name(),
         fmt_bytes(need)
     ))?;
@@ -243,12 +251,12 @@ fn verify_plan<G: Game>(a: &VerifyArgs, rule: LoopRule, tally: &mut Tally) -> Re
     )
 }
 
-/// Verifies every table file of game `G` in `dir`, both loop rules; every
-/// level from 0 to the highest present must be there.
-fn verify_game<G: Game>(a: &VerifyArgs, tally: &mut Tally) -> Result<(), CliError> {
+/// Verifies every table file of `rules`'s tables in `dir`, both loop
+/// rules; every level from 0 to the highest present must be there.
+fn verify_game(a: &VerifyArgs, rules: RuleSet, tally: &mut Tally) -> Result<(), CliError> {
     for rule in [LoopRule::Start, LoopRule::Even] {
         if a.sample.is_none() {
-            verify_plan::<G>(a, rule, tally)?;
+            verify_plan(a, rules, rule, tally)?;
         }
         let opts = VerifyOptions {
             max_report: 5,
@@ -257,9 +265,9 @@ fn verify_game<G: Game>(a: &VerifyArgs, tally: &mut Tally) -> Result<(), CliErro
             memory: MemoryBudget::of(a.memory).bytes,
         };
         let mut printed = Ok(());
-        let rep = verify_dir::<G>(&a.dir.dir, rule, &opts, |v| {
+        let rep = verify_dir(rules, &a.dir.dir, rule, &opts, |c: LevelCheck| {
             if printed.is_ok() {
-                printed = tally.add(&LevelCheck::of::<G>(v));
+                printed = tally.add(&c);
             }
         })?;
         printed?;
@@ -287,7 +295,7 @@ fn verify(a: &VerifyArgs) -> Result<(), CliError> {
     };
     let mut tally = Tally::default();
     for rules in sets {
-        adji::with_rules!(rules, verify_game(a, &mut tally))?;
+        verify_game(a, rules, &mut tally)?;
     }
     if tally.files == 0 {
         return Err(CliError::Input(format!(
@@ -306,22 +314,18 @@ fn verify(a: &VerifyArgs) -> Result<(), CliError> {
 }
 
 /// `tables stats`.
-fn stats<G: Game>(a: &StatsArgs) -> Result<(), CliError> {
-    let set = a.set.open::<G>()?;
+fn stats(a: &StatsArgs) -> Result<(), CliError> {
+    let (rules, set) = a.set.open()?;
     let pb = bar(set.covered() as u64, "levels");
     let stats: Vec<_> = (0..set.covered())
         .map(|n| {
-            let s = level_stats::<G>(&set, n);
+            let s = level_stats(rules, &set, n);
             pb.inc(1);
             s
         })
         .collect::<Result<_, _>>()?;
     pb.finish_and_clear();
-    let md = markdown(
-        &adji::report::tables_label(G::RULES),
-        set.rule.name(),
-        &stats,
-    );
+    let md = markdown(&adji::report::tables_label(rules), set.rule.name(), &stats);
     match &a.out {
         Some(p) => adji::fsutil::write_atomic(p, md.as_bytes()).map_err(CliError::file(p)),
         None => out::print(md),

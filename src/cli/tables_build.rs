@@ -8,13 +8,11 @@ use std::time::Instant;
 
 use clap::Args;
 
-use adji::game::Game;
+use adji::oracle::tables::{build_planned, floor_pass, max_level, plan_within, project};
+use adji::rules::RuleSet;
 use adji::tables::compressed::Codec;
 use adji::tables::retrograde::outofcore::{CellStore, OocConfig, OocReport};
-use adji::tables::retrograde::{
-    build_tables_compressed, disk_need, floor_pass, inbox_bytes, max_sharded_level, plan_peak,
-    plan_within, project, LevelPlan, BUILD_PER_FLOOR,
-};
+use adji::tables::retrograde::{disk_need, inbox_bytes, plan_peak, LevelPlan, BUILD_PER_FLOOR};
 use adji::tables::TableError;
 
 use crate::args::{game_required, GameRulesArgs, MemoryArg, RuleArg, TablesDirArg, ThreadsArg};
@@ -92,9 +90,9 @@ impl BuildArgs {
 
 /// The plan of a build within `--memory`: levels over it out of core. A
 /// level whose smallest shard does not fit is refused, naming it.
-pub fn plan_of<G: Game>(a: &BuildArgs) -> Result<Vec<LevelPlan>, CliError> {
+pub fn plan_of(a: &BuildArgs, rules: RuleSet) -> Result<Vec<LevelPlan>, CliError> {
     let budget = MemoryBudget::of(a.memory);
-    match plan_within::<G>(a.max_seeds, budget.bytes, a.shards) {
+    match plan_within(rules, a.max_seeds, budget.bytes, a.shards) {
         Err(TableError::OverBudget { level, need, .. }) => {
             budget.check(
                 need,
@@ -111,15 +109,16 @@ pub fn plan_of<G: Game>(a: &BuildArgs) -> Result<Vec<LevelPlan>, CliError> {
 ///
 /// A closed standard output does not stop the build: the plan is still
 /// checked against `--memory`, and `log` prints nothing more.
-pub fn print_plan<G: Game>(
+pub fn print_plan(
     a: &BuildArgs,
+    rules: RuleSet,
     p: &[LevelPlan],
     per: f64,
     log: &mut out::Log,
 ) -> Result<(), CliError> {
     let mut t = format!(
         "Plan: {} tables, levels 0..={}, loop rule `{}`, in {}\n",
-        adji::report::tables_label(G::RULES),
+        adji::report::tables_label(rules),
         a.max_seeds,
         a.rule.rule().name(),
         a.dir.dir.display()
@@ -178,9 +177,14 @@ pub fn print_plan<G: Game>(
 /// ([`disk_need`]); with `--compress`, the compressed files at the ratio
 /// of the compressed levels already there (the raw size when there are
 /// none). Says the need in the plan.
-fn check_disk<G: Game>(a: &BuildArgs, p: &[LevelPlan], log: &mut out::Log) -> Result<(), CliError> {
+fn check_disk(
+    a: &BuildArgs,
+    rules: RuleSet,
+    p: &[LevelPlan],
+    log: &mut out::Log,
+) -> Result<(), CliError> {
     use adji::tables::convert::compress::measured_ratio;
-    let (dir, rules, rule) = (&a.dir.dir, G::RULES.tables(), a.rule.rule());
+    let (dir, rules, rule) = (&a.dir.dir, rules.tables(), a.rule.rule());
     let present = adji::tables::locate::levels_present(dir, rules, rule)?.levels;
     let ratio = match a.compress {
         true => Some(measured_ratio(dir, rules, rule)?.unwrap_or(1.0)),
@@ -268,30 +272,30 @@ pub fn check_plan(a: &BuildArgs, p: &[LevelPlan]) -> Result<(), CliError> {
 }
 
 /// Refuses a `--max-seeds` above the largest level the builder takes
-/// (the library's [`max_sharded_level`]: the game's every seed).
-pub fn check_max_seeds<G: Game>(a: &BuildArgs) -> Result<(), CliError> {
-    let max = max_sharded_level::<G>();
+/// (the library's [`max_level`]: the game's every seed).
+pub fn check_max_seeds(a: &BuildArgs, rules: RuleSet) -> Result<(), CliError> {
+    let max = max_level(rules);
     if a.max_seeds > max {
         return Err(CliError::Input(format!(
             "--max-seeds {} is beyond the builder, which takes {} levels up to level {max}, \
              the game's every seed",
             a.max_seeds,
-            G::ID,
+            rules.game(),
         )));
     }
     Ok(())
 }
 
 /// `tables build`.
-pub fn build<G: Game>(a: &BuildArgs) -> Result<(), CliError> {
-    check_max_seeds::<G>(a)?;
+pub fn build(a: &BuildArgs, rules: RuleSet) -> Result<(), CliError> {
+    check_max_seeds(a, rules)?;
     adji::fsutil::dir_or_absent(&a.dir.dir).map_err(|e| CliError::Input(format!("--dir: {e}")))?;
-    let mut p = plan_of::<G>(a)?;
-    let per = project::<G>(&mut p);
+    let mut p = plan_of(a, rules)?;
+    let per = project(rules, &mut p);
     // The tables are the work, not the text: `| head` never stops a build.
     let mut log = out::Log::default();
-    print_plan::<G>(a, &p, per, &mut log)?;
-    check_disk::<G>(a, &p, &mut log)?;
+    print_plan(a, rules, &p, per, &mut log)?;
+    check_disk(a, rules, &p, &mut log)?;
     // One process only: its idle shards' cells are mapped scratch files
     // (by default, kept mapped; or mapped for each turn).
     if a.store() != CellStore::File {
@@ -308,7 +312,8 @@ pub fn build<G: Game>(a: &BuildArgs) -> Result<(), CliError> {
     let mut printed = Ok(());
     let ooc = a.ooc(budget);
     let codec = a.compress.then(Codec::chosen);
-    let res = build_tables_compressed::<G>(&a.dir.dir, a.rule.rule(), &p, &ooc, codec, &pb, |ev| {
+    let (dir, rule) = (&a.dir.dir, a.rule.rule());
+    let res = build_planned(rules, dir, rule, &p, &ooc, codec, &pb, |ev| {
         let n = ev.level;
         let then = ev.compressed.map_or(String::new(), |(raw, z)| {
             format!(
@@ -323,7 +328,7 @@ pub fn build<G: Game>(a: &BuildArgs) -> Result<(), CliError> {
                 return (String::new(), String::new());
             }
             let t = Instant::now();
-            std::hint::black_box(floor_pass::<G>(n));
+            std::hint::black_box(floor_pass(rules, n));
             let f = t.elapsed().as_secs_f64();
             (format!("{f:.3}"), format!("{:.2}", total / f.max(1e-9)))
         };

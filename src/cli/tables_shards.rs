@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use adji::game::Game;
 use adji::rules::RuleSet;
 use adji::tables::convert::{merge_level, split_level, Merged};
 use adji::tables::format;
@@ -17,7 +16,7 @@ use adji::value::LoopRule;
 
 use crate::args::{GameRulesArgs, RuleArg, TablesDirArg};
 use crate::error::CliError;
-use crate::{dispatch, out};
+use crate::out;
 
 /// Options of `tables merge`.
 #[derive(Args, Debug)]
@@ -63,12 +62,12 @@ pub struct SplitArgs {
 
 /// `tables merge`.
 pub fn merge(a: &MergeArgs) -> Result<(), CliError> {
-    dispatch!(a.game, merge_game(a))
+    merge_game(a, a.game.rule_set()?.tables())
 }
 
 /// `tables split`.
 pub fn split(a: &SplitArgs) -> Result<(), CliError> {
-    dispatch!(a.game, split_game(a))
+    split_game(a, a.game.rule_set()?.tables())
 }
 
 /// Paths for messages, comma-separated.
@@ -99,9 +98,10 @@ fn other_manifests(dirs: &[PathBuf], rules: RuleSet, rule: LoopRule) -> Result<S
     })
 }
 
-/// Merges every level of `G` that has a manifest in the shard dirs.
-fn merge_game<G: Game>(a: &MergeArgs) -> Result<(), CliError> {
-    let (rules, rule, dirs) = (G::RULES.tables(), a.rule.rule(), &a.shard_dirs);
+/// Merges every level of the table family `rules` that has a manifest in
+/// the shard dirs.
+fn merge_game(a: &MergeArgs, rules: RuleSet) -> Result<(), CliError> {
+    let (rule, dirs) = (a.rule.rule(), &a.shard_dirs);
     adji::fsutil::dir_or_absent(&a.dir.dir).map_err(|e| CliError::Input(format!("--dir: {e}")))?;
     for d in dirs {
         adji::fsutil::require_dir(d).map_err(|e| CliError::Input(e.to_string()))?;
@@ -139,8 +139,8 @@ fn merge_game<G: Game>(a: &MergeArgs) -> Result<(), CliError> {
 
 /// The levels `split` takes: those asked for (each must have a level
 /// file), or every level file in `dir`.
-fn split_levels<G: Game>(a: &SplitArgs, dir: &Path) -> Result<Vec<u32>, CliError> {
-    let (rules, rule) = (G::RULES.tables(), a.rule.rule());
+fn split_levels(a: &SplitArgs, rules: RuleSet, dir: &Path) -> Result<Vec<u32>, CliError> {
+    let rule = a.rule.rule();
     // A level file, or a compressed level: what split reads.
     let has_file = |n: u32| match locate_level(dir, rules, rule, n) {
         LevelAt::File(p) => p.is_file(),
@@ -149,13 +149,13 @@ fn split_levels<G: Game>(a: &SplitArgs, dir: &Path) -> Result<Vec<u32>, CliError
     };
     let levels: Vec<u32> = match &a.levels {
         Some(r) => {
-            let total = format::total_of(G::ID);
+            let total = format::total_of(rules.game());
             if *r.end() > total {
                 return Err(CliError::Input(format!(
                     "--levels {}..{}: {} has {total} seeds, no level above",
                     r.start(),
                     r.end(),
-                    G::ID
+                    rules.game()
                 )));
             }
             if let Some(n) = r.clone().find(|&n| !has_file(n)) {
@@ -184,13 +184,13 @@ fn split_levels<G: Game>(a: &SplitArgs, dir: &Path) -> Result<Vec<u32>, CliError
     Ok(levels)
 }
 
-/// Splits the level files of `G` into shards.
-fn split_game<G: Game>(a: &SplitArgs) -> Result<(), CliError> {
-    let (rules, rule, dir) = (G::RULES.tables(), a.rule.rule(), &a.dir.dir);
+/// Splits the level files of the table family `rules` into shards.
+fn split_game(a: &SplitArgs, rules: RuleSet) -> Result<(), CliError> {
+    let (rule, dir) = (a.rule.rule(), &a.dir.dir);
     adji::fsutil::require_dir(dir).map_err(|e| CliError::Input(format!("--dir: {e}")))?;
     let out_dir = a.out.as_deref().unwrap_or(dir);
     adji::fsutil::dir_or_absent(out_dir).map_err(|e| CliError::Input(format!("--out: {e}")))?;
-    let levels = split_levels::<G>(a, dir)?;
+    let levels = split_levels(a, rules, dir)?;
     adji::fsutil::create_dir_all(out_dir).map_err(|e| CliError::Input(format!("--out: {e}")))?;
     let _lock = BuildLock::acquire(out_dir, rules, rule)?;
     // A closed standard output does not stop the split halfway.

@@ -173,3 +173,36 @@ pub fn verify_dir(
     }
     crate::with_rules!(rules, go(dir, rule, opts, &mut on_level))
 }
+
+/// Levels `0..=max` of `rules`'s table family in `dir` under `rule`, each
+/// required ([`TableSet::open`]).
+///
+/// # Errors
+/// A level file that is missing or bad.
+pub fn open_levels(
+    rules: RuleSet,
+    dir: &Path,
+    rule: LoopRule,
+    max: u32,
+) -> Result<TableSet, TableError> {
+    crate::with_rules!(rules, G => TableSet::open::<G>(dir, rule, max))
+}
+
+/// The highest level the builders take for `rules`
+/// ([`retrograde::max_sharded_level`]: the game's every seed).
+pub fn max_level(rules: RuleSet) -> u32 {
+    crate::with_rules!(rules, G => retrograde::max_sharded_level::<G>())
+}
+
+/// Projects each level's build time into `plan` from a floor pass over a
+/// sample of its top level; returns the floor's seconds a position
+/// ([`retrograde::project`]).
+pub fn project(rules: RuleSet, plan: &mut [LevelPlan]) -> f64 {
+    crate::with_rules!(rules, G => retrograde::project::<G>(plan))
+}
+
+/// A plain pass over every move of level `n` (the floor a build is
+/// compared with, [`retrograde::floor_pass`]).
+pub fn floor_pass(rules: RuleSet, n: u32) -> u64 {
+    crate::with_rules!(rules, G => retrograde::floor_pass::<G>(n))
+}
