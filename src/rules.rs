@@ -46,6 +46,25 @@ impl GameId {
         }
     }
 
+    /// Its name in prose, with where it is played (`Adjito (Benin)`).
+    pub const fn title(self) -> &'static str {
+        match self {
+            GameId::Adjito => "Adjito (Benin)",
+            GameId::AdjiBoto => "Adji-Boto (Saramaka)",
+        }
+    }
+
+    /// The most seeds `adji loop-gap` takes: the reference solver keeps
+    /// every board of every level in memory (Adjito's levels 0..=12 hold
+    /// 2.7 million, Adji-Boto's 0..=18 13 million), and on Adjito the
+    /// literal search is far beyond any budget above 12.
+    pub const fn loop_gap_reach(self) -> u32 {
+        match self {
+            GameId::Adjito => 12,
+            GameId::AdjiBoto => 18,
+        }
+    }
+
     /// Inverse of [`GameId::code`].
     pub const fn from_code(code: u8) -> Option<GameId> {
         match code {

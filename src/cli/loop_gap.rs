@@ -30,10 +30,10 @@ pub struct LoopGapArgs {
 }
 
 /// Runs `loop-gap`. The most seeds a game takes is the library's
-/// ([`jobs::loop_gap_max_seeds`]: the reference solver keeps every board
+/// ([`adji::game::GameId::loop_gap_reach`]: the reference solver keeps every board
 /// of every level in memory).
 pub fn loop_gap(a: &LoopGapArgs) -> Result<(), CliError> {
-    let most = jobs::loop_gap_max_seeds(a.game.game);
+    let most = a.game.game.loop_gap_reach();
     if a.max_seeds > most {
         return Err(CliError::Input(format!(
             "--max-seeds {}: at most {most} for this game (the reference solver holds every board in memory)",

@@ -33,31 +33,11 @@ use crate::value::LoopRule;
 
 use super::{Facts, Posed};
 
-/// A game in one line, as the command line's help lists it: its name,
-/// where it is played, its board and its seeds (`Adjito (Benin), 2×6
-/// pits, 48 seeds`).
+/// A game in one line, as the command line's help lists it: its title,
+/// its board and its seeds (`Adjito (Benin), 2×6 pits, 48 seeds`).
 pub fn describe(game: GameId) -> String {
-    let (name, people) = match game {
-        GameId::Adjito => ("Adjito", "Benin"),
-        GameId::AdjiBoto => ("Adji-Boto", "Saramaka"),
-    };
     let f = Facts::of(RuleSet::default_for(game));
-    format!(
-        "{name} ({people}), 2×{} pits, {} seeds",
-        f.pits / 2,
-        f.total
-    )
-}
-
-/// The most seeds `loop-gap` takes for `game`: the reference solver keeps
-/// every board of every level in memory (Adjito's levels 0..=12 hold 2.7
-/// million, Adji-Boto's 0..=18 13 million), and on Adjito the literal
-/// search is far beyond any budget there.
-pub fn loop_gap_max_seeds(game: GameId) -> u32 {
-    match game {
-        GameId::Adjito => 12,
-        GameId::AdjiBoto => 18,
-    }
+    format!("{}, 2×{} pits, {} seeds", game.title(), f.pits / 2, f.total)
 }
 
 /// `adji loop-gap`: per level `0..=max` of `rules`, how many positions
