@@ -121,16 +121,9 @@ pub fn certify<'p, T: TransTable>(
     value: Option<i32>,
     progress: Box<dyn FnMut(usize, u64) + 'p>,
 ) -> Result<Result<(Certificate, u64), WriteError>, SearchError> {
-    fn go<'p, G: Game, T: TransTable>(
-        pos: &Position,
-        tables: &TableSet,
-        tt: &T,
-        opts: Options,
-        first: Option<Move>,
-        value: Option<i32>,
-        progress: Box<dyn FnMut(usize, u64) + 'p>,
-    ) -> Result<Result<(Certificate, u64), WriteError>, SearchError> {
-        let search = Searcher::<G, _>::new(Some(tables), tt, opts)?;
+    let pos = &p.state.pos;
+    crate::with_rules!(p.rules, G => {
+        let search = Searcher::<G, T>::new(Some(tables), tt, opts)?;
         let mut w = Writer::new(&search, tables, opts.rule);
         w.progress = Some(progress);
         let c = match (first, value) {
@@ -140,9 +133,7 @@ pub fn certify<'p, T: TransTable>(
             (Some(m), None) => w.move_value(pos, m).and_then(|v| w.certify_move(pos, m, v)),
         };
         Ok(c.map(|c| (c, w.solves)))
-    }
-    let pos = &p.state.pos;
-    crate::with_rules!(p.rules, G => go::<G, T>(pos, tables, tt, opts, first, value, progress))
+    })
 }
 
 /// What a certificate's head proves the value of, as `adji certify check`
@@ -198,29 +189,19 @@ pub fn openings(
     leaves: Leaves<'_>,
     progress: &dyn Progress,
 ) -> Result<Option<Report>, OpeningsError> {
-    fn go<G: Game>(
-        comm: Option<&dyn Comm>,
-        cfg: &Config,
-        out: &Path,
-        resume: bool,
-        leaves: Leaves<'_>,
-        progress: &dyn Progress,
-    ) -> Result<Option<Report>, OpeningsError> {
-        let init =
-            || -> Result<AtomicTable, WorkerError> { Ok(AtomicTable::try_new(leaves.hash_mib)?) };
+    let init =
+        || -> Result<AtomicTable, WorkerError> { Ok(AtomicTable::try_new(leaves.hash_mib)?) };
+    crate::with_rules!(rules, G => {
         let model = Model::default_for::<G>();
         let analyse =
             |tt: &mut AtomicTable, pos: &Position| analyse_leaf::<G>(tt, pos, &leaves, &model);
         match comm {
-            None => {
-                crate::openings::run::<G, _>(cfg, out, resume, init, analyse, progress).map(Some)
-            }
+            None => crate::openings::run::<G, _>(cfg, out, resume, init, analyse, progress).map(Some),
             Some(c) => crate::openings::run_distributed::<G, _>(
                 c, cfg, out, resume, init, analyse, progress,
             ),
         }
-    }
-    crate::with_rules!(rules, go(comm, cfg, out, resume, leaves, progress))
+    })
 }
 
 /// Analyses one position of an opening tree as `leaves` says.
