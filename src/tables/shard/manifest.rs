@@ -301,8 +301,8 @@ impl Manifest {
 /// Writes the manifest of a level into `dir` from all its shards' infos
 /// (any order; they must cover the level exactly, else an error).
 /// Atomic. Holds, besides the shards, the CRC-32 of the level file's
-/// payload, so that [`merge_level`] reproduces the one-process file byte
-/// for byte.
+/// payload, so that [`crate::tables::convert::merge_level`] reproduces the
+/// one-process file byte for byte.
 ///
 /// # Errors
 /// [`TableError::Shards`] when the shards do not make the level;

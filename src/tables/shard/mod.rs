@@ -1,7 +1,7 @@
 //! Sharded levels: a level stored as several shard files and a manifest,
 //! each shard holding a stretch of the level's ranks; what a distributed or
 //! out-of-core build writes. A [`crate::tables::Table`] reads a sharded
-//! level ([`Shards`]) like a level file (a level file in the same
+//! level (`open::Shards`) like a level file (a level file in the same
 //! directory wins over a manifest); [`stream_level`] gives the bytes of
 //! the level file the shards merge into, byte for byte what a one-process
 //! build writes. Merging into that file and splitting a level into shards
