@@ -11,9 +11,56 @@ use adji::notation::{parse_state, Stores};
 use adji::perft::perft;
 use adji::search::{Limits, Options, Searcher};
 use adji::tables::TableSet;
-use adji::tt::{AtomicTable, DashTable, TransTable};
+use adji::tt::{AtomicTable, TransTable};
 use adji::value::LoopRule;
 use adji::{AdjiBoto, Adjito};
+use dash::DashTable;
+
+/// The measured baseline of the lock-free [`AtomicTable`]: a
+/// transposition table over `DashMap`, which lives here, with the one
+/// benchmark that measures it.
+mod dash {
+    use adji::tt::{AtomicTable, Entry, TransTable};
+    use dashmap::DashMap;
+
+    /// A transposition table over `DashMap`, with the same capacity rule
+    /// as [`AtomicTable`] (new keys are dropped once full).
+    pub struct DashTable {
+        map: DashMap<u128, Entry, ahash::RandomState>,
+        cap: usize,
+    }
+
+    impl DashTable {
+        /// A table holding at most as many entries as an [`AtomicTable`]
+        /// of `mib` MiB.
+        pub fn new(mib: usize) -> Self {
+            let cap = AtomicTable::entries_for(1).unwrap_or(1) * mib.max(1);
+            DashTable {
+                map: DashMap::with_hasher(ahash::RandomState::with_seeds(1, 2, 3, 4)),
+                cap,
+            }
+        }
+    }
+
+    impl TransTable for DashTable {
+        fn probe(&self, key: u128) -> Option<Entry> {
+            self.map.get(&key).map(|e| *e)
+        }
+
+        fn store(&self, key: u128, e: Entry) {
+            if self.map.len() >= self.cap && !self.map.contains_key(&key) {
+                return;
+            }
+            self.map.insert(key, e);
+        }
+
+        fn new_generation(&self) {}
+
+        fn hashfull(&self) -> u32 {
+            (self.map.len() * 1000 / self.cap.max(1)) as u32
+        }
+    }
+}
 
 const NODE_CAP: u64 = 400_000_000;
 

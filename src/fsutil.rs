@@ -2,7 +2,7 @@
 //! in the target directory, fsync, rename), cleanup of our own stale
 //! temporary files after a kill, opening of regular files only (a FIFO
 //! or device named like a table must not hang or confuse a reader), the
-//! names in a directory ([`list_dir`]), and the directories a command
+//! names in a directory (`list_dir`), and the directories a command
 //! needs ([`require_dir`], [`create_dir_all`]: a file where a directory
 //! is expected is named as such).
 

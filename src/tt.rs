@@ -49,11 +49,10 @@
 //! under different rules (one Python `Solver`, a server's pool) never
 //! answers one with the bounds of another.
 //!
-//! [`DashTable`] offers the same interface over a `DashMap`, for benchmarks.
+//! The measured baseline, the same interface over a `DashMap`, lives with
+//! the benchmark that measures it (`benches/search.rs`).
 
 use std::sync::atomic::{fence, AtomicU64, AtomicU8, Ordering};
-
-use dashmap::DashMap;
 
 use crate::rules::RuleSet;
 use crate::value::{LoopRule, Range};
@@ -401,43 +400,6 @@ impl TransTable for AtomicTable {
             .filter(|s| s.data.load(Ordering::Relaxed) != 0)
             .count();
         (used * 1000 / n.max(1)) as u32
-    }
-}
-
-/// A transposition table over `DashMap`, with the same capacity rule
-/// (new keys are dropped once full). For benchmarks against [`AtomicTable`].
-pub struct DashTable {
-    map: DashMap<u128, u64, ahash::RandomState>,
-    cap: usize,
-}
-
-impl DashTable {
-    /// A table holding at most as many entries as an [`AtomicTable`] of `mib` MiB.
-    pub fn new(mib: usize) -> Self {
-        let cap = AtomicTable::entries_for(1).unwrap_or(1) * mib.max(1);
-        DashTable {
-            map: DashMap::with_hasher(ahash::RandomState::with_seeds(1, 2, 3, 4)),
-            cap,
-        }
-    }
-}
-
-impl TransTable for DashTable {
-    fn probe(&self, key: u128) -> Option<Entry> {
-        self.map.get(&key).map(|d| unpack(*d).0)
-    }
-
-    fn store(&self, key: u128, e: Entry) {
-        if self.map.len() >= self.cap && !self.map.contains_key(&key) {
-            return;
-        }
-        self.map.insert(key, pack(&e, 1));
-    }
-
-    fn new_generation(&self) {}
-
-    fn hashfull(&self) -> u32 {
-        (self.map.len() * 1000 / self.cap.max(1)) as u32
     }
 }
 

@@ -5,11 +5,13 @@
 //!   un-moves; and in `packed` beside each, the fast paths that the table
 //!   builder runs on packed boards (legal and capturing moves of every
 //!   origin at once, captures, un-moves), built on the same rule functions
-//!   and proven equal to play by exhaustive tests on every position of
-//!   small levels under every rule set (`tables/retrograde/quiet.rs`,
-//!   `preds.rs`);
+//!   and proven equal to play by exhaustive tests beside them
+//!   (`adjito/packed/tests.rs`, `adjiboto/packed/tests.rs`) on every
+//!   position of small levels under every rule set (the un-moves, with
+//!   the builder's ranks, in `tables/retrograde/preds.rs`);
 //! - [`packed`]: the packed board word ([`packed::Word`]) that the fast
-//!   paths and the builder share;
+//!   paths and the builder share, and (in its tests) the harness of those
+//!   exhaustive tests;
 //! - the functions below: where a generic caller's `G` becomes one game's
 //!   fast path. Outside this folder, code asks the [`Game`] trait or these,
 //!   never `G::ID`.

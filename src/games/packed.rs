@@ -312,3 +312,6 @@ pub(crate) const fn unsow<const P: usize, const H: usize, const BITS: u32>() -> 
     }
     t
 }
+
+#[cfg(test)]
+pub(crate) mod tests;

@@ -191,6 +191,22 @@ pub enum TableError {
 }
 
 impl TableError {
+    /// [`TableError::Shards`] of `path`.
+    pub(crate) fn shards(path: &Path, what: impl Into<String>) -> TableError {
+        TableError::Shards {
+            path: path.to_path_buf(),
+            what: what.into(),
+        }
+    }
+
+    /// [`TableError::Io`] of `path`, for `map_err`.
+    pub(crate) fn io_at(path: &Path) -> impl FnOnce(std::io::Error) -> TableError + '_ {
+        move |e| TableError::Io {
+            path: path.to_path_buf(),
+            source: e,
+        }
+    }
+
     /// The error for an I/O failure on `path`: a missing file becomes
     /// [`TableError::Missing`] of `level`; a path that is not a regular
     /// file becomes [`TableError::NotRegular`].

@@ -2,9 +2,10 @@
 //! ([`crate::games::packed`]): the legal and capturing moves of every
 //! origin at once, a capture played on the packed board, and the quiet
 //! un-moves. They use the rules of this game's home ([`super::sowing`],
-//! [`super::takes`], [`super::playable_mask`]); exhaustive tests in the
-//! builder (`tables/retrograde/quiet.rs`, `preds.rs`) check them against
-//! play on every position of small levels under every rule set.
+//! [`super::takes`], [`super::playable_mask`]); exhaustive tests check
+//! them against play beside them (`packed/tests.rs`), and the un-moves in
+//! the builder (`tables/retrograde/preds.rs`), on every position of small
+//! levels under every rule set.
 
 use super::{sowing, takes, Sowing};
 use crate::game::{Game, MAX_PITS};
@@ -138,3 +139,6 @@ pub(crate) fn taken_fields<G: Game, W: Word>(x: W) -> W {
     let small = !(((x & low) + ones * W::of((1 << (b - 1)) - 6)) | x) & top;
     small & (x & ones) << (b - 1)
 }
+
+#[cfg(test)]
+mod tests;

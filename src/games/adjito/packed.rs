@@ -2,11 +2,12 @@
 //! ([`crate::games::packed`]): the legal moves of every origin at once,
 //! a capture played on the packed board, and the quiet un-moves. They use
 //! the rules of this game's home ([`super::landing`],
-//! [`super::capture_taken`], [`super::legal_mask`]); exhaustive tests in
-//! the builder (`tables/retrograde/quiet.rs`, `preds.rs`) check them
-//! against play ([`Game::play_unchecked`],
-//! [`Game::for_each_quiet_predecessor`]) on every position of small levels
-//! under every rule set.
+//! [`super::capture_taken`], [`super::legal_mask`]); exhaustive tests
+//! check them against play ([`Game::play_unchecked`]) beside them
+//! (`packed/tests.rs`), and the un-moves against
+//! [`Game::for_each_quiet_predecessor`] in the builder
+//! (`tables/retrograde/preds.rs`), on every position of small levels under
+//! every rule set.
 
 use super::{capture_taken, landing, legal_mask};
 use crate::game::{Game, MAX_PITS};
@@ -124,3 +125,6 @@ pub(crate) fn preds<G: Game, W: Word>(after: W, f: &mut impl FnMut(W)) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -12,8 +12,8 @@ use crate::tables::format;
 use crate::tables::locate::{locate_level, LevelAt};
 use crate::tables::payload::OpenCheck;
 use crate::tables::shard::{
-    copy_merged, find_manifest, io_error, open_parts, shards_error, write_manifest,
-    write_shard_with, Place, ShardInfo, MAX_SHARDS,
+    copy_merged, find_manifest, open_parts, write_manifest, write_shard_with, Place, ShardInfo,
+    MAX_SHARDS,
 };
 use crate::tables::table::Table;
 use crate::value::LoopRule;
@@ -52,10 +52,10 @@ pub fn split_level(
     let rules = rules.tables();
     let path = format::level_path(dir, rules, rule, level);
     if shards == 0 {
-        return Err(shards_error(&path, "cannot split into 0 shards"));
+        return Err(TableError::shards(&path, "cannot split into 0 shards"));
     }
     if shards > MAX_SHARDS {
-        return Err(shards_error(
+        return Err(TableError::shards(
             &path,
             format!(
                 "cannot split into {shards} shards: a level has at most {MAX_SHARDS} (readers \
@@ -140,7 +140,7 @@ pub fn merge_level(
     let res = write_atomic_with(&target, |w| copy_merged(w, &header, &parts, &mut failed));
     match (res, failed) {
         (_, Some(e)) => return Err(e),
-        (Err(e), None) => return Err(io_error(&target)(e)),
+        (Err(e), None) => return Err(TableError::io_at(&target)(e)),
         (Ok(()), None) => {}
     }
     // Sizes and records of the result, as any reader checks them.

@@ -50,7 +50,7 @@ mod tests {
     use crate::adjito::{AdjitoMustReach, AdjitoSlamForbidden};
     use crate::game::{Game, Position, MAX_PITS};
     use crate::index::{boards, level_size, rank, unrank};
-    use crate::tables::retrograde::packed::{pack, packs, pit_bits, unpack, Word};
+    use crate::tables::retrograde::packed::{pack, packs, unpack, Word};
     use crate::tables::retrograde::{max_build_level, max_sharded_level};
     use crate::{AdjiBoto, Adjito};
 
@@ -138,31 +138,6 @@ mod tests {
             }
         }
         found
-    }
-
-    /// The packed capture test of `W` against the game's on every count a
-    /// field holds, in every pit.
-    fn capture_test_agrees<W: Word>() {
-        let b = pit_bits::<AdjiBoto, W>();
-        for c in 0..1u64 << b {
-            for j in 0..10 {
-                let x = W::of(c) << (b * j) | W::of(7) << (b * ((j + 1) % 10));
-                let want = W::of(u64::from(crate::adjiboto::takes(c))) << (b * j + b - 1);
-                let field = ((W::ONE << b) - W::ONE) << (b * j);
-                assert_eq!(
-                    crate::games::adjiboto::packed::taken_fields::<AdjiBoto, W>(x) & field,
-                    want,
-                    "{c} in pit {j}, {} bits",
-                    W::BITS
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn the_packed_capture_test_is_the_games_on_every_count_and_pit() {
-        capture_test_agrees::<u64>();
-        capture_test_agrees::<u128>();
     }
 
     #[test]

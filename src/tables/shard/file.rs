@@ -35,7 +35,60 @@
 //! `GAME-[RULES-]LOOP-LLL.shard-IIIII-of-KKKKK.adjs` ([`shard_name`]).
 //!
 
-use super::*;
+use std::io::Write;
+use std::path::Path;
+
+use memmap2::Mmap;
+
+use crate::fsutil::{open_regular, write_atomic_with};
+use crate::game::GameId;
+use crate::index::level_size;
+use crate::rules::RuleSet;
+use crate::tables::error::TableError;
+use crate::tables::format::{self, Bounds, Header, HEADER_LEN};
+use crate::value::LoopRule;
+
+use super::name::{shard_name, shard_path};
+
+/// Shard file magic (the version byte follows).
+pub const SHARD_MAGIC: &[u8; 7] = b"ADJISHD";
+/// Shard file format version.
+pub const SHARD_VERSION: u8 = 1;
+
+/// One shard of a level, as its header gives it and its manifest lists
+/// it: entries `[first, first + count)` of the level's colex rank order.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShardInfo {
+    /// 0-based.
+    pub index: u32,
+    /// Number of shards of the level.
+    pub of: u32,
+    /// Rank of its first entry.
+    pub first: u64,
+    /// Entries.
+    pub count: u64,
+    /// Exception records.
+    pub exceptions: u64,
+    /// CRC-32 of the shard's value bytes.
+    pub values_crc: u32,
+    /// CRC-32 of the shard's exception records.
+    pub exceptions_crc: u32,
+    /// File name (no directory).
+    pub file: String,
+}
+
+impl ShardInfo {
+    /// Where the shard sits in its level.
+    pub fn place(&self) -> Place {
+        Place {
+            index: self.index,
+            of: self.of,
+            first: self.first,
+            count: self.count,
+        }
+    }
+}
 
 /// Where a shard sits in its level: shard `index` of `of`, holding
 /// entries `first .. first + count` of the level's colex rank order.
@@ -125,7 +178,7 @@ impl ShardHeader {
     /// # Errors
     /// [`TableError`] naming what is wrong; never panics on any input.
     pub fn decode(path: &Path, b: &[u8]) -> Result<ShardHeader, TableError> {
-        let bad = |what: String| shards_error(path, what);
+        let bad = |what: String| TableError::shards(path, what);
         if b.len() >= 7 && &b[0..7] != SHARD_MAGIC {
             return Err(TableError::NotATable {
                 path: path.to_path_buf(),
@@ -213,7 +266,7 @@ impl ShardHeader {
         self.as_level_header().expect(path, rules, rule, level)?;
         let (want, got) = (place, self.place());
         if (got.index, got.of) != (want.index, want.of) {
-            return Err(shards_error(
+            return Err(TableError::shards(
                 path,
                 format!(
                     "file holds shard {} of {}, expected shard {} of {}",
@@ -224,7 +277,7 @@ impl ShardHeader {
         if (got.first, got.count) != (want.first, want.count) {
             let (a, b) = (got.first, got.first + got.count);
             let (c, d) = (want.first, want.first + want.count);
-            return Err(shards_error(
+            return Err(TableError::shards(
                 path,
                 format!("file holds entries {a}..{b}, expected {c}..{d}"),
             ));
@@ -302,7 +355,7 @@ pub fn write_shard_with(
     format::check_level(&path, rules.game(), level)?;
     let total = level_size(level as usize, format::pits_of(rules.game()));
     if index >= of || first.checked_add(count).is_none_or(|e| e > total) {
-        return Err(shards_error(
+        return Err(TableError::shards(
             &path,
             format!(
                 "shard {index} of {of} with entries {first} + {count} does not fit level {level} \
@@ -310,7 +363,7 @@ pub fn write_shard_with(
             ),
         ));
     }
-    crate::fsutil::create_dir_all(dir).map_err(io_error(dir))?;
+    crate::fsutil::create_dir_all(dir).map_err(TableError::io_at(dir))?;
     let width = format::record_len(total);
     let records = format::exception_records(first, count as usize, width, bounds);
     let mut header = ShardHeader {
@@ -335,7 +388,7 @@ pub fn write_shard_with(
         w.seek(SeekFrom::Start(0))?;
         w.write_all(&header.encode())
     })
-    .map_err(io_error(&path))?;
+    .map_err(TableError::io_at(&path))?;
     Ok(header.info(shard_name(rules, rule, level, index, of)))
 }
 
@@ -380,7 +433,7 @@ pub fn check_shard(
     let path = shard_path(dir, rules, rule, level, place.index, place.of);
     let (map, h) = map_shard(&path, rules, rule, level, place)?;
     if shard_crcs(&map, place.count) != (h.values_crc, h.exceptions_crc) {
-        return Err(shards_error(&path, "shard checksum mismatch"));
+        return Err(TableError::shards(&path, "shard checksum mismatch"));
     }
     Ok(h.info(shard_name(rules, rule, level, place.index, place.of)))
 }

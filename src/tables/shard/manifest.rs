@@ -32,42 +32,31 @@
 //! corrupt, overlapping or gapped shard is one [`TableError`] naming the
 //! file and what is wrong.
 
-use super::*;
+use std::path::{Path, PathBuf};
 
-/// One shard of a level: entries `[first, first + count)` of the level's
-/// colex rank order.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ShardInfo {
-    /// 0-based.
-    pub index: u32,
-    /// Number of shards of the level.
-    pub of: u32,
-    /// Rank of its first entry.
-    pub first: u64,
-    /// Entries.
-    pub count: u64,
-    /// Exception records.
-    pub exceptions: u64,
-    /// CRC-32 of the shard's value bytes.
-    pub values_crc: u32,
-    /// CRC-32 of the shard's exception records.
-    pub exceptions_crc: u32,
-    /// File name (no directory).
-    pub file: String,
-}
+use crate::fsutil::open_regular;
+use crate::game::GameId;
+use crate::index::level_size;
+use crate::rules::RuleSet;
+use crate::tables::error::TableError;
+use crate::tables::format::{self, Header};
+use crate::value::LoopRule;
 
-impl ShardInfo {
-    /// Where the shard sits in its level.
-    pub fn place(&self) -> Place {
-        Place {
-            index: self.index,
-            of: self.of,
-            first: self.first,
-            count: self.count,
-        }
-    }
-}
+use super::file::{payload_crc, ShardInfo};
+use super::name::{manifest_path, shard_name};
+
+/// Manifest format name.
+pub const MANIFEST_FORMAT: &str = "adji-shards";
+/// Manifest format version.
+pub const MANIFEST_VERSION: u32 = 1;
+/// The largest manifest read (far above a million shards' worth).
+const MANIFEST_MAX: u64 = 256 << 20;
+/// The most shards a level may have. A reader maps every shard of every
+/// level it opens, and Linux allows a process 65,530 mappings by default
+/// (`vm.max_map_count`): a level split into 66,030 shards could not be
+/// read at all ("Cannot allocate memory"). 512 shards for each of
+/// Adji-Boto's 101 levels stay under that limit with room to spare.
+pub const MAX_SHARDS: u32 = 512;
 
 /// A level's manifest (see the module documentation).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -113,7 +102,7 @@ pub(super) fn check_cover(
     total: u64,
     shards: &[ShardInfo],
 ) -> Result<(), TableError> {
-    let err = |what: String| Err(shards_error(path, what));
+    let err = |what: String| Err(TableError::shards(path, what));
     if shards.is_empty() {
         return err("no shards listed".into());
     }
@@ -239,7 +228,7 @@ impl Manifest {
         rule: LoopRule,
         level: u32,
     ) -> Result<(), TableError> {
-        let bad = |what: String| Err(shards_error(path, what));
+        let bad = |what: String| Err(TableError::shards(path, what));
         if self.format != MANIFEST_FORMAT || self.version != MANIFEST_VERSION {
             return bad(format!(
                 "manifest format {:?} version {}, this tool reads {MANIFEST_FORMAT:?} version \
@@ -253,13 +242,15 @@ impl Manifest {
         let game = GameId::ALL
             .into_iter()
             .find(|g| g.name() == self.game)
-            .ok_or_else(|| shards_error(path, format!("unknown game {:?}", self.game)))?;
-        let found_rules =
-            RuleSet::parse(game, &self.rules).map_err(|e| shards_error(path, e.to_string()))?;
+            .ok_or_else(|| TableError::shards(path, format!("unknown game {:?}", self.game)))?;
+        let found_rules = RuleSet::parse(game, &self.rules)
+            .map_err(|e| TableError::shards(path, e.to_string()))?;
         let found_rule = [LoopRule::Start, LoopRule::Even]
             .into_iter()
             .find(|r| r.name() == self.rule)
-            .ok_or_else(|| shards_error(path, format!("unknown loop rule {:?}", self.rule)))?;
+            .ok_or_else(|| {
+                TableError::shards(path, format!("unknown loop rule {:?}", self.rule))
+            })?;
         format::check_level(path, game, self.level)?;
         let found = Header {
             game,
@@ -310,8 +301,8 @@ impl Manifest {
 /// Writes the manifest of a level into `dir` from all its shards' infos
 /// (any order; they must cover the level exactly, else an error).
 /// Atomic. Holds, besides the shards, the CRC-32 of the level file's
-/// payload, so that [`merge_level`] reproduces the one-process file byte
-/// for byte.
+/// payload, so that [`crate::tables::convert::merge_level`] reproduces the
+/// one-process file byte for byte.
 ///
 /// # Errors
 /// [`TableError::Shards`] when the shards do not make the level;
@@ -332,10 +323,10 @@ pub fn write_manifest(
     check_cover(&path, rules, rule, level, total, &shards)?;
     let m = Manifest::new(rules, rule, level, total, shards);
     let mut text =
-        serde_json::to_string_pretty(&m).map_err(|e| shards_error(&path, e.to_string()))?;
+        serde_json::to_string_pretty(&m).map_err(|e| TableError::shards(&path, e.to_string()))?;
     text.push('\n');
-    crate::fsutil::create_dir_all(dir).map_err(io_error(dir))?;
-    crate::fsutil::write_atomic(&path, text.as_bytes()).map_err(io_error(&path))?;
+    crate::fsutil::create_dir_all(dir).map_err(TableError::io_at(dir))?;
+    crate::fsutil::write_atomic(&path, text.as_bytes()).map_err(TableError::io_at(&path))?;
     Ok(path)
 }
 
@@ -356,17 +347,19 @@ pub fn read_manifest(
     file.take(MANIFEST_MAX + 1)
         .read_to_string(&mut text)
         .map_err(|e| match e.kind() {
-            std::io::ErrorKind::InvalidData => shards_error(path, "manifest is not UTF-8 text"),
+            std::io::ErrorKind::InvalidData => {
+                TableError::shards(path, "manifest is not UTF-8 text")
+            }
             _ => TableError::Io {
                 path: path.to_path_buf(),
                 source: e,
             },
         })?;
     if text.len() as u64 > MANIFEST_MAX {
-        return Err(shards_error(path, "manifest larger than 256 MiB"));
+        return Err(TableError::shards(path, "manifest larger than 256 MiB"));
     }
     let m: Manifest = serde_json::from_str(&text)
-        .map_err(|e| shards_error(path, format!("manifest is not valid: {e}")))?;
+        .map_err(|e| TableError::shards(path, format!("manifest is not valid: {e}")))?;
     m.check(path, rules, rule, level)?;
     Ok(m)
 }

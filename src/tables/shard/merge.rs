@@ -2,7 +2,18 @@
 //! what a one-process build writes: the shards found in the directories
 //! given, opened, and their checksums checked on the way.
 
-use super::*;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::rules::RuleSet;
+use crate::tables::error::TableError;
+use crate::tables::format::Header;
+use crate::value::LoopRule;
+
+use super::file::ShardInfo;
+use super::manifest::{read_manifest, Manifest};
+use super::name::manifest_path;
+use super::open::{open_part, Part};
 
 /// The manifest of a level from the copies in `dirs` (which must agree),
 /// and the directory of the first copy.
@@ -22,7 +33,7 @@ pub(in crate::tables) fn find_manifest(
         match &found {
             None => found = Some((m, path)),
             Some((f, fp)) if *f != m => {
-                return Err(shards_error(
+                return Err(TableError::shards(
                     &path,
                     format!(
                         "differs from the manifest {} of the same level",
@@ -55,7 +66,7 @@ pub(super) fn find_shard(
         .find(|p| std::fs::symlink_metadata(p).is_ok())
         .ok_or_else(|| {
             let list: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
-            shards_error(
+            TableError::shards(
                 Path::new(&s.file),
                 format!(
                     "shard file missing (listed in {}; looked in {})",
@@ -106,7 +117,7 @@ pub fn stream_level(
     let res = copy_merged(w, &m.level_header(rules, rule), &parts, &mut failed);
     match (res, failed) {
         (_, Some(e)) => Err(e),
-        (Err(e), None) => Err(io_error(&manifest)(e)),
+        (Err(e), None) => Err(TableError::io_at(&manifest)(e)),
         (Ok(()), None) => Ok(()),
     }
 }
@@ -126,7 +137,10 @@ pub(in crate::tables) fn copy_merged(
     let mut copy = |bytes: &[u8], want: u32, path: &Path, what: &str| {
         let got = crate::tables::payload::scan_payload(bytes, 0, 0, 1 << 24).crc;
         if got != want {
-            *failed = Some(shards_error(path, format!("{what} checksum mismatch")));
+            *failed = Some(TableError::shards(
+                path,
+                format!("{what} checksum mismatch"),
+            ));
             return Err(std::io::Error::other("shard checksum mismatch"));
         }
         crc.combine(&crc32fast::Hasher::new_with_initial_len(

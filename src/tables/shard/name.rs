@@ -1,7 +1,17 @@
 //! Names: what a level's file, shards and manifest are called, and which
 //! levels a directory holds manifests of.
 
-use super::*;
+use std::path::{Path, PathBuf};
+
+use crate::rules::RuleSet;
+use crate::tables::error::TableError;
+use crate::tables::format;
+use crate::value::LoopRule;
+
+/// Suffix of manifest file names, after the level.
+pub const MANIFEST_SUFFIX: &str = ".shards.json";
+/// Suffix of shard file names.
+pub const SHARD_SUFFIX: &str = ".adjs";
 
 /// `GAME-[RULES-]LOOP-LLL`, what a level's file, shards and manifest are
 /// named by.
@@ -50,7 +60,7 @@ pub fn manifest_levels(
 ) -> Result<Vec<u32>, TableError> {
     let mut levels = Vec::new();
     for dir in dirs {
-        for name in crate::fsutil::list_dir(dir).map_err(io_error(dir))? {
+        for name in crate::fsutil::list_dir(dir).map_err(TableError::io_at(dir))? {
             if let Some(l) = manifest_level(&name, rules, rule) {
                 levels.push(l);
             }

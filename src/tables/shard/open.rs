@@ -2,7 +2,17 @@
 //! manifest ([`Shards`], what a [`crate::tables::Table`] reads), or one
 //! rank's own shard alone.
 
-use super::*;
+use std::path::{Path, PathBuf};
+
+use crate::rules::RuleSet;
+use crate::tables::error::TableError;
+use crate::tables::format::{Header, HEADER_LEN};
+use crate::tables::payload::{check_segments, Data, OpenCheck, Segment};
+use crate::value::LoopRule;
+
+use super::file::{map_shard, ShardInfo};
+use super::manifest::read_manifest;
+use super::name::manifest_path;
 
 /// One mapped shard of a sharded level.
 pub(in crate::tables) struct Part {
@@ -198,7 +208,7 @@ pub(in crate::tables) fn open_own(
     let manifest = manifest_path(dir, rules, rule, level);
     let m = read_manifest(&manifest, rules, rule, level)?;
     let Some(s) = m.shards.iter().find(|s| s.index == index && s.of == of) else {
-        return Err(shards_error(
+        return Err(TableError::shards(
             &manifest,
             format!("the manifest lists no shard {index} of {of}"),
         ));
@@ -224,14 +234,14 @@ pub(super) fn open_part(
     s: &ShardInfo,
 ) -> Result<Part, TableError> {
     let (map, h) = map_shard(path, rules, rule, level, s.place()).map_err(|e| match e {
-        TableError::Missing { .. } => shards_error(
+        TableError::Missing { .. } => TableError::shards(
             path,
             format!("shard file missing (listed in {})", manifest.display()),
         ),
         e => e,
     })?;
     if h.info(s.file.clone()) != *s {
-        return Err(shards_error(
+        return Err(TableError::shards(
             path,
             format!(
                 "shard header (exceptions {}, checksums {:08x} {:08x}) differs from its listing \

@@ -1,4 +1,9 @@
 use super::*;
+use crate::index::level_size;
+use crate::rules::RuleSet;
+use crate::tables::error::TableError;
+use crate::tables::format::{self, HEADER_LEN};
+use crate::value::LoopRule;
 
 /// Bound bytes of a made-up level: mostly values, some exceptions.
 fn fake(i: u64) -> (u8, u8) {
