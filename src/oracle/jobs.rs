@@ -31,7 +31,8 @@ use crate::tables::{TableError, TableSet};
 use crate::tt::{AtomicTable, TransTable};
 use crate::value::LoopRule;
 
-use super::{Facts, Posed};
+use super::facts::Facts;
+use super::posed::Posed;
 
 /// A game in one line, as the command line's help lists it: its title,
 /// its board and its seeds (`Adjito (Benin), 2×6 pits, 48 seeds`).

@@ -11,7 +11,7 @@ use crate::game::{Game, IllegalMove, Move, State};
 use crate::report::{ReplayReport, ResultReport};
 use crate::rules::RuleSet;
 
-use super::Posed;
+use super::posed::Posed;
 
 /// What a [`Playing`] asks of a [`Driver`] of any game type.
 trait AnyDriver: Send + Sync {

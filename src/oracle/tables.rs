@@ -15,7 +15,7 @@ use crate::tables::verify::{DirReport, VerifyOptions};
 use crate::tables::{compressed::Codec, OpenCheck, TableError, TableSet};
 use crate::value::LoopRule;
 
-use super::Posed;
+use super::posed::Posed;
 
 /// The consecutive levels from 0 that `dir` holds for `rules`'s table
 /// family under `rule` ([`TableSet::open_available_checked`]).

@@ -43,21 +43,23 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use super::built::BuildEvent;
 use super::cell::Cells;
 use super::driver::{run_level, LevelPasses, Phase};
 use super::events::Mode;
 use super::frontier::DIRTY_CHUNK;
 use super::level::{forward_cells, LevelBounds, Words};
 use super::masks::{or_masks, value_masks, ValueMask};
-use super::packed::{packs, Word};
 use super::part::{Layout, Part};
-use super::remote::{forward_remote, Lower, BLOCK};
-use super::{
-    check_size_sharded as level_positions, plan_sharded, remove_single_file, shard_state,
-    work_per_position, BuildEvent, LevelPlan, ShardState, OVERHEAD_BYTES,
+use super::plan::{
+    check_size_sharded as level_positions, plan_sharded, work_per_position, LevelPlan,
+    OVERHEAD_BYTES,
 };
+use super::remote::{forward_remote, Lower, BLOCK};
+use super::resume::{remove_single_file, shard_state, ShardState};
 use crate::distributed::{process_cpu_secs, share, Comm};
 use crate::game::Game;
+use crate::games::packed::{packs, Word};
 use crate::progress::Progress;
 use crate::tables::error::TableError;
 use crate::tables::format;

@@ -13,9 +13,9 @@
 
 use super::cell::{cell_fields, Cell, Cells, Slot, Tally, CNT, IN_L, IN_W, NONE};
 use super::frontier::Producer;
-use super::packed::{rot, Word};
 use super::preds::for_each_pred;
 use crate::game::Game;
+use crate::games::packed::{rot, Word};
 use crate::tables::walk::prefetch;
 
 /// Events handled together (their predecessors are prefetched as a group).

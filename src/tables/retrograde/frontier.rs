@@ -8,8 +8,8 @@ use std::sync::atomic::{
 };
 
 use super::cell::Cell;
-use super::packed::{pit_bits, Word, TERMS};
 use crate::game::{Game, MAX_PITS};
+use crate::games::packed::{pit_bits, Word, TERMS};
 
 /// Calls `f(rank, packed board)` for ascending `ranks` of level `n`
 /// (see [`Walker`]).

@@ -93,6 +93,7 @@
 //! same steps on one part of a level ([`part`]) and write the level as
 //! shards and a manifest ([`crate::tables::shard`]).
 
+mod built;
 mod cell;
 pub mod dist;
 mod driver;
@@ -112,10 +113,10 @@ mod remote;
 mod resume;
 mod seeds;
 
+pub use built::BuildEvent;
 pub use level::LevelReport;
 pub use plan::*;
 use resume::{existing, Existing};
-pub(super) use resume::{remove_single_file, shard_state, ShardState};
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -128,8 +129,6 @@ use super::table::Table;
 use crate::game::Game;
 use crate::progress::Progress;
 use crate::value::LoopRule;
-
-const CHUNK: usize = 1 << 14;
 
 /// Builds level `n` from the lower levels in `lower`. Returns the lo and hi
 /// planes and the measurements.
@@ -374,26 +373,6 @@ fn drop_cached(path: &Path) {
     }
     #[cfg(not(target_os = "linux"))]
     let _ = path;
-}
-
-/// What [`build_tables`] did for one level.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct BuildEvent {
-    /// Level.
-    pub level: u32,
-    /// True when an existing file was kept. It was opened and its header
-    /// and payload checksum checked; its entries were not recomputed
-    /// (that is `tables verify`).
-    pub skipped: bool,
-    /// Why an existing file was replaced (corrupt, truncated, old format…).
-    pub replaced: Option<String>,
-    /// Measurements when built in memory.
-    pub report: Option<LevelReport>,
-    /// Measurements when built out of core.
-    pub ooc: Option<outofcore::OocReport>,
-    /// With compression as built ([`build_tables_compressed`]): the raw
-    /// and compressed bytes of the level, once its raw form was replaced.
-    pub compressed: Option<(u64, u64)>,
 }
 
 /// Builds (or resumes) levels `0..=max` in `dir`, with no memory budget;

@@ -34,17 +34,17 @@ use std::time::Instant;
 
 use memmap2::{MmapMut, MmapOptions};
 
-use super::check_size_sharded;
 use super::driver::{run_level, LevelPasses, Phase};
 use super::events::Mode;
 use super::frontier::DIRTY_CHUNK;
 use super::level::{bound_bytes, finish_words, forward_cells, Words};
 use super::masks::{needs_scan, or_masks, value_masks, ValueMask};
-use super::packed::{packs, Word};
 use super::part::{Layout, Part};
+use super::plan::check_size_sharded;
 use crate::distributed::process_cpu_secs;
 use crate::fsutil::{TMP_PREFIX, TMP_SUFFIX};
 use crate::game::Game;
+use crate::games::packed::{packs, Word};
 use crate::progress::Progress;
 use crate::tables::error::TableError;
 use crate::tables::set::TableSet;

@@ -3,9 +3,9 @@
 //! of every level that packs.
 
 use super::frontier::Walker;
-use super::packed::{pack, packs, rot, unpack, Word};
 use super::preds::{for_each_pred, rank_packed};
 use crate::game::{Game, MAX_PITS};
+use crate::games::packed::{pack, packs, rot, unpack, Word};
 use crate::index::rank;
 use crate::{AdjiBoto, Adjito};
 use proptest::prelude::*;

@@ -40,10 +40,10 @@ use super::cell::{Cells, Slot, Tally, PEND_W};
 use super::events::{l_event, settle, w_event, Ev, Mode, L, LOCAL_MAX, W};
 use super::frontier::{Walker, DIRTY_CHUNK};
 use super::masks::{mask_has, ValueMask};
-use super::packed::Word;
 use super::preds::for_each_pred;
 use super::seeds::scan_cell;
 use crate::game::Game;
+use crate::games::packed::Word;
 use crate::tables::walk::prefetch;
 
 /// Events handled together (their predecessors' cells are prefetched first).

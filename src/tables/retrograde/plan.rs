@@ -12,7 +12,10 @@ use crate::tables::error::TableError;
 use crate::tables::format;
 use crate::tables::walk::level_positions;
 
-use super::{packed, CHUNK};
+use crate::games::packed;
+
+/// Positions a task of the floor pass walks.
+const CHUNK: usize = 1 << 14;
 
 /// What one level needs.
 #[derive(Clone, Debug, serde::Serialize)]

@@ -13,9 +13,9 @@
 //! and a small table.
 //! `benches/preds.rs` measures them.
 
-use super::packed::{pit_bits, rot, Word, SUMS, TERMS};
 use crate::game::Game;
 use crate::games;
+use crate::games::packed::{pit_bits, rot, Word, SUMS, TERMS};
 
 /// The rank ([`crate::index::rank`]) of a packed board of a level that
 /// packs.

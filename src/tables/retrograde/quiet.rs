@@ -15,9 +15,9 @@
 //! against the game's legal moves and plays on the same boards: every
 //! move of every position of small levels and of boards with laps.
 
-use super::packed::{rot, Word};
 use crate::game::{Game, MAX_PITS};
 use crate::games;
+use crate::games::packed::{rot, Word};
 
 /// The forward pass's moves of the main-phase board `pits` (packed: `x`):
 /// calls `on_capture(seeds taken, child)` for each legal sowing move that

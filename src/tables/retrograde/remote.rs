@@ -35,10 +35,10 @@ use super::frontier::DIRTY_CHUNK;
 use super::level::{
     child, chunk_done, exit_words, fold_captures, for_each_batch, quiet_exits, Capture,
 };
-use super::packed::Word;
 use super::part::Layout;
 use crate::distributed::{process_cpu_secs, Comm};
 use crate::game::{Game, Position};
+use crate::games::packed::Word;
 use crate::index::unrank;
 use crate::progress::Progress;
 use crate::tables::error::TableError;
