@@ -19,7 +19,7 @@ mask() {
     -e 's/"(time_ms|time_s|secs|elapsed_s|ms|nodes_per_s|seconds|wall_s)": ?[0-9.e+-]+/"\1": T/g' \
     -e 's/[0-9.]+ nodes\/s/R nodes\/s/g' -e 's/time [0-9.]+s/time T/g' \
     -e 's/(total time \(ms\)|nodes\/second) *: *[0-9]+/\1 : T/' \
-    -e "s#$work/[ab]#DIR#g"
+    -e "s#$work/[ab]#DIR#g" -e 's/ +T/ T/g'
 }
 # run NAME ARGS...: the command with both binaries ({} in ARGS is a
 # directory of each binary's own), outputs compared.
