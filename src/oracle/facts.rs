@@ -7,7 +7,7 @@ use crate::game::{Game, GameId};
 use crate::rules::RuleSet;
 
 /// The constants of a rule set's game, as its game type states them.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Facts {
     /// The rule set.
     pub rules: RuleSet,
@@ -23,7 +23,6 @@ pub struct Facts {
     pub has_pass: bool,
     /// Whether the game has an opening phase.
     pub has_opening: bool,
-    pit_names: Vec<String>,
     side_names: [char; 2],
 }
 
@@ -39,7 +38,6 @@ impl Facts {
                 start_seeds: G::START_SEEDS,
                 has_pass: G::HAS_PASS,
                 has_opening: G::HAS_OPENING,
-                pit_names: (0..G::PITS).map(G::pit_name).collect(),
                 side_names: [G::side_name(0), G::side_name(1)],
             }
         }
@@ -53,15 +51,15 @@ impl Facts {
     }
 
     /// The name of absolute pit `abs` (`1B`…, or `0`…), if the board has it.
-    pub fn pit_name(&self, abs: usize) -> Option<&str> {
-        self.pit_names.get(abs).map(String::as_str)
+    pub fn pit_name(&self, abs: usize) -> Option<String> {
+        crate::with_rules!(self.rules, G => (abs < G::PITS).then(|| G::pit_name(abs)))
     }
 
     /// The move name of action `a`: absolute pit `a`, or `pass` for the
     /// pit count where the game passes; `None` beyond.
     pub fn action_name(&self, a: usize) -> Option<String> {
         match self.pit_name(a) {
-            Some(name) => Some(name.to_string()),
+            Some(name) => Some(name),
             None if self.has_pass && a == self.pits => Some("pass".to_string()),
             None => None,
         }

@@ -8,7 +8,7 @@
 
 use crate::driver::{Driver, GameResult};
 use crate::game::{Game, IllegalMove, Move, State};
-use crate::report::{ReplayReport, ResultReport};
+use crate::report::ResultReport;
 use crate::rules::RuleSet;
 
 use super::posed::Posed;
@@ -155,14 +155,6 @@ impl Playing {
             Ok(_) => format!("move {name} cannot be played"),
         }
     }
-
-    /// `adji replay` from this game's start through its history.
-    pub fn report(&self) -> ReplayReport {
-        match self.start.replay(&self.history.join(" ")) {
-            Ok(r) => r,
-            Err(fail) => fail.partial,
-        }
-    }
 }
 
 #[cfg(test)]
@@ -186,8 +178,15 @@ mod tests {
             }
             let replay = start.replay(&g.history().join(" ")).unwrap();
             assert_eq!(
-                serde_json::to_value(g.report()).unwrap(),
-                serde_json::to_value(replay).unwrap()
+                serde_json::to_value(g.result_report()).unwrap(),
+                serde_json::to_value(replay.result).unwrap()
+            );
+            assert_eq!(
+                g.position().notation(),
+                replay
+                    .steps
+                    .last()
+                    .map_or(start.notation(), |s| s.position.clone())
             );
             let before = g.history().len();
             let err = g.play_name("nonsense").unwrap_err();

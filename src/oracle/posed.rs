@@ -163,8 +163,11 @@ impl Posed {
     /// when the game is over).
     pub fn play(&self, m: Move) -> Result<(Posed, u8), IllegalMove> {
         fn go<G: Game>(st: &State, m: Move) -> Result<(State, u8), IllegalMove> {
-            G::try_play(&st.pos, m)?;
-            Ok(st.play::<G>(m))
+            let legal = G::legal_moves(&st.pos);
+            match legal.contains(m) {
+                true => Ok(st.play::<G>(m)),
+                false => Err(IllegalMove { mv: m, legal }),
+            }
         }
         let (state, captured) = crate::with_rules!(self.rules, go(&self.state, m))?;
         Ok((
