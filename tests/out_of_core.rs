@@ -20,12 +20,14 @@ fn a_build_over_its_memory_is_built_out_of_core_and_merges_to_the_in_memory_file
     let one = tempfile::tempdir().unwrap();
     build_tables::<Adjito>(one.path(), rule, max, &NoProgress, |_| {}).unwrap();
     let d = tempfile::tempdir().unwrap();
-    // 101 MiB: level 12 (1.35e6 positions) needs 101.9 MiB in memory (2
+    // 100 MiB: level 12 (1.35e6 positions) needs 101.9 MiB in memory (2
     // bytes a position, 2 MiB of frontiers, the lower levels and the fixed
-    // 96 MiB), so it is split in 2 shards; level 11 (99.97 MiB) fits.
+    // 96 MiB), and 100.6 MiB staged (the larger of its forward pass, with
+    // the lower levels, and the rest, without), so it is split in 2
+    // shards; level 11 (99.97 MiB) fits.
     let out = adji()
         .args(["tables", "build", "--game", "adjito", "--max-seeds", "12"])
-        .args(["--memory", "101M", "--threads", "1", "--dir"])
+        .args(["--memory", "100M", "--threads", "1", "--dir"])
         .arg(d.path())
         .output()
         .unwrap();
@@ -63,13 +65,35 @@ fn a_build_over_its_memory_is_built_out_of_core_and_merges_to_the_in_memory_file
     // A rerun keeps every level, the sharded one too.
     let out = adji()
         .args(["tables", "build", "--game", "adjito", "--max-seeds", "12"])
-        .args(["--memory", "101M", "--dir"])
+        .args(["--memory", "100M", "--dir"])
         .arg(d.path())
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success());
     assert_eq!(stdout.matches("kept (checksum OK)").count(), 13, "{stdout}");
+}
+
+/// Between the two, level 12 is built in memory in two phases (the
+/// lower levels, then the cells), and its file is the one-phase build's.
+#[test]
+fn a_build_over_its_memory_but_within_its_phases_is_staged() {
+    let (rules, rule, max) = (RuleSet::AdjitoDefault, LoopRule::Start, 12);
+    let one = tempfile::tempdir().unwrap();
+    build_tables::<Adjito>(one.path(), rule, max, &NoProgress, |_| {}).unwrap();
+    let d = tempfile::tempdir().unwrap();
+    let out = adji()
+        .args(["tables", "build", "--game", "adjito", "--max-seeds", "12"])
+        .args(["--memory", "101M", "--threads", "1", "--dir"])
+        .arg(d.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let row = stdout.lines().find(|l| l.starts_with("| 12 | ")).unwrap();
+    assert!(row.contains("| in memory, staged |"), "{stdout}");
+    let file = |dir: &std::path::Path| std::fs::read(level_path(dir, rules, rule, max)).unwrap();
+    assert!(file(d.path()) == file(one.path()));
 }
 
 #[test]

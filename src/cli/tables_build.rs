@@ -132,6 +132,8 @@ pub fn print_plan(
             fmt_bytes(l.file_bytes),
             if l.shards > 1 {
                 format!("{} out of core", l.shards)
+            } else if l.staged {
+                "in memory, staged".into()
             } else {
                 "in memory".into()
             },
@@ -146,9 +148,10 @@ pub fn print_plan(
     let scratch = p.iter().map(|l| l.scratch_bytes).max().unwrap_or(0);
     let projected: f64 = p.iter().filter_map(|l| l.projected_secs).sum();
     t += &format!(
-        "Disk: {} (and up to {} of cells out of core while a level is built, plus the update \
-         records beyond the inboxes' memory). Peak memory: {} (in memory: cells, 2 bytes a position, and \
-         frontiers of the level being built, plus the lower levels; a level with loop-sensitive \
+        "Disk: {} (and up to {} of scratch cells while a level is built, out of core or in a \
+         staged level's forward pass, plus the update records beyond the inboxes' memory). Peak memory: {} (in memory: cells, 2 bytes a position, and \
+         frontiers of the level being built, plus the lower levels; staged: the lower levels \
+         during the forward pass, whose cells go to scratch disk, then the cells alone; a level with loop-sensitive \
          positions is built again in safe mode, 3 bytes a position, refused beyond --memory; out of core: one shard's cells and \
          frontiers and the inboxes, the lower levels mapped). Projected time if nothing is kept: \
          {projected:.0} s (an estimate: the floor measured now, {:.1} ns/position, times the \
@@ -412,6 +415,7 @@ mod tests {
             shards,
             safe_work_bytes: 0,
             budget: u64::MAX,
+            staged: false,
         }
     }
 

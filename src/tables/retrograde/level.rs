@@ -211,6 +211,9 @@ pub(super) struct LevelBuild<'a, G: Game, W: Word> {
     pub(super) report: LevelReport,
     /// Whether the acyclic pass runs (else the sweep settles everything).
     pub(super) acyclic: bool,
+    /// Where the forward pass's cells were written ([`super::staged`]):
+    /// the forward pass reads them from there, not from the lower levels.
+    pub(super) stage: Option<std::path::PathBuf>,
     /// The chunks' masks of the unsettled positions' exit values, taken
     /// after the acyclic pass for the sweep's scans.
     masks: (Vec<ValueMask>, Vec<ValueMask>),
@@ -246,6 +249,7 @@ impl<'a, G: Game, W: Word> LevelBuild<'a, G, W> {
                 ..Default::default()
             },
             acyclic: true,
+            stage: None,
             masks: (Vec::new(), Vec::new()),
             tally: Tally::default(),
             game: PhantomData,
@@ -352,7 +356,17 @@ impl<G: Game, W: Word> LevelPasses for LevelBuild<'_, G, W> {
     }
 
     fn forward(&mut self, bar: &dyn Progress) -> Result<(), TableError> {
-        LevelBuild::forward(self, bar, self.acyclic);
+        match &self.stage {
+            Some(path) => {
+                super::staged::load(&mut self.words, path)?;
+                let dirty = &self.dirty[W];
+                self.words
+                    .par_chunks(DIRTY_CHUNK)
+                    .zip(dirty.par_iter())
+                    .for_each(|(words, d)| chunk_done(words, d, bar));
+            }
+            None => LevelBuild::forward(self, bar, self.acyclic),
+        }
         Ok(())
     }
 

@@ -86,7 +86,12 @@
 //!
 //! # Beyond one process's memory
 //!
-//! The plan ([`plan_within`]) sends a level that does not fit `--memory`
+//! Only the forward pass reads the lower levels. A level whose cells and
+//! lower levels fit `--memory` one at a time but not together is
+//! **staged** ([`staged`], [`LevelPlan::staged`]): its forward pass is
+//! written to scratch disk ([`stage_forward`]), the lower levels are
+//! released, and the rest is built in memory from the cells read back.
+//! The plan ([`plan_within`]) sends a level that does not fit even so
 //! (or has 2^32 positions or more) **out of core** ([`outofcore`]): split
 //! into shards processed one after another, the lower levels mapped. The
 //! distributed builder ([`dist`]) splits a level over ranks. Both run the
@@ -112,6 +117,7 @@ mod quiet;
 mod remote;
 mod resume;
 mod seeds;
+mod staged;
 
 pub use built::BuildEvent;
 pub use level::LevelReport;
@@ -124,6 +130,7 @@ use std::time::Instant;
 use super::error::TableError;
 use super::format;
 use super::lock::BuildLock;
+use super::payload::OpenCheck;
 use super::set::TableSet;
 use super::table::Table;
 use crate::game::Game;
@@ -155,6 +162,7 @@ impl BuildConfig {
             wide: false,
             safe: false,
             safe_within: None,
+            stage: None,
         }
     }
 }
@@ -179,6 +187,10 @@ pub struct BuildConfig {
     /// Working bytes a safe rebuild may take (`None`: no bound); beyond
     /// them it is refused ([`TableError::OverBudget`]).
     pub safe_within: Option<u64>,
+    /// The scratch file where the forward pass's cells were written
+    /// ([`stage_forward`]): the level's forward pass reads them there, and
+    /// the lower levels need not be given.
+    pub stage: Option<PathBuf>,
 }
 
 /// [`build_level`] under an explicit [`BuildConfig`].
@@ -247,7 +259,7 @@ fn build_level_bounds<G: Game>(
     config: &BuildConfig,
 ) -> Result<(level::LevelBounds, LevelReport), TableError> {
     let size = check_size::<G>(n)? as usize;
-    if lower.covered() < n {
+    if lower.covered() < n && config.stage.is_none() {
         return Err(TableError::Missing {
             level: lower.covered(),
             path: PathBuf::from("(lower levels)"),
@@ -278,6 +290,7 @@ fn build_bounds<G: Game, W: packed::Word>(
                 source: e,
             })?;
         lb.acyclic = config.acyclic_pass;
+        lb.stage.clone_from(&config.stage);
         bar.start(&format!("level {n}"), size as u64);
         driver::run_level(&mut lb, bar)?;
         lower.check_damage()?;
@@ -301,6 +314,62 @@ fn build_bounds<G: Game, W: packed::Word>(
         report.safe = safe;
         return Ok((bounds, report));
     }
+}
+
+/// The forward pass of level `n` from `lower`, its cells written slab by
+/// slab to the scratch file at `path` ([`staged`]; `settle` as
+/// [`BuildConfig::acyclic_pass`]): the first phase of a staged level, whose
+/// build then reads them back with the lower levels released
+/// ([`BuildConfig::stage`]). Returns the seconds it took.
+///
+/// # Errors
+/// As [`build_level`], and I/O errors naming the file.
+pub fn stage_forward<G: Game>(
+    n: u32,
+    lower: &TableSet,
+    settle: bool,
+    path: &Path,
+    bar: &dyn Progress,
+) -> Result<f64, TableError> {
+    let size = check_size::<G>(n)? as usize;
+    if lower.covered() < n {
+        return Err(TableError::Missing {
+            level: lower.covered(),
+            path: PathBuf::from("(lower levels)"),
+        });
+    }
+    let t = Instant::now();
+    bar.start(&format!("level {n}: forward pass to disk"), size as u64);
+    let stage = staged::Stage::create(path)?;
+    if packed::packs::<G, u64>(n) {
+        stage_slabs::<G, u64>(n, size, lower, settle, &stage, bar)?;
+    } else {
+        stage_slabs::<G, u128>(n, size, lower, settle, &stage, bar)?;
+    }
+    lower.check_damage()?;
+    Ok(t.elapsed().as_secs_f64())
+}
+
+/// [`stage_forward`] with the boards packed into `W`.
+fn stage_slabs<G: Game, W: packed::Word>(
+    n: u32,
+    size: usize,
+    lower: &TableSet,
+    settle: bool,
+    stage: &staged::Stage,
+    bar: &dyn Progress,
+) -> Result<(), TableError> {
+    let mut buf = vec![0u16; staged::STAGE_SLAB.min(size)];
+    // The dirty marks are taken again from the cells when they are loaded.
+    let dirty: Vec<std::sync::atomic::AtomicBool> = (0..buf.len().div_ceil(frontier::DIRTY_CHUNK))
+        .map(|_| Default::default())
+        .collect();
+    for start in (0..size).step_by(staged::STAGE_SLAB) {
+        let words = &mut buf[..staged::STAGE_SLAB.min(size - start)];
+        level::forward_cells::<G, W>(words, start as u64, n, lower, settle, &dirty, bar);
+        stage.write(start, words)?;
+    }
+    Ok(())
 }
 
 /// The quiet predecessors the builder generates (on packed boards, and
@@ -501,15 +570,42 @@ pub fn build_tables_compressed<G: Game>(
             Existing::Build(replaced) => ev.replaced = replaced,
         }
         if l.shards <= 1 {
-            let config = BuildConfig {
-                safe_within: Some(l.budget.saturating_sub(l.peak_bytes - l.work_bytes)),
+            let mut config = BuildConfig {
+                safe_within: Some(l.budget.saturating_sub(l.beside_work())),
                 ..BuildConfig::for_size(check_size::<G>(n)? as usize)
             };
-            let (bounds, report) = build_level_bounds::<G>(n, &set, bar, &config)?;
+            let mut staged_secs = 0.0;
+            if l.staged {
+                // The first phase with the lower levels, the rest without.
+                let path = staged::stage_path(dir, n);
+                staged_secs = stage_forward::<G>(n, &set, config.acyclic_pass, &path, bar)?;
+                set = TableSet::empty(G::RULES.tables(), rule);
+                config.stage = Some(path);
+            }
+            let built = build_level_bounds::<G>(n, &set, bar, &config);
+            if let Some(path) = &config.stage {
+                let _ = std::fs::remove_file(path);
+            }
+            let (bounds, mut report) = built?;
+            report.forward_secs += staged_secs;
+            report.total_secs += staged_secs;
             format::write_level_with(dir, G::RULES.tables(), rule, n, bounds.len(), &|i| {
                 bounds.bounds(i)
             })?;
             ev.report = Some(report);
+            if l.staged {
+                drop(bounds);
+                // The lower levels again, for the next level; after the
+                // last one, only mapped for the caller (checked in full
+                // already in this run).
+                let last = plan.last().is_some_and(|p| p.level == n);
+                let check = [OpenCheck::Full, OpenCheck::Header][last as usize];
+                for m in 0..n {
+                    let p = format::level_path(dir, G::RULES.tables(), rule, m);
+                    let t = Table::open_checked(&p, G::RULES.tables(), rule, m, G::PITS, check)?;
+                    set.push(if last { t } else { keep(t, &p)? });
+                }
+            }
         } else {
             if ev.replaced.is_some() && std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file())
             {

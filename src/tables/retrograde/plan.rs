@@ -54,6 +54,25 @@ pub struct LevelPlan {
     /// The memory the plan was made within (`u64::MAX`: none); a safe
     /// rebuild beyond it is refused.
     pub budget: u64,
+    /// Whether the level is built in memory in two phases (the builder's
+    /// `staged` module): the
+    /// forward pass with the lower levels, its cells written to scratch
+    /// disk, then the rest with the lower levels released. Its peak is the
+    /// larger phase, not their sum.
+    pub staged: bool,
+}
+
+impl LevelPlan {
+    /// Memory the level's build takes beside its working memory at the
+    /// time a safe rebuild would run: the lower levels and
+    /// [`OVERHEAD_BYTES`] in memory, the overhead alone when staged (the
+    /// lower levels are released by then).
+    pub fn beside_work(&self) -> u64 {
+        match self.staged {
+            true => OVERHEAD_BYTES,
+            false => self.peak_bytes.saturating_sub(self.work_bytes),
+        }
+    }
 }
 
 /// Bytes per position of a level's cells built in memory (fast mode,
@@ -140,6 +159,7 @@ fn plan_sized<G: Game>(
                 scratch_bytes: 0,
                 safe_work_bytes: in_memory_bytes::<G>(n, positions, SAFE_CELL_BYTES),
                 budget: u64::MAX,
+                staged: false,
             };
             lower += file_bytes;
             Ok(p)
@@ -191,16 +211,33 @@ pub fn plan_within<G: Game>(
                 scratch_bytes: 0,
                 safe_work_bytes: in_memory_bytes::<G>(n, positions, SAFE_CELL_BYTES),
                 budget: memory,
+                staged: false,
             };
             l.peak_bytes = l.work_bytes + lower + OVERHEAD_BYTES;
             lower += l.file_bytes;
-            let fits = n <= max_build_level::<G>() && l.peak_bytes <= memory;
-            if (fits && shards.is_none()) || n == 0 {
+            let one = n <= max_build_level::<G>() && shards.is_none();
+            if (one && l.peak_bytes <= memory) || n == 0 {
                 return Ok(l);
+            }
+            let s = staged(l.clone());
+            if one && s.peak_bytes <= memory {
+                return Ok(s);
             }
             out_of_core(l, memory, shards, work_per_position::<G>(n))
         })
         .collect()
+}
+
+/// The in-memory plan `l` staged ([`LevelPlan::staged`]): its peak is the
+/// larger of the forward pass (the lower levels and one slab's buffer,
+/// [`staged::stage_buffer_bytes`]) and the rest (the working memory), and
+/// its scratch disk the forward pass's cells ([`CELL_BYTES`] a position).
+fn staged(mut l: LevelPlan) -> LevelPlan {
+    let forward = l.lower_bytes + super::staged::stage_buffer_bytes(l.positions);
+    l.peak_bytes = forward.max(l.work_bytes) + OVERHEAD_BYTES;
+    l.scratch_bytes = (CELL_BYTES * l.positions as f64) as u64;
+    l.staged = true;
+    l
 }
 
 /// Turns the in-memory plan `l` into an out-of-core one (see
