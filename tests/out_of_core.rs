@@ -111,3 +111,32 @@ fn a_budget_below_one_shard_is_refused_naming_the_level() {
     assert!(stderr.contains("shard of level 1"), "{stderr}");
     assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
 }
+
+/// Issue 50: the plan projects each level from the build times measured
+/// in its directory (`build-times.json`, written as levels are built),
+/// and from the floor where nothing was measured there.
+#[test]
+fn the_plan_projects_from_the_levels_measured_in_its_directory() {
+    let d = tempfile::tempdir().unwrap();
+    let run = |max: &str| {
+        let out = adji()
+            .args(["tables", "build", "--game", "adjito", "--max-seeds", max])
+            .args(["--threads", "1", "--dir"])
+            .arg(d.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let plan_row = |text: &str, n: u32| {
+        let rows = text.lines().filter(|l| l.starts_with(&format!("| {n} | ")));
+        rows.take(1).collect::<String>()
+    };
+    let first = run("8");
+    assert!(plan_row(&first, 8).ends_with(" s (floor) |"), "{first}");
+    let json = std::fs::read_to_string(d.path().join("build-times.json")).unwrap();
+    assert!(json.contains("\"adjito-start\"") && json.contains("\"8\""), "{json}");
+    let second = run("9");
+    assert!(plan_row(&second, 9).ends_with(" s (level 8 here) |"), "{second}");
+    assert!(plan_row(&second, 5).ends_with(" s (level 5 here) |"), "{second}");
+}

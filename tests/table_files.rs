@@ -383,17 +383,17 @@ fn a_second_build_of_the_same_files_is_refused_naming_the_lock() {
 
 #[test]
 fn a_level_too_large_for_the_builder_is_refused_not_a_panic() {
-    // House item 5: Adji-Boto level 60 has 5.7e10 positions, beyond u32
-    // ranks; the plan names the first level too large (44: 4.4e9).
-    let r = adji::tables::retrograde::plan::<AdjiBoto>(60);
+    // House item 5: Adji-Boto level 90 has 2.2e12 positions, beyond 40-bit
+    // ranks; the plan names the first level too large (86: 1.13e12).
+    let r = adji::tables::retrograde::plan::<AdjiBoto>(90);
     assert!(
-        matches!(r, Err(TableError::TooLarge { level: 44, .. })),
+        matches!(r, Err(TableError::TooLarge { level: 86, .. })),
         "{r:?}"
     );
     let empty = TableSet::empty(RuleSet::AdjiBotoDefault, LoopRule::Start);
-    let r = adji::tables::retrograde::build_level::<AdjiBoto>(60, &empty, &NoProgress);
-    assert!(matches!(r, Err(TableError::TooLarge { level: 60, .. })));
-    assert!(adji::tables::retrograde::plan::<AdjiBoto>(40).is_ok());
+    let r = adji::tables::retrograde::build_level::<AdjiBoto>(90, &empty, &NoProgress);
+    assert!(matches!(r, Err(TableError::TooLarge { level: 90, .. })));
+    assert!(adji::tables::retrograde::plan::<AdjiBoto>(60).is_ok());
 }
 
 #[test]
@@ -548,10 +548,19 @@ fn a_build_over_its_memory_budget_is_refused_before_anything_is_built() {
         "nothing written"
     );
     assert!(check_memory(&p, need).is_ok());
+    // Just below the one-phase peak, level 9 is staged (the lower levels,
+    // then the cells); below its staged peak too, out of core.
     let within = plan_within::<Adjito>(9, need - 1, None).unwrap();
+    assert!(within[9].staged && within[9].shards == 1, "{within:?}");
+    assert!(
+        within[9].peak_bytes < need && !within[8].staged,
+        "{within:?}"
+    );
+    let below = within[9].peak_bytes - 1;
+    let within = plan_within::<Adjito>(9, below, None).unwrap();
     assert!(within[9].shards > 1 && within[8].shards == 1, "{within:?}");
     let mut out_of_core = Vec::new();
-    build_tables_within::<Adjito>(dir.path(), LoopRule::Start, 9, need - 1, &NoProgress, |e| {
+    build_tables_within::<Adjito>(dir.path(), LoopRule::Start, 9, below, &NoProgress, |e| {
         out_of_core.extend(e.ooc.as_ref().map(|r| r.level))
     })
     .unwrap();
@@ -681,8 +690,8 @@ fn an_impossible_value_byte_is_refused_on_open_naming_the_rank() {
 #[test]
 fn the_builders_largest_level_is_the_librarys_one_limit() {
     use adji::tables::retrograde::{check_size, max_build_level, plan};
-    assert_eq!(max_build_level::<Adjito>(), 31);
-    assert_eq!(max_build_level::<AdjiBoto>(), 43);
+    assert_eq!(max_build_level::<Adjito>(), 48);
+    assert_eq!(max_build_level::<AdjiBoto>(), 85);
     fn limit<G: Game>() {
         let max = max_build_level::<G>();
         assert!(check_size::<G>(max).is_ok());
@@ -691,10 +700,12 @@ fn the_builders_largest_level_is_the_librarys_one_limit() {
         assert!(
             matches!(e, TableError::TooLarge { level, max: m, .. } if level == max + 1 && m == max)
         );
-        assert!(e.to_string().contains("32-bit"), "{e}");
-        assert!(
-            matches!(plan::<G>(G::TOTAL), Err(TableError::TooLarge { level, .. }) if level == max + 1)
-        );
+        assert!(e.to_string().contains("40 bits"), "{e}");
+        if max < G::TOTAL {
+            assert!(
+                matches!(plan::<G>(G::TOTAL), Err(TableError::TooLarge { level, .. }) if level == max + 1)
+            );
+        }
     }
     limit::<Adjito>();
     limit::<AdjiBoto>();

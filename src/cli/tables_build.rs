@@ -8,10 +8,13 @@ use std::time::Instant;
 
 use clap::Args;
 
-use adji::oracle::tables::{build_planned, floor_pass, max_level, plan_within, project};
+use adji::oracle::tables::{
+    build_planned, floor_pass, max_level, plan_within, project, project_measured,
+};
 use adji::rules::RuleSet;
 use adji::tables::compressed::Codec;
 use adji::tables::retrograde::outofcore::{CellStore, OocConfig, OocReport};
+use adji::tables::retrograde::rates::RATES_FILE;
 use adji::tables::retrograde::{disk_need, inbox_bytes, plan_peak, LevelPlan, BUILD_PER_FLOOR};
 use adji::tables::TableError;
 
@@ -126,7 +129,7 @@ pub fn print_plan(
     t += "| level | positions | file | shards | working memory | lower levels mapped | peak | scratch disk | projected |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     for l in p {
         t += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.1} s |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.1} s ({}) |\n",
             l.level,
             l.positions,
             fmt_bytes(l.file_bytes),
@@ -141,7 +144,11 @@ pub fn print_plan(
             fmt_bytes(l.lower_bytes),
             fmt_bytes(l.peak_bytes),
             fmt_bytes(l.scratch_bytes),
-            l.projected_secs.unwrap_or(0.0)
+            l.projected_secs.unwrap_or(0.0),
+            match l.projected_from {
+                Some(m) => format!("level {m} here"),
+                None => "floor".into(),
+            }
         );
     }
     let disk: u64 = p.iter().map(|l| l.file_bytes).sum();
@@ -154,8 +161,11 @@ pub fn print_plan(
          during the forward pass, whose cells go to scratch disk, then the cells alone; a level with loop-sensitive \
          positions is built again in safe mode, 3 bytes a position, refused beyond --memory; out of core: one shard's cells and \
          frontiers and the inboxes, the lower levels mapped). Projected time if nothing is kept: \
-         {projected:.0} s (an estimate: the floor measured now, {:.1} ns/position, times the \
-         build/floor ratio {BUILD_PER_FLOOR}; out-of-core levels take longer by their files' I/O).\n",
+         {projected:.0} s (an estimate: a level marked `level M here` scales the seconds a \
+         position that level M took in this directory ({RATES_FILE}, written as levels are built; \
+         the nearest of the same form and threads, below first); one marked `floor`, the floor \
+         measured now, {:.1} ns/position, times the build/floor ratio {BUILD_PER_FLOOR}, and \
+         out-of-core levels take longer by their files' I/O).\n",
         fmt_bytes(disk),
         fmt_bytes(scratch),
         fmt_bytes(plan_peak(p)),
@@ -295,6 +305,7 @@ pub fn build(a: &BuildArgs, rules: RuleSet) -> Result<(), CliError> {
     adji::fsutil::dir_or_absent(&a.dir.dir).map_err(|e| CliError::Input(format!("--dir: {e}")))?;
     let mut p = plan_of(a, rules)?;
     let per = project(rules, &mut p);
+    project_measured(rules, a.rule.rule(), &a.dir.dir, &mut p);
     // The tables are the work, not the text: `| head` never stops a build.
     let mut log = out::Log::default();
     print_plan(a, rules, &p, per, &mut log)?;
@@ -412,6 +423,7 @@ mod tests {
             lower_bytes: 0,
             peak_bytes: 0,
             projected_secs: None,
+            projected_from: None,
             shards,
             safe_work_bytes: 0,
             budget: u64::MAX,

@@ -201,6 +201,20 @@ pub fn project(rules: RuleSet, plan: &mut [LevelPlan]) -> f64 {
     crate::with_rules!(rules, G => retrograde::project::<G>(plan))
 }
 
+/// Projects the levels of `plan` from the build times measured in `dir`
+/// for the tables of `rules` under `rule`
+/// ([`retrograde::rates::project_dir`]), over the floor's projection.
+/// Returns how many levels it projected.
+pub fn project_measured(
+    rules: RuleSet,
+    rule: LoopRule,
+    dir: &Path,
+    plan: &mut [LevelPlan],
+) -> usize {
+    let set = crate::tables::format::set_name(rules.tables(), rule);
+    retrograde::rates::project_dir(plan, dir, &set)
+}
+
 /// A plain pass over every move of level `n` (the floor a build is
 /// compared with, [`retrograde::floor_pass`]).
 pub fn floor_pass(rules: RuleSet, n: u32) -> u64 {

@@ -61,12 +61,36 @@ pub(super) fn event<W: Word>(cells: Cells, r: usize, board: W, kind: usize) -> E
     }
 }
 
-/// One quiet predecessor of an event's position.
+/// One quiet predecessor of an event's position. Its rank (below 2^40,
+/// [`super::MAX_POSITIONS`]) is split into a low word and a high byte, so
+/// that a predecessor of a 64-bit board takes 16 bytes, as with 32-bit
+/// ranks.
 #[derive(Clone, Copy)]
 struct Pred<W: Word> {
-    rank: u32,
+    rank_lo: u32,
+    rank_hi: u8,
     board: W,
     ev: u8,
+}
+
+impl<W: Word> Pred<W> {
+    /// The predecessor of rank `r`, board `board`, of event `ev`.
+    #[inline]
+    fn new(r: u64, board: W, ev: u8) -> Self {
+        debug_assert!(r < super::MAX_POSITIONS, "rank {r} beyond the builder");
+        Pred {
+            rank_lo: r as u32,
+            rank_hi: (r >> 32) as u8,
+            board,
+            ev,
+        }
+    }
+
+    /// Its rank.
+    #[inline]
+    fn rank(&self) -> usize {
+        (self.rank_hi as usize) << 32 | self.rank_lo as usize
+    }
 }
 
 /// A worker's event processor: the cells, the mode, its local stack and
@@ -142,11 +166,7 @@ impl<'p, 's, 'a, G: Game, W: Word> Worker<'p, 's, 'a, G, W> {
         for (k, e) in self.batch[1].iter().enumerate() {
             for_each_pred::<G, W>(e.board, |r, board| {
                 prefetch(&self.cells.cells[r as usize]);
-                preds.push(Pred {
-                    rank: r as u32,
-                    board,
-                    ev: k as u8,
-                });
+                preds.push(Pred::new(r, board, k as u8));
             });
         }
     }
@@ -156,14 +176,14 @@ impl<'p, 's, 'a, G: Game, W: Word> Worker<'p, 's, 'a, G, W> {
         for j in 0..self.preds[0].len() {
             let q = self.preds[0][j];
             let e = self.batch[0][q.ev as usize];
-            let slot = self.cells.slot(q.rank as usize);
+            let slot = self.cells.slot(q.rank());
             let new = match self.mode {
                 Mode::Kahn => settle(slot.cell, e),
                 Mode::Threshold(t) if e.kind as usize == W => w_event(slot, t, &mut self.tally),
                 Mode::Threshold(t) => l_event(slot, t, &mut self.tally),
             };
             if let Some((kind, lo, hi)) = new {
-                self.emit(q.rank as usize, q.board, kind, lo, hi);
+                self.emit(q.rank(), q.board, kind, lo, hi);
             }
         }
         self.preds[0].clear();
@@ -223,4 +243,19 @@ pub(super) fn w_event(slot: Slot, t: i32, tally: &mut Tally) -> Option<(usize, i
 #[inline]
 pub(super) fn l_event(slot: Slot, t: i32, tally: &mut Tally) -> Option<(usize, i8, i8)> {
     (slot.cell.flags() & IN_W == 0 && slot.w_trans(t, tally)).then_some((W, 0, 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Pred;
+
+    /// A predecessor keeps ranks of 40 bits, in the 16 bytes of a 32-bit
+    /// rank's.
+    #[test]
+    fn predecessors_hold_ranks_of_40_bits() {
+        for r in [0, 1, u32::MAX as u64, 1 << 32, 4_431_613_549, (1 << 40) - 1] {
+            assert_eq!(Pred::new(r, 7u64, 3).rank() as u64, r);
+        }
+        assert_eq!(std::mem::size_of::<Pred<u64>>(), 16);
+    }
 }

@@ -11,13 +11,23 @@ use super::cell::Cell;
 use crate::game::{Game, MAX_PITS};
 use crate::games::packed::{pit_bits, Word, TERMS};
 
-/// Calls `f(rank, packed board)` for ascending `ranks` of level `n`
-/// (see [`Walker`]).
-pub(super) fn for_each_board<G: Game, W: Word>(ranks: &[u32], n: u32, mut f: impl FnMut(u32, W)) {
-    let Some(&first) = ranks.first() else { return };
-    let mut w = Walker::<G, W>::new(n, first as u64);
-    for &r in ranks {
-        f(r, w.advance(r as u64));
+/// Calls `f(rank, packed board)` for the ranks `base + o` of level `n`,
+/// `o` over the ascending `offsets` (see [`Walker`]). Offsets from a
+/// chunk's first rank keep the lists at 4 bytes an entry on levels of
+/// 2^32 positions and more.
+pub(super) fn for_each_board<G: Game, W: Word>(
+    base: u64,
+    offsets: &[u32],
+    n: u32,
+    mut f: impl FnMut(u64, W),
+) {
+    let Some(&first) = offsets.first() else {
+        return;
+    };
+    let mut w = Walker::<G, W>::new(n, base + first as u64);
+    for &o in offsets {
+        let r = base + o as u64;
+        f(r, w.advance(r));
     }
 }
 
@@ -272,15 +282,30 @@ mod tests {
         }
         ranks.push(size as u32 - 1);
         let mut seen = 0;
-        for_each_board::<G, W>(&ranks, n, |r, b| {
-            assert_eq!(
-                b,
-                pack::<G, W>(&unrank(r as u64, n as usize, G::PITS)),
-                "rank {r}"
-            );
+        for_each_board::<G, W>(0, &ranks, n, |r, b| {
+            assert_eq!(b, pack::<G, W>(&unrank(r, n as usize, G::PITS)), "rank {r}");
             seen += 1;
         });
         assert_eq!(seen, ranks.len());
+    }
+
+    /// Offsets from a base beyond 2^32 (Adji-Boto 44 has 4.43·10^9
+    /// positions) walk to the boards of base + offset.
+    #[test]
+    fn offsets_walk_from_a_base_beyond_32_bits() {
+        let n = 44;
+        let size = level_size(n as usize, AdjiBoto::PITS);
+        let base = size - (1 << 20);
+        assert!(base > u32::MAX as u64);
+        let offsets: Vec<u32> = (0..1u32 << 20).step_by(4099).collect();
+        let mut seen = 0;
+        for_each_board::<AdjiBoto, u64>(base, &offsets, n, |r, b| {
+            assert_eq!(r, base + offsets[seen] as u64);
+            let want = unrank(r, n as usize, AdjiBoto::PITS);
+            assert_eq!(b, pack::<AdjiBoto, u64>(&want), "rank {r}");
+            seen += 1;
+        });
+        assert_eq!(seen, offsets.len());
     }
 
     #[test]

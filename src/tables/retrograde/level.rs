@@ -561,10 +561,11 @@ fn round<G: Game, W: Word>(
                 .into_par_iter()
                 .filter(|&ci| dirty[k][ci].swap(false, Relaxed))
                 .map(|ci| {
-                    let ranks = take_pending(cells.cells, ci, bit);
+                    let offsets = take_pending(cells.cells, ci, bit);
                     with_worker::<G, W>(cells, mode, &sinks, |w| {
-                        let mut evs = Vec::with_capacity(ranks.len());
-                        for_each_board::<G, W>(&ranks, n, |r, b| {
+                        let mut evs = Vec::with_capacity(offsets.len());
+                        let base = (ci * DIRTY_CHUNK) as u64;
+                        for_each_board::<G, W>(base, &offsets, n, |r, b| {
                             evs.push(event(cells, r as usize, b, k))
                         });
                         w.run(evs)
@@ -575,14 +576,19 @@ fn round<G: Game, W: Word>(
     collect(outs, &sinks)
 }
 
-/// The ranks of chunk `ci` whose cells carry pending `bit`, which is
-/// cleared as they are taken.
+/// The positions of chunk `ci` whose cells carry pending `bit`, which is
+/// cleared as they are taken, as offsets from the chunk's first rank.
 fn take_pending(cells: &[Cell], ci: usize, bit: u8) -> Vec<u32> {
-    (ci * DIRTY_CHUNK..((ci + 1) * DIRTY_CHUNK).min(cells.len()))
+    let first = ci * DIRTY_CHUNK;
+    (first..(first + DIRTY_CHUNK).min(cells.len()))
         .filter(|&i| cells[i].flags() & bit != 0 && cells[i].clear_flags(bit, AcqRel) & bit != 0)
-        .map(|i| i as u32)
+        .map(|i| (i - first) as u32)
         .collect()
 }
+
+/// The seeds of one chunk ([`claim_seeds`]): their offsets from the
+/// chunk's first rank, and their codes.
+type Seeds = (Vec<u32>, Vec<u8>);
 
 /// Chunks scanned at a time before their seeds' events are processed: the
 /// seed lists stay small (at most one rank and code, 5 bytes, per position
@@ -615,15 +621,16 @@ fn scan<G: Game, W: Word>(
     let slab = SLAB * DIRTY_CHUNK;
     for first in (0..words.len()).step_by(slab) {
         let end = (first + slab).min(words.len());
-        let seeds: Vec<(Vec<u32>, Vec<u8>)> = words[first..end]
+        // Each chunk's seeds as offsets from its first rank.
+        let seeds: Vec<(usize, Seeds)> = words[first..end]
             .par_chunks_mut(DIRTY_CHUNK)
             .enumerate()
             .filter(|&(i, _)| {
                 let ci = first / DIRTY_CHUNK + i;
                 mask_has(&mask_lo[ci], t, ni) || mask_has(&mask_hi[ci], -t, ni)
             })
-            .map(|(i, ws)| claim_seeds(ws, first + i * DIRTY_CHUNK, t, fast))
-            .filter(|(ranks, _)| !ranks.is_empty())
+            .map(|(i, ws)| (first + i * DIRTY_CHUNK, claim_seeds(ws, 0, t, fast)))
+            .filter(|(_, (offsets, _))| !offsets.is_empty())
             .collect();
         let cells = words.cells();
         // One worker and one event list per rayon job, reused over its chunks.
@@ -634,8 +641,8 @@ fn scan<G: Game, W: Word>(
                     Vec::new(),
                 )
             },
-            |(w, evs), (ranks, codes)| {
-                seed_events::<G, W>(n, &ranks, &codes, evs);
+            |(w, evs), (base, (offsets, codes))| {
+                seed_events::<G, W>(n, base as u64, &offsets, &codes, evs);
                 w.run(evs.drain(..));
                 (std::mem::take(&mut w.lists), std::mem::take(&mut w.tally))
             },
@@ -644,11 +651,18 @@ fn scan<G: Game, W: Word>(
     collect(outs, &sinks)
 }
 
-/// The events of the seeds `ranks` (ascending) of level `n` with their
-/// `codes` ([`claim_seeds`]), into `evs`.
-fn seed_events<G: Game, W: Word>(n: u32, ranks: &[u32], codes: &[u8], evs: &mut Vec<Ev<W>>) {
+/// The events of the seeds of ranks `base + o` of level `n`, `o` over
+/// the ascending `offsets`, with their `codes` ([`claim_seeds`]), into
+/// `evs`.
+fn seed_events<G: Game, W: Word>(
+    n: u32,
+    base: u64,
+    offsets: &[u32],
+    codes: &[u8],
+    evs: &mut Vec<Ev<W>>,
+) {
     let mut codes = codes.iter();
-    for_each_board::<G, W>(ranks, n, |_, b| {
+    for_each_board::<G, W>(base, offsets, n, |_, b| {
         let code = codes.next().expect("one code a seed");
         for kind in [W, L].into_iter().filter(|&k| code >> k & 1 != 0) {
             evs.push(Ev {

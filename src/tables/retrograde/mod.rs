@@ -92,7 +92,7 @@
 //! written to scratch disk ([`stage_forward`]), the lower levels are
 //! released, and the rest is built in memory from the cells read back.
 //! The plan ([`plan_within`]) sends a level that does not fit even so
-//! (or has 2^32 positions or more) **out of core** ([`outofcore`]): split
+//! (or has 2^40 positions or more) **out of core** ([`outofcore`]): split
 //! into shards processed one after another, the lower levels mapped. The
 //! distributed builder ([`dist`]) splits a level over ranks. Both run the
 //! same steps on one part of a level ([`part`]) and write the level as
@@ -114,6 +114,7 @@ mod part;
 mod plan;
 mod preds;
 mod quiet;
+pub mod rates;
 mod remote;
 mod resume;
 mod seeds;
@@ -250,8 +251,8 @@ pub fn rebuild<G: Game>(
 }
 
 /// Builds level `n` (checked like [`build_level`]) into its bounds, the
-/// boards packed into 64 bits where they fit (every level of the
-/// one-process builder) unless `config.wide`, else into 128.
+/// boards packed into 64 bits where they fit unless `config.wide`, else
+/// into 128.
 fn build_level_bounds<G: Game>(
     n: u32,
     lower: &TableSet,
@@ -395,7 +396,7 @@ pub fn count_predecessors<G: Game>(boards: &[[u8; crate::game::MAX_PITS]]) -> (u
 /// the sweep's seeds (`benches/preds.rs`).
 pub fn walk_ranks<G: Game>(n: u32, ranks: &[u32]) -> u64 {
     let mut sum = 0u64;
-    frontier::for_each_board::<G, u64>(ranks, n, |_, b: u64| sum = sum.wrapping_add(b));
+    frontier::for_each_board::<G, u64>(0, ranks, n, |_, b: u64| sum = sum.wrapping_add(b));
     sum
 }
 
@@ -569,6 +570,7 @@ pub fn build_tables_compressed<G: Game>(
             }
             Existing::Build(replaced) => ev.replaced = replaced,
         }
+        let started = Instant::now();
         if l.shards <= 1 {
             let mut config = BuildConfig {
                 safe_within: Some(l.budget.saturating_sub(l.beside_work())),
@@ -625,6 +627,18 @@ pub fn build_tables_compressed<G: Game>(
         }
         let t = Table::open(&path, G::RULES.tables(), rule, n, G::PITS)?;
         set.push(keep(t, &path)?);
+        // A measurement for the next plans; a build never stops for it.
+        let _ = rates::Rates::record(
+            dir,
+            &format::set_name(G::RULES.tables(), rule),
+            n,
+            rates::Measured {
+                positions: l.positions,
+                secs: started.elapsed().as_secs_f64(),
+                threads: rayon::current_num_threads(),
+                form: rates::Form::of(l).name().into(),
+            },
+        );
         ev.compressed = compressed(n)?;
         on_level(&ev);
     }
@@ -727,7 +741,8 @@ mod wide_tests {
     }
 
     /// The sharded builders take every level of both games (boards beyond
-    /// 64 bits in 128); the one-process builder keeps its 2^32 positions.
+    /// 64 bits in 128); the one-process builder every level below 2^40
+    /// positions (Adji-Boto 86 has 1.13·10^12).
     #[test]
     fn the_sharded_builders_take_every_level() {
         assert_eq!(max_sharded_level::<Adjito>(), 48);
@@ -737,8 +752,9 @@ mod wide_tests {
         assert!(check_size_sharded::<Adjito>(49).is_err());
         assert!(check_size_sharded::<AdjiBoto>(100).is_ok());
         assert!(check_size_sharded::<AdjiBoto>(101).is_err());
-        assert_eq!(max_build_level::<Adjito>(), 31);
-        assert_eq!(max_build_level::<AdjiBoto>(), 43);
+        assert_eq!(max_build_level::<Adjito>(), 48);
+        assert_eq!(max_build_level::<AdjiBoto>(), 85);
+        assert!(check_size::<AdjiBoto>(44).is_ok());
         // 64 bits hold Adjito to 31 and Adji-Boto to 63 only.
         assert!(packed::packs::<Adjito, u64>(31) && !packed::packs::<Adjito, u64>(32));
         assert!(packed::packs::<AdjiBoto, u64>(63) && !packed::packs::<AdjiBoto, u64>(64));

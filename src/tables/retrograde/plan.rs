@@ -37,9 +37,13 @@ pub struct LevelPlan {
     /// Peak memory of the level's build: working memory, lower levels
     /// mapped, and [`OVERHEAD_BYTES`].
     pub peak_bytes: u64,
-    /// Projected build time in seconds, an estimate (see [`project`]);
-    /// `None` until projected.
+    /// Projected build time in seconds, an estimate (see [`project`] and
+    /// [`super::rates`]); `None` until projected.
     pub projected_secs: Option<f64>,
+    /// The level measured in the tables' directory that the projection
+    /// scales ([`super::rates::project_measured`]); `None` when it comes
+    /// from the floor ([`project`]).
+    pub projected_from: Option<u32>,
     /// Shards the level is built in: 1 in memory, more out of core
     /// ([`outofcore`]), one after another.
     pub shards: u32,
@@ -155,6 +159,7 @@ fn plan_sized<G: Game>(
                 lower_bytes: lower,
                 peak_bytes: work_bytes + lower + OVERHEAD_BYTES,
                 projected_secs: None,
+                projected_from: None,
                 shards: 1,
                 scratch_bytes: 0,
                 safe_work_bytes: in_memory_bytes::<G>(n, positions, SAFE_CELL_BYTES),
@@ -207,6 +212,7 @@ pub fn plan_within<G: Game>(
                 lower_bytes: lower,
                 peak_bytes: 0,
                 projected_secs: None,
+                projected_from: None,
                 shards: 1,
                 scratch_bytes: 0,
                 safe_work_bytes: in_memory_bytes::<G>(n, positions, SAFE_CELL_BYTES),
@@ -258,7 +264,7 @@ fn out_of_core(
             budget: memory,
         });
     }
-    let most = (((memory - fixed) as f64 / per) as u64).clamp(least, MAX_POSITIONS - 1);
+    let most = (((memory - fixed) as f64 / per) as u64).clamp(least, MAX_SHARD - 1);
     let s = match shards {
         Some(s) => (s as u64).clamp(1, l.positions),
         None => l.positions.div_ceil(most).max(2).min(l.positions),
@@ -347,25 +353,28 @@ pub fn disk_need(plan: &[LevelPlan], present: &[u32], compressed: Option<f64>) -
     files + todo().map(|l| l.scratch_bytes).max().unwrap_or(0)
 }
 
-/// Largest level size the one-process builder takes: ranks are `u32`.
-/// (Every level within it also packs its boards into 64 bits: pits of
-/// Adjito's levels ≤ 31 fit 5 bits, Adji-Boto's ≤ 43 fit 6.)
-pub const MAX_POSITIONS: u64 = u32::MAX as u64;
+/// Largest level size the one-process builder takes: its events hold a
+/// rank in 40 bits (a 32-bit word and a byte), its seed and pending lists
+/// offsets from a chunk's first rank.
+pub const MAX_POSITIONS: u64 = 1 << 40;
+
+/// Largest shard of the out-of-core builder, in positions.
+pub const MAX_SHARD: u64 = u32::MAX as u64;
 
 /// Why a level is beyond the one-process builder, for messages.
-pub const LIMIT_REASON: &str = "its frontiers and seed lists hold ranks as 32-bit numbers \
-     (a level must have fewer than 2^32 − 1 positions); the sharded builders (out of core, \
-     distributed) take every level of both games";
+pub const LIMIT_REASON: &str = "its events hold ranks in 40 bits (a level must have fewer \
+     than 2^40 positions); the sharded builders (out of core, distributed) take every level of \
+     both games";
 
-/// Whether the one-process builder can take level `n`: its ranks fit 32
+/// Whether the one-process builder can take level `n`: its ranks fit 40
 /// bits (and its boards pack into a [`packed::Word`], as every level's do).
 fn fits<G: Game>(n: u32) -> bool {
     let positions = crate::index::try_level_size(n as usize, G::PITS).unwrap_or(u64::MAX);
     positions < MAX_POSITIONS && packed::packs::<G, u128>(n)
 }
 
-/// The largest level the builder can take for `G` (31 for Adjito, 43 for
-/// Adji-Boto; see [`LIMIT_REASON`]). Both conditions only fail more as
+/// The largest level the builder can take for `G` (every level, 48, for
+/// Adjito; 85 for Adji-Boto; see [`LIMIT_REASON`]). Both conditions only fail more as
 /// levels grow, so every level up to this one fits. A different limit from
 /// the game's seed count ([`format::total_of`]), which bounds the levels a
 /// table file can name.
