@@ -30,6 +30,10 @@ pub enum OpenCheck {
     Header,
 }
 
+/// Bytes copied at a time by [`Data::into_memory`] (a multiple of every
+/// page size).
+const COPY_SLAB: usize = 8 << 20;
+
 /// The bytes of a table file: the file mapped, or a copy in anonymous
 /// memory on transparent huge pages
 /// ([`crate::tables::Table::into_memory`]).
@@ -66,7 +70,24 @@ impl Data {
         let mut m = memmap2::MmapMut::map_anon(self.len().max(1))?;
         #[cfg(target_os = "linux")]
         let _ = m.advise(memmap2::Advice::HugePage);
-        m[..self.len()].copy_from_slice(&self);
+        // Slab by slab, each slab of the file's map released once copied:
+        // the process then holds the level once, not its copy and its
+        // file's pages (which the plan would not count).
+        for at in (0..self.len()).step_by(COPY_SLAB) {
+            let end = (at + COPY_SLAB).min(self.len());
+            m[at..end].copy_from_slice(&self[at..end]);
+            if let Data::Mapped(f) = &self {
+                // SAFETY: the map is a read-only map of the file, which this
+                // process never writes through; dropping its pages only makes
+                // a later read (there is none: the map is dropped below)
+                // fetch them from the file again. `at` is a multiple of the
+                // page size, and the range within the map.
+                #[cfg(unix)]
+                let _ = unsafe {
+                    f.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, at, end - at)
+                };
+            }
+        }
         Ok(Data::Loaded(m))
     }
 }
