@@ -135,8 +135,17 @@ fn the_plan_projects_from_the_levels_measured_in_its_directory() {
     let first = run("8");
     assert!(plan_row(&first, 8).ends_with(" s (floor) |"), "{first}");
     let json = std::fs::read_to_string(d.path().join("build-times.json")).unwrap();
-    assert!(json.contains("\"adjito-start\"") && json.contains("\"8\""), "{json}");
+    assert!(
+        json.contains("\"adjito-start\"") && json.contains("\"8\""),
+        "{json}"
+    );
     let second = run("9");
-    assert!(plan_row(&second, 9).ends_with(" s (level 8 here) |"), "{second}");
-    assert!(plan_row(&second, 5).ends_with(" s (level 5 here) |"), "{second}");
+    assert!(
+        plan_row(&second, 9).ends_with(" s (level 8 here) |"),
+        "{second}"
+    );
+    assert!(
+        plan_row(&second, 5).ends_with(" s (level 5 here) |"),
+        "{second}"
+    );
 }

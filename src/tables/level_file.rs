@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use super::error::TableError;
+use super::form::Form;
 use super::format::{self, Header, HEADER_LEN};
 use super::payload::{check_len, check_segments, map_file, Data, OpenCheck, Segment};
 use crate::rules::RuleSet;
@@ -108,5 +109,42 @@ impl LevelFile {
             data: self.data.into_memory()?,
             ..self
         })
+    }
+}
+
+impl Form for LevelFile {
+    #[inline(always)]
+    fn value_byte(&self, idx: usize) -> Result<u8, TableError> {
+        Ok(self.byte(idx))
+    }
+
+    #[inline(always)]
+    fn entry_ref(&self, idx: usize) -> Option<&u8> {
+        self.get(idx)
+    }
+
+    fn records_near(&self, _idx: usize) -> &[u8] {
+        self.records()
+    }
+
+    fn segments_at<'a>(&'a self, path: &'a Path) -> Vec<Segment<'a>> {
+        vec![self.segment(path)]
+    }
+
+    fn mapped(&self) -> u64 {
+        self.mapped_bytes()
+    }
+
+    fn allocated(&self) -> u64 {
+        self.allocated_bytes()
+    }
+
+    fn header_bytes(&self, _header: &Header) -> [u8; HEADER_LEN] {
+        self.raw_header()
+    }
+
+    fn copy_values(&self, first: usize, out: &mut [u8]) -> Result<(), TableError> {
+        out.copy_from_slice(self.values(first, out.len()));
+        Ok(())
     }
 }

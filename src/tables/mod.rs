@@ -38,6 +38,7 @@ pub mod compressed;
 pub mod convert;
 mod damage;
 mod error;
+mod form;
 pub mod format;
 mod level_file;
 pub mod locate;

@@ -7,6 +7,7 @@ use std::path::Path;
 use super::compressed::{self, format::RawLevel};
 use super::damage::Damage;
 use super::error::TableError;
+use super::form::Form;
 use super::format::{self, Header};
 use super::level_file::LevelFile;
 use super::locate;
@@ -17,8 +18,8 @@ use crate::fsutil::open_regular;
 use crate::rules::RuleSet;
 use crate::value::{decode_bound, Bounds, LoopRule};
 
-/// Where a table's bytes are, each form reading its own: one level file,
-/// the shards of a level, or a compressed level file.
+/// Where a table's bytes are, each form reading its own behind [`Form`]:
+/// one level file, the shards of a level, or a compressed level file.
 enum Storage {
     /// A level file: header, value bytes, exception records.
     Single(LevelFile),
@@ -26,6 +27,18 @@ enum Storage {
     Sharded(Shards),
     /// A compressed level file ([`compressed`]): blocks decoded on probe.
     Compressed(Box<compressed::Compressed>),
+}
+
+/// `$body` with `$f` bound to the form a [`Storage`] holds, whichever it
+/// is: the one place that lists the forms for the methods of [`Form`].
+macro_rules! each_form {
+    ($storage:expr, $f:ident => $body:expr) => {
+        match $storage {
+            Storage::Single($f) => $body,
+            Storage::Sharded($f) => $body,
+            Storage::Compressed($f) => $body,
+        }
+    };
 }
 
 /// One level's table, memory-mapped and checked: one file, or the shards
@@ -186,7 +199,7 @@ impl Table {
     /// The same table, its raw value bytes checked as they are read when
     /// `check` did not read them at open ([`OpenCheck::Header`]).
     fn checked_as(self, check: OpenCheck) -> Table {
-        let raw = !matches!(self.storage, Storage::Compressed(_));
+        let raw = !self.is_compressed();
         Table {
             trusted: raw && check == OpenCheck::Header,
             ..self
@@ -203,21 +216,14 @@ impl Table {
     /// (at `path`), one per (non-empty) shard otherwise; none for a
     /// compressed level (checked block by block when opened).
     fn segments<'a>(&'a self, path: &'a Path) -> Vec<Segment<'a>> {
-        match &self.storage {
-            Storage::Compressed(_) => Vec::new(),
-            Storage::Single(f) => vec![f.segment(path)],
-            Storage::Sharded(s) => s.segments(),
-        }
+        each_form!(&self.storage, f => f.segments_at(path))
     }
 
     /// Whether entry `idx` is in this table's files: every entry of a
     /// level file or a complete sharded level; those of its one shard for a
     /// table opened by [`Table::open_own_shard`].
     pub fn holds(&self, idx: u64) -> bool {
-        match &self.storage {
-            Storage::Single(_) | Storage::Compressed(_) => idx < self.count as u64,
-            Storage::Sharded(s) => s.holds(idx),
-        }
+        each_form!(&self.storage, f => f.holds_entry(idx, self.count))
     }
 
     /// The bytes of the level's files mapped read-only: page cache that
@@ -225,11 +231,7 @@ impl Table {
     /// slot per shard, or a compressed file). A copy in memory
     /// ([`Table::into_memory`]) maps nothing.
     pub fn mapped_bytes(&self) -> u64 {
-        match &self.storage {
-            Storage::Single(f) => f.mapped_bytes(),
-            Storage::Sharded(s) => s.mapped_bytes(),
-            Storage::Compressed(c) => c.file_len(),
-        }
+        each_form!(&self.storage, f => f.mapped())
     }
 
     /// The bytes the level allocates, at most: a copy in memory
@@ -237,11 +239,7 @@ impl Table {
     /// compressed level ([`compressed::Compressed::cache_bytes`]). Memory
     /// plans count these, and report [`Table::mapped_bytes`] apart.
     pub fn allocated_bytes(&self) -> u64 {
-        match &self.storage {
-            Storage::Single(f) => f.allocated_bytes(),
-            Storage::Sharded(s) => s.allocated_bytes(),
-            Storage::Compressed(c) => c.cache_bytes(),
-        }
+        each_form!(&self.storage, f => f.allocated())
     }
 
     /// Whether the level is read from a compressed file ([`compressed`]).
@@ -274,24 +272,13 @@ impl Table {
     /// for: the file's own bytes, the merged file's for shards, the one
     /// a compressed file carries.
     pub fn raw_header(&self) -> [u8; format::HEADER_LEN] {
-        match &self.storage {
-            Storage::Single(f) => f.raw_header(),
-            Storage::Sharded(_) => self.header.encode(),
-            Storage::Compressed(c) => c.raw_header(),
-        }
+        each_form!(&self.storage, f => f.header_bytes(&self.header))
     }
 
     /// Every exception record of the level (of the files it holds), in
     /// rank order.
     pub fn records_all(&self) -> Vec<u8> {
-        match &self.storage {
-            Storage::Compressed(c) => c.records().to_vec(),
-            _ => self
-                .segments(Path::new(""))
-                .iter()
-                .flat_map(|s| s.records.iter().copied())
-                .collect(),
-        }
+        each_form!(&self.storage, f => f.all_records())
     }
 
     /// Copies the value bytes of entries `first .. first + out.len()`
@@ -300,16 +287,7 @@ impl Table {
     /// # Errors
     /// A compressed block that does not decode, naming the file and block.
     pub fn values_into(&self, first: usize, out: &mut [u8]) -> Result<(), TableError> {
-        match &self.storage {
-            Storage::Single(f) => out.copy_from_slice(f.values(first, out.len())),
-            Storage::Compressed(c) => c.values_into(first, out)?,
-            Storage::Sharded(s) => {
-                for (i, o) in out.iter_mut().enumerate() {
-                    *o = s.byte(first + i);
-                }
-            }
-        }
-        Ok(())
+        each_form!(&self.storage, f => f.copy_values(first, out))
     }
 
     /// Whether the level is read from shards ([`shard`]).
@@ -364,14 +342,13 @@ impl Table {
     /// A compressed block that does not decode, naming the file and block.
     pub fn planes(&self) -> Result<(Vec<u8>, Vec<u8>), TableError> {
         let mut l = vec![0u8; self.count];
-        match &self.storage {
-            Storage::Compressed(c) => c.values_into(0, &mut l)?,
-            _ => {
-                for seg in self.segments(Path::new("")) {
-                    let f = seg.first as usize;
-                    l[f..f + seg.values.len()].copy_from_slice(seg.values);
-                }
-            }
+        let segments = self.segments(Path::new(""));
+        if segments.is_empty() {
+            self.values_into(0, &mut l)?;
+        }
+        for seg in segments {
+            let f = seg.first as usize;
+            l[f..f + seg.values.len()].copy_from_slice(seg.values);
         }
         let mut h = l.clone();
         for r in self.records_all().chunks_exact(self.width) {
@@ -398,17 +375,11 @@ impl Table {
     /// block does not decode (the damage recorded).
     #[inline(always)]
     fn byte(&self, idx: usize) -> Option<u8> {
-        let raw = match &self.storage {
-            Storage::Single(f) => f.byte(idx),
-            Storage::Sharded(s) => s.byte(idx),
-            Storage::Compressed(c) => {
-                return match c.byte(idx) {
-                    Ok(v) => Some(v),
-                    Err(e) => {
-                        self.damage.note(&e);
-                        None
-                    }
-                }
+        let raw = match each_form!(&self.storage, f => f.value_byte(idx)) {
+            Ok(v) => v,
+            Err(e) => {
+                self.damage.note(&e);
+                return None;
             }
         };
         if self.trusted && !self.possible(raw) {
@@ -440,11 +411,7 @@ impl Table {
     /// The bound bytes of the exception record of entry `idx` (binary
     /// search), `None` when it has none.
     fn record(&self, idx: usize) -> Option<(u8, u8)> {
-        let recs = match &self.storage {
-            Storage::Single(f) => f.records(),
-            Storage::Sharded(s) => s.records(idx),
-            Storage::Compressed(c) => c.records(),
-        };
+        let recs = each_form!(&self.storage, f => f.records_near(idx));
         format::find_record(recs, self.width, idx as u64)
     }
 
@@ -467,12 +434,7 @@ impl Table {
     /// Hints the processor to fetch entry `idx` (no effect on results).
     #[inline(always)]
     pub fn prefetch(&self, idx: usize) {
-        let b = match &self.storage {
-            Storage::Single(f) => f.get(idx),
-            Storage::Sharded(s) => s.get(idx),
-            Storage::Compressed(_) => None,
-        };
-        if let Some(b) = b {
+        if let Some(b) = each_form!(&self.storage, f => f.entry_ref(idx)) {
             prefetch(b);
         }
     }

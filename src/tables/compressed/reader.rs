@@ -48,6 +48,7 @@ use super::format::{
 };
 use crate::rules::RuleSet;
 use crate::tables::error::TableError;
+use crate::tables::form::Form;
 use crate::tables::format::{check_level, pits_of, Header, EXCEPTION, HEADER_LEN};
 use crate::tables::payload::{
     check_record_bounds, combine_crc, corrupted, count_values, OpenCheck,
@@ -676,5 +677,36 @@ impl Compressed {
             ));
         }
         Ok(())
+    }
+}
+
+impl Form for Compressed {
+    #[inline(always)]
+    fn value_byte(&self, idx: usize) -> Result<u8, TableError> {
+        self.byte(idx)
+    }
+
+    fn records_near(&self, _idx: usize) -> &[u8] {
+        self.records()
+    }
+
+    fn mapped(&self) -> u64 {
+        self.file_len()
+    }
+
+    fn allocated(&self) -> u64 {
+        self.cache_bytes()
+    }
+
+    fn header_bytes(&self, _header: &Header) -> [u8; HEADER_LEN] {
+        self.raw_header()
+    }
+
+    fn all_records(&self) -> Vec<u8> {
+        self.records().to_vec()
+    }
+
+    fn copy_values(&self, first: usize, out: &mut [u8]) -> Result<(), TableError> {
+        self.values_into(first, out)
     }
 }

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::rules::RuleSet;
 use crate::tables::error::TableError;
+use crate::tables::form::Form;
 use crate::tables::format::{Header, HEADER_LEN};
 use crate::tables::payload::{check_segments, Data, OpenCheck, Segment};
 use crate::value::LoopRule;
@@ -154,6 +155,49 @@ impl Shards {
                 .map(Part::into_memory)
                 .collect::<std::io::Result<_>>()?,
         })
+    }
+}
+
+impl Form for Shards {
+    #[inline(always)]
+    fn value_byte(&self, idx: usize) -> Result<u8, TableError> {
+        Ok(self.byte(idx))
+    }
+
+    #[inline(always)]
+    fn entry_ref(&self, idx: usize) -> Option<&u8> {
+        self.get(idx)
+    }
+
+    fn records_near(&self, idx: usize) -> &[u8] {
+        self.records(idx)
+    }
+
+    fn segments_at<'a>(&'a self, _path: &'a Path) -> Vec<Segment<'a>> {
+        self.segments()
+    }
+
+    fn holds_entry(&self, idx: u64, _count: usize) -> bool {
+        self.holds(idx)
+    }
+
+    fn mapped(&self) -> u64 {
+        self.mapped_bytes()
+    }
+
+    fn allocated(&self) -> u64 {
+        self.allocated_bytes()
+    }
+
+    fn header_bytes(&self, header: &Header) -> [u8; HEADER_LEN] {
+        header.encode()
+    }
+
+    fn copy_values(&self, first: usize, out: &mut [u8]) -> Result<(), TableError> {
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = self.byte(first + i);
+        }
+        Ok(())
     }
 }
 
