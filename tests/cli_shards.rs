@@ -16,8 +16,9 @@ fn names(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        // The build locks merge and split hold (`.adji-build*.lock`).
-        .filter(|n| !(n.starts_with(".adji-build") && n.ends_with(".lock")))
+        // The build locks merge and split hold (`.adji-build*.lock`), and
+        // the build times a build records (`.adji-build-times.json`).
+        .filter(|n| !n.starts_with(".adji-build"))
         .collect();
     v.sort();
     v

@@ -113,7 +113,7 @@ fn a_budget_below_one_shard_is_refused_naming_the_level() {
 }
 
 /// Issue 50: the plan projects each level from the build times measured
-/// in its directory (`build-times.json`, written as levels are built),
+/// in its directory (`.adji-build-times.json`, written as levels are built),
 /// and from the floor where nothing was measured there.
 #[test]
 fn the_plan_projects_from_the_levels_measured_in_its_directory() {
@@ -134,7 +134,7 @@ fn the_plan_projects_from_the_levels_measured_in_its_directory() {
     };
     let first = run("8");
     assert!(plan_row(&first, 8).ends_with(" s (floor) |"), "{first}");
-    let json = std::fs::read_to_string(d.path().join("build-times.json")).unwrap();
+    let json = std::fs::read_to_string(d.path().join(".adji-build-times.json")).unwrap();
     assert!(
         json.contains("\"adjito-start\"") && json.contains("\"8\""),
         "{json}"

@@ -18,8 +18,9 @@ use serde::{Deserialize, Serialize};
 
 use super::plan::LevelPlan;
 
-/// The file of measured build times in a tables directory.
-pub const RATES_FILE: &str = "build-times.json";
+/// The file of measured build times in a tables directory (hidden, like
+/// the build locks: a listing of the directory shows its tables).
+pub const RATES_FILE: &str = ".adji-build-times.json";
 
 /// One level's build as measured.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
