@@ -62,7 +62,7 @@ pub(super) fn event<W: Word>(cells: Cells, r: usize, board: W, kind: usize) -> E
 }
 
 /// One quiet predecessor of an event's position. Its rank (below 2^40,
-/// [`super::MAX_POSITIONS`]) is split into a low word and a high byte, so
+/// [`super::plan::MAX_POSITIONS`]) is split into a low word and a high byte, so
 /// that a predecessor of a 64-bit board takes 16 bytes, as with 32-bit
 /// ranks.
 #[derive(Clone, Copy)]
@@ -77,7 +77,10 @@ impl<W: Word> Pred<W> {
     /// The predecessor of rank `r`, board `board`, of event `ev`.
     #[inline]
     fn new(r: u64, board: W, ev: u8) -> Self {
-        debug_assert!(r < super::MAX_POSITIONS, "rank {r} beyond the builder");
+        debug_assert!(
+            r < super::plan::MAX_POSITIONS,
+            "rank {r} beyond the builder"
+        );
         Pred {
             rank_lo: r as u32,
             rank_hi: (r >> 32) as u8,

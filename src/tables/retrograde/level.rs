@@ -592,7 +592,7 @@ type Seeds = (Vec<u32>, Vec<u8>);
 
 /// Chunks scanned at a time before their seeds' events are processed: the
 /// seed lists stay small (at most one rank and code, 5 bytes, per position
-/// of a slab: 40 MiB, within [`super::OVERHEAD_BYTES`]), and the two
+/// of a slab: 40 MiB, within [`super::plan::OVERHEAD_BYTES`]), and the two
 /// threads meet at the end of each slab's claims and events (slabs of 64
 /// chunks made the sweep at Adji-Boto 34 5 % slower).
 const SLAB: usize = 512;

@@ -3,7 +3,7 @@
 //!
 //! Only the forward pass reads the lower levels (the captures' values); the
 //! acyclic pass and the sweep touch the level's own cells alone. A *staged*
-//! level ([`super::LevelPlan::staged`]) is therefore built in two phases:
+//! level ([`super::plan::LevelPlan::staged`]) is therefore built in two phases:
 //!
 //! 1. with the lower levels in memory, the forward pass runs over slabs of
 //!    [`STAGE_SLAB`] positions into one buffer, and each slab's cells are
