@@ -14,29 +14,37 @@ fn adji() -> Command {
     Command::cargo_bin("adji").unwrap()
 }
 
-#[test]
-fn a_build_over_its_memory_is_built_out_of_core_and_merges_to_the_in_memory_files() {
-    let (rules, rule, max) = (RuleSet::AdjitoDefault, LoopRule::Start, 12);
+/// `tables build --game adjito --max-seeds 12 --memory MEMORY --threads 1`
+/// into a new directory, beside the same levels built in memory by the
+/// library: (the command's directory, its standard output, the levels).
+fn build_12_within(memory: &str) -> (tempfile::TempDir, String, tempfile::TempDir) {
     let one = tempfile::tempdir().unwrap();
-    build_tables::<Adjito>(one.path(), rule, max, &NoProgress, |_| {}).unwrap();
+    build_tables::<Adjito>(one.path(), LoopRule::Start, 12, &NoProgress, |_| {}).unwrap();
     let d = tempfile::tempdir().unwrap();
-    // 100 MiB: level 12 (1.35e6 positions) needs 101.9 MiB in memory (2
-    // bytes a position, 2 MiB of frontiers, the lower levels and the fixed
-    // 96 MiB), and 100.6 MiB staged (the larger of its forward pass, with
-    // the lower levels, and the rest, without), so it is split in 2
-    // shards; level 11 (99.97 MiB) fits.
     let out = adji()
         .args(["tables", "build", "--game", "adjito", "--max-seeds", "12"])
-        .args(["--memory", "100M", "--threads", "1", "--dir"])
+        .args(["--memory", memory, "--threads", "1", "--dir"])
         .arg(d.path())
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
         "{stdout}{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    (d, stdout, one)
+}
+
+#[test]
+fn a_build_over_its_memory_is_built_out_of_core_and_merges_to_the_in_memory_files() {
+    let (rules, rule, max) = (RuleSet::AdjitoDefault, LoopRule::Start, 12);
+    // 100 MiB: level 12 (1.35e6 positions) needs 101.9 MiB in memory (2
+    // bytes a position, 2 MiB of frontiers, the lower levels and the fixed
+    // 96 MiB), and 100.6 MiB staged (the larger of its forward pass, with
+    // the lower levels, and the rest, without), so it is split in 2
+    // shards; level 11 (99.97 MiB) fits.
+    let (d, stdout, one) = build_12_within("100M");
     let row = |n: &str| {
         let l = stdout.lines().find(|l| l.starts_with(&format!("| {n} | ")));
         l.unwrap_or_default().to_string()
@@ -79,17 +87,7 @@ fn a_build_over_its_memory_is_built_out_of_core_and_merges_to_the_in_memory_file
 #[test]
 fn a_build_over_its_memory_but_within_its_phases_is_staged() {
     let (rules, rule, max) = (RuleSet::AdjitoDefault, LoopRule::Start, 12);
-    let one = tempfile::tempdir().unwrap();
-    build_tables::<Adjito>(one.path(), rule, max, &NoProgress, |_| {}).unwrap();
-    let d = tempfile::tempdir().unwrap();
-    let out = adji()
-        .args(["tables", "build", "--game", "adjito", "--max-seeds", "12"])
-        .args(["--memory", "101M", "--threads", "1", "--dir"])
-        .arg(d.path())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}");
+    let (d, stdout, one) = build_12_within("101M");
     let row = stdout.lines().find(|l| l.starts_with("| 12 | ")).unwrap();
     assert!(row.contains("| in memory, staged |"), "{stdout}");
     let file = |dir: &std::path::Path| std::fs::read(level_path(dir, rules, rule, max)).unwrap();

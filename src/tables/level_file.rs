@@ -53,25 +53,8 @@ impl LevelFile {
         }
     }
 
-    /// The value byte of entry `idx`.
-    #[inline(always)]
-    pub(super) fn byte(&self, idx: usize) -> u8 {
-        self.data[HEADER_LEN..HEADER_LEN + self.count][idx]
-    }
-
-    /// The value byte of entry `idx` for a prefetch.
-    #[inline(always)]
-    pub(super) fn get(&self, idx: usize) -> Option<&u8> {
-        self.data.get(HEADER_LEN + idx)
-    }
-
-    /// The value bytes of entries `first .. first + len`.
-    pub(super) fn values(&self, first: usize, len: usize) -> &[u8] {
-        &self.data[HEADER_LEN + first..HEADER_LEN + first + len]
-    }
-
     /// The exception records.
-    pub(super) fn records(&self) -> &[u8] {
+    fn records(&self) -> &[u8] {
         &self.data[HEADER_LEN + self.count..]
     }
 
@@ -86,23 +69,6 @@ impl LevelFile {
         }
     }
 
-    /// The file's own 64-byte header.
-    pub(super) fn raw_header(&self) -> [u8; HEADER_LEN] {
-        let mut h = [0u8; HEADER_LEN];
-        h.copy_from_slice(&self.data[..HEADER_LEN]);
-        h
-    }
-
-    /// Bytes mapped from the file (none for a copy in memory).
-    pub(super) fn mapped_bytes(&self) -> u64 {
-        self.data.mapped_len()
-    }
-
-    /// Bytes allocated for a copy in memory (none for a mapped file).
-    pub(super) fn allocated_bytes(&self) -> u64 {
-        self.data.len() as u64 - self.data.mapped_len()
-    }
-
     /// The file copied into anonymous memory ([`Data::into_memory`]).
     pub(super) fn into_memory(self) -> std::io::Result<LevelFile> {
         Ok(LevelFile {
@@ -112,15 +78,17 @@ impl LevelFile {
     }
 }
 
+/// A level file as a storage form: every entry in the one file, its
+/// value bytes after the header, its exception records after them.
 impl Form for LevelFile {
     #[inline(always)]
     fn value_byte(&self, idx: usize) -> Result<u8, TableError> {
-        Ok(self.byte(idx))
+        Ok(self.data[HEADER_LEN..HEADER_LEN + self.count][idx])
     }
 
     #[inline(always)]
     fn entry_ref(&self, idx: usize) -> Option<&u8> {
-        self.get(idx)
+        self.data.get(HEADER_LEN + idx)
     }
 
     fn records_near(&self, _idx: usize) -> &[u8] {
@@ -132,19 +100,21 @@ impl Form for LevelFile {
     }
 
     fn mapped(&self) -> u64 {
-        self.mapped_bytes()
+        self.data.mapped_len()
     }
 
     fn allocated(&self) -> u64 {
-        self.allocated_bytes()
+        self.data.len() as u64 - self.data.mapped_len()
     }
 
     fn header_bytes(&self, _header: &Header) -> [u8; HEADER_LEN] {
-        self.raw_header()
+        let mut h = [0u8; HEADER_LEN];
+        h.copy_from_slice(&self.data[..HEADER_LEN]);
+        h
     }
 
     fn copy_values(&self, first: usize, out: &mut [u8]) -> Result<(), TableError> {
-        out.copy_from_slice(self.values(first, out.len()));
+        out.copy_from_slice(&self.data[HEADER_LEN + first..HEADER_LEN + first + out.len()]);
         Ok(())
     }
 }

@@ -104,46 +104,9 @@ impl Shards {
         &parts[parts.partition_point(|p| p.first <= idx).saturating_sub(1)]
     }
 
-    /// The value byte of entry `idx`.
-    #[inline(always)]
-    pub(in crate::tables) fn byte(&self, idx: usize) -> u8 {
-        self.part(idx).byte(idx)
-    }
-
-    /// The value byte of entry `idx` for a prefetch.
-    #[inline(always)]
-    pub(in crate::tables) fn get(&self, idx: usize) -> Option<&u8> {
-        self.part(idx).get(idx)
-    }
-
-    /// The exception records of the shard holding entry `idx`.
-    pub(in crate::tables) fn records(&self, idx: usize) -> &[u8] {
-        self.part(idx).records()
-    }
-
-    /// Whether entry `idx` is in one of these shards.
-    pub(in crate::tables) fn holds(&self, idx: u64) -> bool {
-        self.parts
-            .iter()
-            .any(|p| (p.first as u64..(p.first + p.count) as u64).contains(&idx))
-    }
-
     /// One segment per shard, ascending.
-    pub(in crate::tables) fn segments(&self) -> Vec<Segment<'_>> {
+    fn segments(&self) -> Vec<Segment<'_>> {
         self.parts.iter().map(Part::segment).collect()
-    }
-
-    /// Bytes mapped from the shard files (none for copies in memory).
-    pub(in crate::tables) fn mapped_bytes(&self) -> u64 {
-        self.parts.iter().map(|p| p.data.mapped_len()).sum()
-    }
-
-    /// Bytes allocated for copies in memory (none for mapped files).
-    pub(in crate::tables) fn allocated_bytes(&self) -> u64 {
-        self.parts
-            .iter()
-            .map(|p| p.data.len() as u64 - p.data.mapped_len())
-            .sum()
     }
 
     /// The shards copied into anonymous memory.
@@ -158,19 +121,22 @@ impl Shards {
     }
 }
 
+/// The shards of a level as a storage form: each entry read from the
+/// shard that holds it; the exception records near an entry are its
+/// shard's.
 impl Form for Shards {
     #[inline(always)]
     fn value_byte(&self, idx: usize) -> Result<u8, TableError> {
-        Ok(self.byte(idx))
+        Ok(self.part(idx).byte(idx))
     }
 
     #[inline(always)]
     fn entry_ref(&self, idx: usize) -> Option<&u8> {
-        self.get(idx)
+        self.part(idx).get(idx)
     }
 
     fn records_near(&self, idx: usize) -> &[u8] {
-        self.records(idx)
+        self.part(idx).records()
     }
 
     fn segments_at<'a>(&'a self, _path: &'a Path) -> Vec<Segment<'a>> {
@@ -178,15 +144,20 @@ impl Form for Shards {
     }
 
     fn holds_entry(&self, idx: u64, _count: usize) -> bool {
-        self.holds(idx)
+        self.parts
+            .iter()
+            .any(|p| (p.first as u64..(p.first + p.count) as u64).contains(&idx))
     }
 
     fn mapped(&self) -> u64 {
-        self.mapped_bytes()
+        self.parts.iter().map(|p| p.data.mapped_len()).sum()
     }
 
     fn allocated(&self) -> u64 {
-        self.allocated_bytes()
+        self.parts
+            .iter()
+            .map(|p| p.data.len() as u64 - p.data.mapped_len())
+            .sum()
     }
 
     fn header_bytes(&self, header: &Header) -> [u8; HEADER_LEN] {
@@ -195,7 +166,7 @@ impl Form for Shards {
 
     fn copy_values(&self, first: usize, out: &mut [u8]) -> Result<(), TableError> {
         for (i, o) in out.iter_mut().enumerate() {
-            *o = self.byte(first + i);
+            *o = self.part(first + i).byte(first + i);
         }
         Ok(())
     }
