@@ -295,11 +295,13 @@ fn fast_and_safe_cells_give_the_same_levels_in_every_rule_set() {
 }
 
 /// A staged level (its forward pass written to scratch disk, the rest built
-/// with the lower levels released) is the in-memory build's file byte for
-/// byte, in every rule set under both loop rules; the safe rebuild that
+/// with the lower levels released; with `grouped`, the forward pass in up
+/// to three groups of lower levels, each raising the exits the ones before
+/// wrote) is the in-memory build's file byte for byte, in every rule set
+/// under both loop rules; the safe rebuild that
 /// some small Adjito levels need reads the scratch cells again; no scratch
 /// file is left.
-fn staged_is_in_memory<G: Game>(max: u32, rule: LoopRule) -> u32 {
+fn staged_is_in_memory<G: Game>(max: u32, rule: LoopRule, grouped: bool) -> u32 {
     use adji::tables::retrograde::outofcore::{CellStore, OocConfig};
     use adji::tables::retrograde::{build_tables_planned, plan_within};
     let one = tempfile::tempdir().unwrap();
@@ -308,6 +310,15 @@ fn staged_is_in_memory<G: Game>(max: u32, rule: LoopRule) -> u32 {
     let mut plan = plan_within::<G>(max, u64::MAX, None).unwrap();
     for l in plan.iter_mut().skip(1) {
         l.staged = true;
+        if grouped {
+            // The lower levels in up to three groups, level 0 first.
+            let k = l.level - 1;
+            let (a, b) = (k / 3, 2 * k / 3);
+            l.lower_groups = [(0, a), (a + 1, b), (b + 1, k)]
+                .into_iter()
+                .filter(|&(x, y)| x <= y)
+                .collect();
+        }
     }
     let ooc = OocConfig {
         shards: 1,
@@ -346,7 +357,9 @@ fn staged_levels_are_the_in_memory_files_in_every_rule_set() {
             } else {
                 17
             };
-            safe += adji::with_rules!(rules, staged_is_in_memory(max, rule));
+            for grouped in [false, true] {
+                safe += adji::with_rules!(rules, staged_is_in_memory(max, rule, grouped));
+            }
         }
     }
     assert!(safe > 0, "no staged level was built again in safe mode");

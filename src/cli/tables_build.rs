@@ -135,6 +135,8 @@ pub fn print_plan(
             fmt_bytes(l.file_bytes),
             if l.shards > 1 {
                 format!("{} out of core", l.shards)
+            } else if l.staged && !l.lower_groups.is_empty() {
+                format!("in memory, staged, {} groups", l.lower_groups.len())
             } else if l.staged {
                 "in memory, staged".into()
             } else {
@@ -428,6 +430,7 @@ mod tests {
             safe_work_bytes: 0,
             budget: u64::MAX,
             staged: false,
+            lower_groups: Vec::new(),
         }
     }
 

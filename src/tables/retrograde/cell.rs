@@ -287,3 +287,33 @@ pub(super) fn finished_bounds(w: u16, plane: Option<u8>) -> (u8, u8) {
     };
     (lo as u8, hi as u8)
 }
+
+/// The forward pass's cells from the boards' `(E, quiet-move count)`
+/// ([`exits_batch`]); with `settle`, a board without quiet moves is
+/// settled at once (and pending for the acyclic pass).
+pub(super) fn exit_words(words: &mut [u16], exits: &[(i32, u8)], settle: bool) {
+    for (w, &(e, cnt)) in words.iter_mut().zip(exits) {
+        let e = if e == i32::MIN { NONE } else { e as i8 };
+        debug_assert!(cnt <= CNT, "at most {CNT} quiet moves");
+        let b = if cnt == 0 && settle {
+            IN_W | IN_L | PEND_W
+        } else {
+            cnt
+        };
+        *w = cell_word(e, b);
+    }
+}
+
+/// Raises the forward-pass cells `words` (unsettled, of one group of
+/// lower levels: [`super::plan::LevelPlan::lower_groups`]) to the exits
+/// `before` holds for the same positions (of the groups before), the
+/// better exit of each; with `settle`, a position without quiet moves is
+/// then settled as [`exit_words`] settles it.
+pub(super) fn merge_exits(words: &mut [u16], before: &[u16], settle: bool) {
+    for (w, &b) in words.iter_mut().zip(before) {
+        let ((e, cnt), (eb, _)) = (cell_fields(*w), cell_fields(b));
+        let e = e.max(eb);
+        let e = if e == NONE { i32::MIN } else { e as i32 };
+        exit_words(std::slice::from_mut(w), &[(e, cnt)], settle);
+    }
+}

@@ -2,14 +2,15 @@
 //! (forward pass, acyclic pass, threshold sweep, finish).
 
 use std::marker::PhantomData;
+use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicBool, Ordering::AcqRel, Ordering::Relaxed};
 use std::time::Instant;
 
 use rayon::prelude::*;
 
 use super::cell::{
-    cell_fields, cell_word, cells, finished_bounds, plane_cells, Cell, Cells, Tally, CNT, IN_L,
-    IN_W, NONE, PEND_L, PEND_W,
+    cell_fields, cells, exit_words, finished_bounds, plane_cells, Cell, Cells, Tally, PEND_L,
+    PEND_W,
 };
 use super::driver::{LevelPasses, Phase};
 use super::events::{event, Ev, Mode, Worker, L, LOCAL_MAX, W};
@@ -409,6 +410,22 @@ pub(super) fn forward_cells<G: Game, W: Word>(
     dirty: &[AtomicBool],
     bar: &dyn Progress,
 ) {
+    let every = 0..=u32::MAX;
+    forward_cells_within::<G, W>(words, start, n, (lower, &every), settle, dirty, bar);
+}
+
+/// [`forward_cells`] counting only the captures into the lower levels
+/// `levels` (a group of a staged level's forward pass, [`super::staged`]):
+/// `lower` need hold no other level in memory, since no other is read.
+pub(super) fn forward_cells_within<G: Game, W: Word>(
+    words: &mut [u16],
+    start: u64,
+    n: u32,
+    (lower, levels): (&TableSet, &RangeInclusive<u32>),
+    settle: bool,
+    dirty: &[AtomicBool],
+    bar: &dyn Progress,
+) {
     words
         .par_chunks_mut(DIRTY_CHUNK)
         .enumerate()
@@ -416,7 +433,7 @@ pub(super) fn forward_cells<G: Game, W: Word>(
             let first = start + (ci * DIRTY_CHUNK) as u64;
             let (mut caps, mut exits) = (Vec::new(), Vec::new());
             for_each_batch::<G>(first, words.len(), n, |k, batch| {
-                exits_batch::<G, W>(n, batch, lower, &mut caps, &mut exits);
+                exits_batch::<G, W>(n, batch, (lower, levels), &mut caps, &mut exits);
                 exit_words(&mut words[k..k + batch.len()], &exits, settle);
             });
             chunk_done(words, &dirty[ci], bar);
@@ -439,22 +456,6 @@ pub(super) fn for_each_batch<G: Game>(
             *slot = it.next().expect("ranks within the level").1;
         }
         f(k, &batch[..m]);
-    }
-}
-
-/// The forward pass's cells from the boards' `(E, quiet-move count)`
-/// ([`exits_batch`]); with `settle`, a board without quiet moves is
-/// settled at once (and pending for the acyclic pass).
-pub(super) fn exit_words(words: &mut [u16], exits: &[(i32, u8)], settle: bool) {
-    for (w, &(e, cnt)) in words.iter_mut().zip(exits) {
-        let e = if e == i32::MIN { NONE } else { e as i8 };
-        debug_assert!(cnt <= CNT, "at most {CNT} quiet moves");
-        let b = if cnt == 0 && settle {
-            IN_W | IN_L | PEND_W
-        } else {
-            cnt
-        };
-        *w = cell_word(e, b);
     }
 }
 
@@ -689,17 +690,20 @@ pub(super) type Capture<W> = (usize, u8, u32, usize, W);
 fn exits_batch<G: Game, W: Word>(
     n: u32,
     batch: &[[u8; MAX_PITS]],
-    lower: &TableSet,
+    (lower, levels): (&TableSet, &RangeInclusive<u32>),
     caps: &mut Vec<Capture<W>>,
     out: &mut Vec<(i32, u8)>,
 ) {
     caps.clear();
     out.clear();
-    quiet_exits::<G, W>(n, batch, caps, out, |level, idx| {
-        if let Some(t) = lower.level(level) {
-            t.prefetch(idx);
-        }
+    quiet_exits::<G, W>(n, batch, caps, out, |level, idx| match lower.level(level) {
+        Some(t) if levels.contains(&level) => t.prefetch(idx),
+        _ => {}
     });
+    if *levels.end() < n {
+        // A group of levels: the captures into the others count elsewhere.
+        caps.retain(|c| levels.contains(&c.2));
+    }
     fold_captures(caps, out, |&(_, _, level, idx, c)| {
         let t = lower
             .level(level)

@@ -321,19 +321,24 @@ fn build_bounds<G: Game, W: packed::Word>(
 /// slab to the scratch file at `path` ([`staged`]; `settle` as
 /// [`BuildConfig::acyclic_pass`]): the first phase of a staged level, whose
 /// build then reads them back with the lower levels released
-/// ([`BuildConfig::stage`]). Returns the seconds it took.
+/// ([`BuildConfig::stage`]). In groups of lower levels
+/// ([`LevelPlan::lower_groups`]), pass `pass.0` of `pass.1` counts the
+/// captures into `levels` only, and raises the exits the passes before it
+/// wrote (a position's exit is the best of its captures'); the last pass
+/// settles. Returns the seconds it took.
 ///
 /// # Errors
 /// As [`build_level`], and I/O errors naming the file.
 pub fn stage_forward<G: Game>(
     n: u32,
-    lower: &TableSet,
+    (lower, levels): (&TableSet, &std::ops::RangeInclusive<u32>),
+    pass: (usize, usize),
     settle: bool,
     path: &Path,
     bar: &dyn Progress,
 ) -> Result<f64, TableError> {
     let size = check_size::<G>(n)? as usize;
-    if lower.covered() < n {
+    if lower.covered() < n.min(levels.end().saturating_add(1)) {
         return Err(TableError::Missing {
             level: lower.covered(),
             path: PathBuf::from("(lower levels)"),
@@ -341,33 +346,51 @@ pub fn stage_forward<G: Game>(
     }
     let t = Instant::now();
     bar.start(&format!("level {n}: forward pass to disk"), size as u64);
-    let stage = staged::Stage::create(path)?;
+    let stage = staged::Stage::open(path, pass.0 == 0)?;
+    let how = (levels, pass.0 > 0, settle && pass.0 + 1 == pass.1);
     if packed::packs::<G, u64>(n) {
-        stage_slabs::<G, u64>(n, size, lower, settle, &stage, bar)?;
+        stage_slabs::<G, u64>(n, size, lower, how, &stage, bar)?;
     } else {
-        stage_slabs::<G, u128>(n, size, lower, settle, &stage, bar)?;
+        stage_slabs::<G, u128>(n, size, lower, how, &stage, bar)?;
     }
     lower.check_damage()?;
     Ok(t.elapsed().as_secs_f64())
 }
 
-/// [`stage_forward`] with the boards packed into `W`.
+/// [`stage_forward`] with the boards packed into `W`: the captures into
+/// `levels`, merged with the cells written before when `merge`, settled
+/// when `settle`.
 fn stage_slabs<G: Game, W: packed::Word>(
     n: u32,
     size: usize,
     lower: &TableSet,
-    settle: bool,
+    (levels, merge, settle): (&std::ops::RangeInclusive<u32>, bool, bool),
     stage: &staged::Stage,
     bar: &dyn Progress,
 ) -> Result<(), TableError> {
-    let mut buf = vec![0u16; staged::STAGE_SLAB.min(size)];
+    let slab = staged::STAGE_SLAB.min(size);
+    let (mut buf, mut before) = (vec![0u16; slab], vec![0u16; if merge { slab } else { 0 }]);
     // The dirty marks are taken again from the cells when they are loaded.
-    let dirty: Vec<std::sync::atomic::AtomicBool> = (0..buf.len().div_ceil(frontier::DIRTY_CHUNK))
+    let dirty: Vec<std::sync::atomic::AtomicBool> = (0..slab.div_ceil(frontier::DIRTY_CHUNK))
         .map(|_| Default::default())
         .collect();
     for start in (0..size).step_by(staged::STAGE_SLAB) {
-        let words = &mut buf[..staged::STAGE_SLAB.min(size - start)];
-        level::forward_cells::<G, W>(words, start as u64, n, lower, settle, &dirty, bar);
+        let len = staged::STAGE_SLAB.min(size - start);
+        let words = &mut buf[..len];
+        let one = settle && !merge;
+        level::forward_cells_within::<G, W>(
+            words,
+            start as u64,
+            n,
+            (lower, levels),
+            one,
+            &dirty,
+            bar,
+        );
+        if merge {
+            stage.read(start, &mut before[..len])?;
+            cell::merge_exits(words, &before[..len], settle);
+        }
         stage.write(start, words)?;
     }
     Ok(())
@@ -546,7 +569,11 @@ pub fn build_tables_compressed<G: Game>(
         )?;
         Ok(c.map(|c| (c.from_bytes, c.to_bytes)))
     };
-    let copy = plan.iter().all(|l| l.shards == 1);
+    // Lower levels copied into memory when every level is built in memory
+    // with every lower level at once.
+    let copy = plan
+        .iter()
+        .all(|l| l.shards == 1 && l.lower_groups.is_empty());
     let keep = |t: Table, path: &Path| if copy { in_memory(t, path) } else { Ok(t) };
     let mut set = TableSet::empty(G::RULES.tables(), rule);
     for l in plan {
@@ -580,8 +607,28 @@ pub fn build_tables_compressed<G: Game>(
             if l.staged {
                 // The first phase with the lower levels, the rest without.
                 let path = staged::stage_path(dir, n);
-                staged_secs = stage_forward::<G>(n, &set, config.acyclic_pass, &path, bar)?;
+                let settle = config.acyclic_pass;
+                if l.lower_groups.is_empty() {
+                    let every = 0..=u32::MAX;
+                    staged_secs =
+                        stage_forward::<G>(n, (&set, &every), (0, 1), settle, &path, bar)?;
+                }
                 set = TableSet::empty(G::RULES.tables(), rule);
+                for (i, &(a, b)) in l.lower_groups.iter().enumerate() {
+                    // The group's levels in memory, those below it mapped
+                    // and never read.
+                    let mut group = TableSet::empty(G::RULES.tables(), rule);
+                    for m in 0..=b {
+                        let p = format::level_path(dir, G::RULES.tables(), rule, m);
+                        let check = [OpenCheck::Header, OpenCheck::Full][(m >= a) as usize];
+                        let t =
+                            Table::open_checked(&p, G::RULES.tables(), rule, m, G::PITS, check)?;
+                        group.push(if m >= a { in_memory(t, &p)? } else { t });
+                    }
+                    let pass = (i, l.lower_groups.len());
+                    staged_secs +=
+                        stage_forward::<G>(n, (&group, &(a..=b)), pass, settle, &path, bar)?;
+                }
                 config.stage = Some(path);
             }
             let built = build_level_bounds::<G>(n, &set, bar, &config);
@@ -600,7 +647,7 @@ pub fn build_tables_compressed<G: Game>(
                 // The lower levels again, for the next level; after the
                 // last one, only mapped for the caller (checked in full
                 // already in this run).
-                let last = plan.last().is_some_and(|p| p.level == n);
+                let last = plan.last().is_some_and(|p| p.level == n) || !copy;
                 let check = [OpenCheck::Full, OpenCheck::Header][last as usize];
                 for m in 0..n {
                     let p = format::level_path(dir, G::RULES.tables(), rule, m);

@@ -14,6 +14,8 @@ use crate::tables::walk::level_positions;
 
 use crate::games::packed;
 
+use super::staged;
+
 /// Positions a task of the floor pass walks.
 const CHUNK: usize = 1 << 14;
 
@@ -64,6 +66,11 @@ pub struct LevelPlan {
     /// disk, then the rest with the lower levels released. Its peak is the
     /// larger phase, not their sum.
     pub staged: bool,
+    /// The groups of lower levels (first and last level of each) whose
+    /// captures a staged level's forward pass counts one group at a time,
+    /// each group alone in memory; empty for a pass with every lower
+    /// level at once.
+    pub lower_groups: Vec<(u32, u32)>,
 }
 
 impl LevelPlan {
@@ -165,6 +172,7 @@ fn plan_sized<G: Game>(
                 safe_work_bytes: in_memory_bytes::<G>(n, positions, SAFE_CELL_BYTES),
                 budget: u64::MAX,
                 staged: false,
+                lower_groups: Vec::new(),
             };
             lower += file_bytes;
             Ok(p)
@@ -201,6 +209,7 @@ pub fn plan_within<G: Game>(
     shards: Option<u32>,
 ) -> Result<Vec<LevelPlan>, TableError> {
     let mut lower = 0;
+    let mut files = Vec::new();
     (0..=max)
         .map(|n| {
             let positions = check_size_sharded::<G>(n)?;
@@ -218,14 +227,17 @@ pub fn plan_within<G: Game>(
                 safe_work_bytes: in_memory_bytes::<G>(n, positions, SAFE_CELL_BYTES),
                 budget: memory,
                 staged: false,
+                lower_groups: Vec::new(),
             };
             l.peak_bytes = l.work_bytes + lower + OVERHEAD_BYTES;
             lower += l.file_bytes;
+            let below = files.clone();
+            files.push(l.file_bytes);
             let one = n <= max_build_level::<G>() && shards.is_none();
             if (one && l.peak_bytes <= memory) || n == 0 {
                 return Ok(l);
             }
-            let s = staged(l.clone());
+            let s = staged(l.clone(), memory, &below);
             if one && s.peak_bytes <= memory {
                 return Ok(s);
             }
@@ -234,16 +246,47 @@ pub fn plan_within<G: Game>(
         .collect()
 }
 
-/// The in-memory plan `l` staged ([`LevelPlan::staged`]): its peak is the
-/// larger of the forward pass (the lower levels and one slab's buffer,
-/// [`staged::stage_buffer_bytes`]) and the rest (the working memory), and
-/// its scratch disk the forward pass's cells ([`CELL_BYTES`] a position).
-fn staged(mut l: LevelPlan) -> LevelPlan {
-    let forward = l.lower_bytes + super::staged::stage_buffer_bytes(l.positions);
+/// The in-memory plan `l` staged ([`LevelPlan::staged`]) within `memory`,
+/// the files of the levels below being `below`: its peak is the larger of
+/// the forward pass (the lower levels and one slab's buffer,
+/// [`staged::stage_buffer_bytes`]; where they do not fit, the largest of
+/// the [`lower_groups`] that do, and two slabs) and the rest (the working
+/// memory), and its scratch disk the forward pass's cells ([`CELL_BYTES`]
+/// a position).
+fn staged(mut l: LevelPlan, memory: u64, below: &[u64]) -> LevelPlan {
+    let mut forward = l.lower_bytes + staged::stage_buffer_bytes(l.positions, false);
+    if forward + OVERHEAD_BYTES > memory {
+        let buffer = staged::stage_buffer_bytes(l.positions, true);
+        let groups = lower_groups(below, memory.saturating_sub(OVERHEAD_BYTES + buffer));
+        let sum = |&(a, b): &(u32, u32)| below[a as usize..=b as usize].iter().sum::<u64>();
+        forward = groups.iter().map(sum).max().unwrap_or(0) + buffer;
+        l.lower_groups = groups;
+    }
     l.peak_bytes = forward.max(l.work_bytes) + OVERHEAD_BYTES;
     l.scratch_bytes = (CELL_BYTES * l.positions as f64) as u64;
     l.staged = true;
     l
+}
+
+/// The levels whose files are `files` (level 0 first) in groups of
+/// consecutive levels, from level 0 up, each of at most `room` bytes
+/// where it can be (a level larger than `room` is a group alone).
+pub fn lower_groups(files: &[u64], room: u64) -> Vec<(u32, u32)> {
+    let mut groups: Vec<(u32, u32)> = Vec::new();
+    let mut held = 0;
+    for (k, &f) in files.iter().enumerate() {
+        match groups.last_mut() {
+            Some(g) if held + f <= room => {
+                g.1 = k as u32;
+                held += f;
+            }
+            _ => {
+                groups.push((k as u32, k as u32));
+                held = f;
+            }
+        }
+    }
+    groups
 }
 
 /// Turns the in-memory plan `l` into an out-of-core one (see

@@ -31,10 +31,9 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::cell::exit_words;
 use super::frontier::DIRTY_CHUNK;
-use super::level::{
-    child, chunk_done, exit_words, fold_captures, for_each_batch, quiet_exits, Capture,
-};
+use super::level::{child, chunk_done, fold_captures, for_each_batch, quiet_exits, Capture};
 use super::part::Layout;
 use crate::distributed::{process_cpu_secs, Comm};
 use crate::game::{Game, Position};

@@ -34,10 +34,11 @@ use crate::tables::error::TableError;
 pub const STAGE_SLAB: usize = 1 << 26;
 
 /// Memory the staged forward pass takes besides the lower levels: one
-/// slab's cells, and its dirty marks.
-pub fn stage_buffer_bytes(positions: u64) -> u64 {
+/// slab's cells, and its dirty marks; in groups of lower levels, a second
+/// slab, the cells of the groups before (see [`super::plan::LevelPlan::lower_groups`]).
+pub fn stage_buffer_bytes(positions: u64, groups: bool) -> u64 {
     let slab = positions.min(STAGE_SLAB as u64);
-    2 * slab + slab.div_ceil(DIRTY_CHUNK as u64)
+    (2 + 2 * groups as u64) * slab + slab.div_ceil(DIRTY_CHUNK as u64)
 }
 
 /// The scratch file of level `n`'s staged forward pass in `dir`.
@@ -52,15 +53,17 @@ pub(super) struct Stage {
 }
 
 impl Stage {
-    /// Creates (or truncates) the scratch file at `path`.
+    /// Opens the scratch file at `path` for reading and writing, created
+    /// (or truncated) when `fresh`.
     ///
     /// # Errors
     /// [`TableError::Io`] naming `path`.
-    pub(super) fn create(path: &Path) -> Result<Stage, TableError> {
+    pub(super) fn open(path: &Path, fresh: bool) -> Result<Stage, TableError> {
         let file = OpenOptions::new()
+            .read(true)
             .write(true)
-            .create(true)
-            .truncate(true)
+            .create(fresh)
+            .truncate(fresh)
             .open(path)
             .map_err(|e| io_at(path, e))?;
         Ok(Stage {
@@ -81,6 +84,22 @@ impl Stage {
             .and_then(|()| f.sync_data())
             .map_err(|e| io_at(&self.path, e))?;
         drop_pages(f, at, 2 * words.len() as u64);
+        Ok(())
+    }
+}
+
+impl Stage {
+    /// Reads the cells of ranks `start..start + words.len()` written
+    /// before into `words`, and drops their cached pages.
+    ///
+    /// # Errors
+    /// [`TableError::Io`] naming the file.
+    pub(super) fn read(&self, start: usize, words: &mut [u16]) -> Result<(), TableError> {
+        let at = 2 * start as u64;
+        self.file
+            .read_exact_at(as_bytes_mut(words), at)
+            .map_err(|e| io_at(&self.path, e))?;
+        drop_pages(&self.file, at, 2 * words.len() as u64);
         Ok(())
     }
 }
