@@ -455,17 +455,9 @@ fn in_memory(t: Table, path: &Path) -> Result<Table, TableError> {
 /// holds the cells, where every random access of the sweep then misses the
 /// TLB (results/tables.md §2). A hint: failures are ignored.
 fn drop_cached(path: &Path) {
-    #[cfg(target_os = "linux")]
     if let Ok(f) = std::fs::File::open(path) {
-        use std::os::fd::AsRawFd;
-        // SAFETY: posix_fadvise takes an open descriptor and reads no memory
-        // of ours.
-        unsafe {
-            libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED);
-        }
+        staged::drop_pages(&f, 0, 0);
     }
-    #[cfg(not(target_os = "linux"))]
-    let _ = path;
 }
 
 /// Builds (or resumes) levels `0..=max` in `dir`, with no memory budget;

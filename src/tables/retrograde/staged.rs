@@ -46,7 +46,7 @@ pub(super) fn stage_path(dir: &Path, n: u32) -> PathBuf {
     dir.join(format!("{TMP_PREFIX}staged-{n:03}-forward{TMP_SUFFIX}"))
 }
 
-/// The scratch file of a staged forward pass, open for writing.
+/// The scratch file of a staged forward pass, open for reading and writing.
 pub(super) struct Stage {
     file: File,
     path: PathBuf,
@@ -65,7 +65,7 @@ impl Stage {
             .create(fresh)
             .truncate(fresh)
             .open(path)
-            .map_err(|e| io_at(path, e))?;
+            .map_err(TableError::io_at(path))?;
         Ok(Stage {
             file,
             path: path.to_path_buf(),
@@ -82,13 +82,11 @@ impl Stage {
         let f = &self.file;
         f.write_all_at(as_bytes(words), at)
             .and_then(|()| f.sync_data())
-            .map_err(|e| io_at(&self.path, e))?;
+            .map_err(TableError::io_at(&self.path))?;
         drop_pages(f, at, 2 * words.len() as u64);
         Ok(())
     }
-}
 
-impl Stage {
     /// Reads the cells of ranks `start..start + words.len()` written
     /// before into `words`, and drops their cached pages.
     ///
@@ -98,7 +96,7 @@ impl Stage {
         let at = 2 * start as u64;
         self.file
             .read_exact_at(as_bytes_mut(words), at)
-            .map_err(|e| io_at(&self.path, e))?;
+            .map_err(TableError::io_at(&self.path))?;
         drop_pages(&self.file, at, 2 * words.len() as u64);
         Ok(())
     }
@@ -110,23 +108,11 @@ impl Stage {
 /// # Errors
 /// I/O errors, and a file shorter than the cells.
 pub(super) fn load(words: &mut [u16], path: &Path) -> Result<(), TableError> {
-    let f = File::open(path).map_err(|e| io_at(path, e))?;
+    let stage = Stage::open(path, false)?;
     for (k, slab) in words.chunks_mut(STAGE_SLAB).enumerate() {
-        let at = 2 * (k * STAGE_SLAB) as u64;
-        let len = 2 * slab.len() as u64;
-        f.read_exact_at(as_bytes_mut(slab), at)
-            .map_err(|e| io_at(path, e))?;
-        drop_pages(&f, at, len);
+        stage.read(k * STAGE_SLAB, slab)?;
     }
     Ok(())
-}
-
-/// An I/O error at `path`.
-fn io_at(path: &Path, e: std::io::Error) -> TableError {
-    TableError::Io {
-        path: path.to_path_buf(),
-        source: e,
-    }
 }
 
 /// The bytes of `words`, in the machine's order (the file is scratch, read
@@ -143,9 +129,10 @@ fn as_bytes_mut(words: &mut [u16]) -> &mut [u8] {
 }
 
 /// Asks the kernel to drop the cached pages of `len` bytes of `f` at `at`
-/// (written back already), so that the scratch file does not take the
-/// memory the next phase needs. A hint: failures are ignored.
-fn drop_pages(f: &File, at: u64, len: u64) {
+/// (to the end when `len` is 0; written back already): a scratch file's,
+/// or a lower level's that the builder holds a copy of, so that they do
+/// not take the memory the next phase needs. A hint: failures are ignored.
+pub(super) fn drop_pages(f: &File, at: u64, len: u64) {
     #[cfg(target_os = "linux")]
     {
         use std::os::fd::AsRawFd;
