@@ -47,11 +47,12 @@ mod dash {
             self.map.get(&key).map(|e| *e)
         }
 
-        fn store(&self, key: u128, e: Entry) {
+        fn store(&self, key: u128, e: Entry) -> bool {
             if self.map.len() >= self.cap && !self.map.contains_key(&key) {
-                return;
+                return false;
             }
             self.map.insert(key, e);
+            false
         }
 
         fn new_generation(&self) {}

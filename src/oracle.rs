@@ -98,6 +98,8 @@ pub struct SolveOptions {
     pub limits: Limits,
     /// On every thread of rayon's current pool (ABDADA), or on one.
     pub parallel: bool,
+    /// Count where the nodes go, per ply (the report's `profile`).
+    pub profile: bool,
 }
 
 /// An exact solve's answer.
@@ -328,6 +330,7 @@ impl Oracle {
             rule: self.rule,
             limits: opts.limits,
             parallel: opts.parallel,
+            profile: opts.profile,
             ..Options::default()
         };
         fn go<G: Game, T: TransTable>(

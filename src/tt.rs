@@ -145,8 +145,10 @@ impl Entry {
 pub trait TransTable: Sync + Send {
     /// Looks a key up.
     fn probe(&self, key: u128) -> Option<Entry>;
-    /// Stores an entry (it may be dropped).
-    fn store(&self, key: u128, e: Entry);
+    /// Stores an entry (it may be dropped). Returns whether it took the
+    /// place of another key's entry stored in this generation (counted by
+    /// the search's profile; a table that never evicts says `false`).
+    fn store(&self, key: u128, e: Entry) -> bool;
     /// Hints that `key` will be probed soon (no effect on results).
     fn prefetch(&self, _key: u128) {}
     /// Starts a new search generation.
@@ -339,17 +341,20 @@ impl TransTable for AtomicTable {
         let _ = key;
     }
 
-    fn store(&self, key: u128, e: Entry) {
+    fn store(&self, key: u128, e: Entry) -> bool {
         let b = self.bucket(key);
         let gen = self.gen.load(Ordering::Relaxed);
         // Choose the slot: same key, else least work (old generations count as 0).
         let mut pick = b;
         let mut pick_score = u32::MAX;
+        // Per slot: whether it holds another key's entry of this generation.
+        let mut live = [false; 2];
         for i in b..b + 2 {
             match self.read(&self.slots[i]) {
                 Some((k, _)) if k == key => {
                     pick = i;
                     pick_score = 0;
+                    live = [false; 2];
                     break;
                 }
                 Some((_, d)) => {
@@ -359,6 +364,7 @@ impl TransTable for AtomicTable {
                     } else {
                         old.work as u32 + 1
                     };
+                    live[i - b] = score > 0;
                     if score < pick_score {
                         pick_score = score;
                         pick = i;
@@ -378,13 +384,14 @@ impl TransTable for AtomicTable {
                 .compare_exchange(cur, cur + 1, Ordering::Acquire, Ordering::Relaxed)
                 .is_err()
         {
-            return; // another writer is in this slot: drop the store
+            return false; // another writer is in this slot: drop the store
         }
         fence(Ordering::Release);
         s.k0.store(key as u64, Ordering::Relaxed);
         s.k1.store((key >> 64) as u64, Ordering::Relaxed);
         s.data.store(pack(&e, gen), Ordering::Relaxed);
         s.seq.store(cur + 2, Ordering::Release);
+        live[pick - b]
     }
 
     fn new_generation(&self) {

@@ -438,3 +438,38 @@ fn a_slam_forbidden_solve_leaves_nothing_for_the_default_reading() {
     assert_ne!(slam, fresh, "the two readings differ here");
     assert_eq!(shared, fresh);
 }
+
+#[test]
+fn the_profile_counts_every_node_and_changes_nothing() {
+    // A mid-game Adjito position with tables below it, one thread: the
+    // profile's rows add up to the search's own counters, the value phase
+    // is a part of the whole, and profiling changes no node count.
+    let dir = tempfile::tempdir().unwrap();
+    let set = tables::<Adjito>(dir.path(), LoopRule::Start, 10);
+    let st = "0,3,1,2,0,2/2,0,1,1,2,0 B 18-16";
+    let pos = adji::notation::parse_state::<Adjito>(st, adji::notation::Stores::Required)
+        .unwrap()
+        .pos;
+    let run = |profile: bool| {
+        let tt = AtomicTable::new(4);
+        let o = Options {
+            profile,
+            ..opts(LoopRule::Start, false)
+        };
+        Searcher::<Adjito, _>::new(Some(&set), &tt, o)
+            .unwrap()
+            .analyse(&pos)
+    };
+    let (plain, profiled) = (run(false), run(true));
+    assert!(plain.profile.is_none());
+    let p = profiled.profile.expect("asked for");
+    let t = p.total();
+    assert_eq!(plain.stats.nodes, profiled.stats.nodes);
+    assert_eq!(t.nodes, profiled.stats.nodes);
+    assert_eq!(t.tt_probes, profiled.stats.tt_probes);
+    assert_eq!(t.tt_hits, profiled.stats.tt_hits);
+    assert!(t.nodes > 100, "too small a search to test: {}", t.nodes);
+    assert!(p.value_nodes > 0 && p.value_nodes <= t.nodes);
+    assert!(t.cuts >= t.first_cuts && t.expanded >= t.cuts && t.table_hits <= t.table_probes);
+    assert_eq!(plain.value, profiled.value);
+}

@@ -112,6 +112,7 @@ impl PySolver {
         let opts = SolveOptions {
             limits,
             parallel: self.threads > 1,
+            ..Default::default()
         };
         let p = p.posed;
         let watch = Watch::new();

@@ -44,6 +44,10 @@ pub struct SolveArgs {
     /// Stop after about this many nodes and report bounds.
     #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
+    /// Also count where the nodes go, per ply from the root of each solve
+    /// (nodes, hash probes and cuts, table lookups, first-move cutoffs).
+    #[arg(long)]
+    pub profile: bool,
     #[command(flatten)]
     pub out: JsonArg,
 }
@@ -91,6 +95,7 @@ fn run(a: &SolveArgs, rules: RuleSet, threads: usize) -> Result<(), CliError> {
                 time: a.time.map(Duration::from_secs_f64),
             },
             parallel: threads > 1,
+            profile: a.profile,
         },
     };
     let Some(file) = &a.positions_file else {

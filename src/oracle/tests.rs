@@ -107,7 +107,8 @@ fn a_set_given_alone_refuses_another_game_with_the_searchs_words() {
                     nodes: Some(1000),
                     time: None
                 },
-                parallel: false
+                parallel: false,
+                ..Default::default()
             },
             None
         )
@@ -137,6 +138,7 @@ fn solve_is_the_searchers_under_every_rule_set() {
             let opts = SolveOptions {
                 limits,
                 parallel: false,
+                ..Default::default()
             };
             for o in [&with, &without] {
                 let tt = AtomicTable::new(1);
@@ -250,6 +252,7 @@ fn a_raised_watch_stops_the_solve_with_bounds_and_counts_its_nodes() {
             time: None,
         },
         parallel: false,
+        ..Default::default()
     };
     let s = o.solve(p, &tt, opts, Some(&w)).unwrap();
     assert_eq!(w.nodes(), s.report.nodes);

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::{RulesTag, Sides};
 use crate::game::{Game, Position, State};
 use crate::notation::{format_line, format_move, format_state};
-use crate::search::{Analysis, PvEnd};
+use crate::search::{Analysis, Profile, PvEnd};
 use crate::value::Range;
 
 /// Projected final scores: exact, or between two projections.
@@ -118,6 +118,9 @@ pub struct SolveReport {
     /// The board diagram (text only).
     #[serde(skip)]
     pub diagram: String,
+    /// Where the nodes went, per ply (`solve --profile`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile: Option<Profile>,
 }
 
 /// Win, draw or loss for the mover, from bounds on the value.
@@ -190,6 +193,7 @@ impl SolveReport {
             value: exact.then_some(a.value.lower),
             wdl: wdl(a.value.lower, a.value.upper, ms, os, n),
             diagram: crate::display::diagram::<G>(st),
+            profile: a.profile.clone(),
         }
     }
 }
@@ -255,7 +259,11 @@ impl fmt::Display for SolveReport {
             }
         }
         writeln!(f, "result for the mover: {}", self.wdl)?;
-        self.fmt_moves(f)
+        self.fmt_moves(f)?;
+        match &self.profile {
+            Some(p) => fmt_profile(p, f),
+            None => Ok(()),
+        }
     }
 }
 
@@ -295,4 +303,46 @@ impl SolveReport {
             self.table_hits
         )
     }
+}
+
+/// The per-ply table of `solve --profile`: plies with nodes, then the total.
+fn fmt_profile(p: &Profile, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    let t = p.total();
+    writeln!(
+        f,
+        "profile: {} nodes, {} of them until the value was known",
+        t.nodes, p.value_nodes
+    )?;
+    writeln!(
+        f,
+        "| ply | nodes | hash probes | hits | hash cuts | table lookups | hits | expanded | cutoffs | first move | ETC | children settled in the parent | stores | overwrites |"
+    )?;
+    writeln!(f, "|{}", "---:|".repeat(14))?;
+    let last = crate::search::PLIES - 1;
+    let rows = p.plies.iter().enumerate().filter(|(_, c)| c.nodes > 0);
+    for (i, c) in rows.chain(std::iter::once((usize::MAX, &t))) {
+        let ply = match i {
+            usize::MAX => "all".to_string(),
+            i if i == last => format!("{i}+"),
+            i => i.to_string(),
+        };
+        writeln!(
+            f,
+            "| {ply} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            c.nodes,
+            c.tt_probes,
+            c.tt_hits,
+            c.tt_cuts,
+            c.table_probes,
+            c.table_hits,
+            c.expanded,
+            c.cuts,
+            c.first_cuts,
+            c.etc_cuts,
+            c.known_children,
+            c.stores,
+            c.overwrites
+        )?;
+    }
+    Ok(())
 }

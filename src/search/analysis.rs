@@ -96,6 +96,9 @@ pub struct Analysis {
     pub value_ms: u64,
     /// Counters.
     pub stats: Stats,
+    /// Counters per ply, when the search profiled
+    /// ([`super::Options::profile`]).
+    pub profile: Option<super::Profile>,
 }
 
 impl Analysis {

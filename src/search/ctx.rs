@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::Instant;
 
+use super::profile::{PlyCounts, Profile};
 use super::{Abort, Limits, Stats};
 
 /// Slots of the counting filter over the path's keys.
@@ -76,6 +77,8 @@ pub(super) struct Ctx {
     pub probes: u64,
     pub hits: u64,
     pub table_hits: u64,
+    /// Counters per ply, when the search profiles ([`Shared::profiling`]).
+    pub profile: Option<Box<Profile>>,
 }
 
 impl Ctx {
@@ -95,7 +98,23 @@ impl Ctx {
             probes: 0,
             hits: 0,
             table_hits: 0,
+            profile: shared.profiling.then(Box::default),
         }
+    }
+
+    /// The profile's row of ply `ply`, when the search profiles.
+    #[inline]
+    pub fn at(&mut self, ply: usize) -> Option<&mut PlyCounts> {
+        self.profile.as_deref_mut().map(|p| p.at(ply))
+    }
+
+    /// The profile's row of the current ply (the path's length: the ply
+    /// of a node not yet entered, or of the children of the last node
+    /// entered), when the search profiles.
+    #[inline]
+    pub fn here(&mut self) -> Option<&mut PlyCounts> {
+        let ply = self.stack.len();
+        self.at(ply)
     }
 
     /// Enters a node with path key `key`; a stretch start begins a new
@@ -180,6 +199,10 @@ pub(super) struct Shared {
     alarm: Option<std::sync::Arc<AtomicBool>>,
     /// When the search was set up.
     pub born: Instant,
+    /// Whether threads keep counters per ply ([`super::Options::profile`]).
+    pub profiling: bool,
+    /// The counters per ply of the jobs finished so far.
+    profile: std::sync::Mutex<Profile>,
 }
 
 impl Shared {
@@ -197,6 +220,8 @@ impl Shared {
             deadline: limits.time.map(|d| Instant::now() + d),
             alarm: None,
             born: Instant::now(),
+            profiling: false,
+            profile: Default::default(),
         }
     }
 
@@ -204,6 +229,31 @@ impl Shared {
     /// it is raised.
     pub fn with_alarm(self, alarm: Option<std::sync::Arc<AtomicBool>>) -> Self {
         Shared { alarm, ..self }
+    }
+
+    /// Keeps counters per ply when `on`.
+    pub fn with_profile(self, on: bool) -> Self {
+        Shared {
+            profiling: on,
+            ..self
+        }
+    }
+
+    /// Adds the counters per ply of `ctx` (a finished job's thread) to
+    /// the search's.
+    pub fn merge_profile(&self, ctx: &mut Ctx) {
+        if let Some(p) = ctx.profile.take() {
+            let mut all = self.profile.lock().unwrap_or_else(|e| e.into_inner());
+            all.merge(&p);
+        }
+    }
+
+    /// The counters per ply of the jobs finished so far.
+    pub fn profile(&self) -> Profile {
+        self.profile
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// Nodes a thread counts between flushes: small enough that all the

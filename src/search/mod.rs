@@ -69,12 +69,14 @@ mod depth;
 mod negamax;
 mod ordering;
 mod parallel;
+mod profile;
 mod pv;
 mod root;
 
 pub use analysis::{Analysis, MoveResult, PvEnd, Stats};
 use ctx::Shared;
 pub use parallel::MAX_PLY;
+pub use profile::{PlyCounts, Profile, PLIES};
 
 /// Search limits.
 #[derive(Clone, Copy, Debug, Default)]
@@ -119,6 +121,8 @@ pub struct Options {
     /// as `MAX_PLY`), which is the default; smaller values exist to test
     /// the cap.
     pub max_ply: usize,
+    /// Keep counters per ply ([`Searcher::profile`]); off by default.
+    pub profile: bool,
 }
 
 impl Default for Options {
@@ -135,6 +139,7 @@ impl Default for Options {
             abdada: true,
             pv_max: 24,
             max_ply: MAX_PLY,
+            profile: false,
         }
     }
 }
@@ -250,7 +255,9 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
             tt,
             tt_ctx: crate::tt::Context::new(G::RULES, opts.rule),
             opts,
-            shared: Shared::new(opts.limits, opts.max_ply).with_alarm(tables.map(TableSet::alarm)),
+            shared: Shared::new(opts.limits, opts.max_ply)
+                .with_alarm(tables.map(TableSet::alarm))
+                .with_profile(opts.profile),
             busy: std::sync::OnceLock::new(),
             _g: Default::default(),
         })
@@ -270,6 +277,10 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
         ctx.probes += 1;
         let e = self.tt.probe(k);
         ctx.hits += e.is_some() as u64;
+        if let Some(p) = ctx.here() {
+            p.tt_probes += 1;
+            p.tt_hits += e.is_some() as u64;
+        }
         e
     }
 
@@ -290,6 +301,12 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
     /// since it was made).
     pub fn stats(&self) -> Stats {
         self.shared.stats(self.shared.born)
+    }
+
+    /// The counters per ply of the jobs finished so far, when
+    /// [`Options::profile`] is on (all zero otherwise).
+    pub fn profile(&self) -> Profile {
+        self.shared.profile()
     }
 
     /// Analyses `pos` as the start of a stretch: the value, every move's
@@ -326,6 +343,7 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
                 from_tables: false,
                 value_ms: 0,
                 stats: self.shared.stats(t0),
+                profile: None,
             };
         }
         // The root's value first, as one bisection over the whole tree: it
@@ -340,6 +358,7 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
             }
             _ => (None, 0),
         };
+        let value_nodes = self.shared.nodes();
         let (mut moves, from_tables) = match (table, depth, root) {
             (Some(m), _, _) => (m, true),
             (None, Some(d), _) => (self.depth_move_results(pos, w, d), false),
@@ -382,6 +401,10 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
                 stats.time_ms
             },
             stats,
+            profile: self.opts.profile.then(|| Profile {
+                value_nodes,
+                ..self.shared.profile()
+            }),
         }
     }
 

@@ -102,6 +102,11 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
         alpha: i32,
         beta: i32,
     ) -> Result<(i32, bool), Abort> {
+        // Counted first, so that a node whose count stops the search is in
+        // the profile too.
+        if let Some(p) = ctx.here() {
+            p.nodes += 1;
+        }
         self.shared.count(ctx)?;
         if ctx.ply() >= self.opts.max_ply {
             // Deeper would risk the stack: stop as a limit does.
@@ -123,20 +128,30 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
         }
         let known = match self.probe_known(ctx, node, board.0, alpha, beta) {
             Ok(known) => known,
-            Err(cut) => return Ok(cut),
+            Err(cut) => {
+                if let Some(p) = ctx.here() {
+                    p.tt_cuts += 1;
+                }
+                return Ok(cut);
+            }
         };
         let saved = ctx.enter(path, node.start.is_some());
         let found = self.search_moves(ctx, node, &moves, known.hint, alpha, beta);
         ctx.leave(saved);
         let found = found?;
-        self.store(board.0, node.start, &known, &found, alpha, beta);
+        self.store(ctx, board.0, node.start, (&known, &found), (alpha, beta));
         Ok((found.best, found.rep))
     }
 
     /// A stretch start's value from the endgame tables, when they cover it.
     fn table_value(&self, ctx: &mut Ctx, node: &Node) -> Option<i32> {
         let (kind, t) = (node.start?, self.tables?);
-        let b = t.bounds::<G>(&node.pos)?;
+        let b = t.bounds::<G>(&node.pos);
+        if let Some(p) = ctx.here().filter(|_| t.covers(node.pos.level())) {
+            p.table_probes += 1;
+            p.table_hits += b.is_some() as u64;
+        }
+        let b = b?;
         ctx.table_hits += 1;
         Some(match kind {
             Kind::Rule => b.value(node.w),
@@ -209,16 +224,29 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
         };
         let sorter = MoveSorter::new::<G>(&node.pos, moves, &order);
         ctx.table_hits += sorter.exact() as u64;
+        let ply = ctx.ply() - 1;
+        if let Some(p) = ctx.at(ply + 1) {
+            p.table_probes += sorter.probed() as u64;
+            p.table_hits += sorter.exact() as u64;
+        }
+        if let Some(p) = ctx.at(ply) {
+            p.expanded += 1;
+        }
         let mut found = Found {
             best: i32::MIN,
             best_mv: NO_MOVE,
             rep: false,
             spent: 0,
         };
+        // Per child (by index), its range from the hash entries read here.
+        let mut known = [None; 6];
         if self.opts.etc {
-            if let Some((v, mv)) = self.etc_cut(ctx, &sorter, beta) {
+            if let Some((v, mv)) = self.etc_cut(ctx, &sorter, beta, &mut known) {
                 found.best = v;
                 found.best_mv = mv;
+                if let Some(p) = ctx.at(ply) {
+                    p.etc_cuts += 1;
+                }
                 return Ok(found);
             }
         }
@@ -239,13 +267,22 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
                     continue;
                 }
             }
+            let c = (c, known[i]);
             if self.try_move(ctx, node, c, busy, (&mut found, &mut a), beta)? {
                 found.spent = ctx.nodes - nodes_before;
+                if let Some(p) = ctx.at(ply) {
+                    p.cuts += 1;
+                    p.first_cuts += (i == 0) as u64;
+                }
                 return Ok(found);
             }
         }
         for &i in &deferred[..n_deferred] {
-            if self.try_move(ctx, node, &children[i], None, (&mut found, &mut a), beta)? {
+            let c = (&children[i], known[i]);
+            if self.try_move(ctx, node, c, None, (&mut found, &mut a), beta)? {
+                if let Some(p) = ctx.at(ply) {
+                    p.cuts += 1;
+                }
                 break;
             }
         }
@@ -255,12 +292,13 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
 
     /// Searches move `c` in the window `(a, beta)`, marked busy in `busy`
     /// meanwhile, and folds its score into `found` and `a`. Returns whether
-    /// it reached `beta`.
+    /// it reached `beta`. `known`: the child's range from its hash entries,
+    /// read by [`Self::etc_cut`].
     fn try_move(
         &self,
         ctx: &mut Ctx,
         node: &Node,
-        c: &Child,
+        (c, known): (&Child, Option<Range>),
         busy: Option<&Busy>,
         (found, a): (&mut Found, &mut i32),
         beta: i32,
@@ -270,7 +308,15 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
             b.enter(k);
             (b, k)
         });
-        let r = self.move_score(ctx, node, c, *a, beta);
+        let r = match self.known_score(c, known, *a, beta) {
+            Some(score) => {
+                if let Some(p) = ctx.at(ctx.ply() - 1) {
+                    p.known_children += 1;
+                }
+                Ok((score, false))
+            }
+            None => self.move_score(ctx, node, c, *a, beta),
+        };
         if let Some((b, k)) = key {
             b.leave(k);
         }
@@ -282,6 +328,22 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
         }
         *a = (*a).max(score);
         Ok(*a >= beta)
+    }
+
+    /// The fail-soft score of move `c` in the window `(a, beta)` when the
+    /// child's range `known`, read from its hash entries by the parent,
+    /// decides it (as the child's own probe would, without visiting it).
+    fn known_score(&self, c: &Child, known: Option<Range>, a: i32, beta: i32) -> Option<i32> {
+        let r = known?;
+        if c.captured > 0 {
+            let (lower, upper) = (
+                capture_value(c.captured, beta),
+                capture_value(c.captured, a),
+            );
+            cut(r, lower, upper).map(|v| capture_value(c.captured, v))
+        } else {
+            cut(r, -beta, -a).map(|v| -v)
+        }
     }
 
     /// The fail-soft score of move `c` of `node` in the window `(a, beta)`,
@@ -357,31 +419,51 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
     /// Enhanced transposition cutoff: a move whose child's table entry
     /// already proves it reaches `beta`, with the bound it proves. Such a
     /// bound holds on every path (a child on the path is left to the
-    /// search, which scores it as a repeat).
-    fn etc_cut(&self, ctx: &mut Ctx, sorter: &MoveSorter, beta: i32) -> Option<(i32, u8)> {
-        let rest = &sorter.children()[sorter.exact()..];
+    /// search, which scores it as a repeat). Each child's range from the
+    /// entries read goes to `known` (by child index), for the moves' search
+    /// to skip a child whose range already decides its window.
+    fn etc_cut(
+        &self,
+        ctx: &mut Ctx,
+        sorter: &MoveSorter,
+        beta: i32,
+        known: &mut [Option<Range>; 6],
+    ) -> Option<(i32, u8)> {
+        let first = sorter.exact();
+        let rest = &sorter.children()[first..];
         let mut boards = [Packed(0); 6];
         for (c, b) in rest.iter().zip(boards.iter_mut()) {
             *b = c.pos.pack_board();
             self.tt.prefetch(self.key(b.0, Kind::Free));
         }
-        for (c, &board) in rest.iter().zip(boards.iter()) {
-            let score = if c.captured > 0 {
-                let mut upper = POS_INF;
-                for k in [Kind::Free, Kind::Rule] {
-                    if let Some(e) = self.probe_tt(ctx, self.key(board.0, k)) {
-                        upper = upper.min(e.upper as i32);
-                    }
-                }
-                capture_value(c.captured, upper)
+        let any = Range {
+            lower: NEG_INF,
+            upper: POS_INF,
+        };
+        for (i, (c, &board)) in rest.iter().zip(boards.iter()).enumerate() {
+            // A capture's child is a stretch start: its Rule entry holds
+            // too. A quiet child on the path scores a repeat instead.
+            let kinds: &[Kind] = if c.captured > 0 {
+                &[Kind::Free, Kind::Rule]
+            } else if ctx.repeats(board.with_side(c.pos.side).key()) {
+                continue;
             } else {
-                if ctx.repeats(board.with_side(c.pos.side).key()) {
-                    continue;
+                &[Kind::Free]
+            };
+            let mut r = any;
+            for &k in kinds {
+                if let Some(e) = self.probe_tt(ctx, self.key(board.0, k)) {
+                    r = r.meet(e.range());
                 }
-                match self.probe_tt(ctx, self.key(board.0, Kind::Free)) {
-                    Some(e) => -(e.upper as i32),
-                    None => continue,
-                }
+            }
+            if r == any {
+                continue;
+            }
+            known[first + i] = Some(r);
+            let score = if c.captured > 0 {
+                capture_value(c.captured, r.upper)
+            } else {
+                -r.upper
             };
             if score >= beta {
                 return Some((score, c.mv.0));
@@ -394,24 +476,30 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
     /// repeat was met, and under the node's start kind when it is one.
     fn store(
         &self,
+        ctx: &mut Ctx,
         board: u128,
         start: Option<Kind>,
-        known: &Known,
-        found: &Found,
-        alpha: i32,
-        beta: i32,
+        (known, found): (&Known, &Found),
+        (alpha, beta): (i32, i32),
     ) {
         if !self.opts.use_tt {
             return;
         }
         let entry = |r: Range| Entry::new(r, found.best_mv, found.spent);
+        let (mut stores, mut overwrites) = (0, 0);
         if !found.rep {
             let r = found.bounds(known.free, alpha, beta);
-            self.tt.store(self.key(board, Kind::Free), entry(r));
+            overwrites += self.tt.store(self.key(board, Kind::Free), entry(r)) as u64;
+            stores += 1;
         }
         if let Some(kind) = start {
             let r = found.bounds(known.own, alpha, beta);
-            self.tt.store(self.key(board, kind), entry(r));
+            overwrites += self.tt.store(self.key(board, kind), entry(r)) as u64;
+            stores += 1;
+        }
+        if let Some(p) = ctx.here() {
+            p.stores += stores;
+            p.overwrites += overwrites;
         }
     }
 }

@@ -38,6 +38,8 @@ pub(super) struct MoveSorter {
     len: usize,
     /// Children at the front whose value is exact.
     exact: usize,
+    /// Captures looked up in the tables (their level covered).
+    probed: usize,
 }
 
 impl MoveSorter {
@@ -66,10 +68,11 @@ impl MoveSorter {
             }
         }
         let mut keys = [0i32; 6];
-        let mut exact = 0;
+        let (mut exact, mut probed) = (0, 0);
         for (c, key) in children.iter_mut().zip(keys.iter_mut()).take(moves.len()) {
             if let (true, Some(t)) = (c.captured > 0, order.tables) {
                 c.exact = t.value::<G>(&c.pos).map(|v| capture_value(c.captured, v));
+                probed += t.covers(c.pos.level()) as usize;
             }
             exact += c.exact.is_some() as usize;
             *key = sort_key::<G>(order, pos, c);
@@ -88,6 +91,7 @@ impl MoveSorter {
             children,
             len,
             exact,
+            probed,
         }
     }
 
@@ -99,6 +103,11 @@ impl MoveSorter {
     /// How many children at the front have an exact value.
     pub fn exact(&self) -> usize {
         self.exact
+    }
+
+    /// How many captures were looked up in the tables.
+    pub fn probed(&self) -> usize {
+        self.probed
     }
 }
 

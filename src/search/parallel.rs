@@ -128,6 +128,7 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
         let run = |ctx: &mut Ctx| {
             let r = job(ctx);
             let _ = self.shared.flush(ctx);
+            self.shared.merge_profile(ctx);
             r
         };
         if threads == 1 {

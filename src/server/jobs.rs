@@ -86,6 +86,7 @@ impl JobRequest {
         let opts = SolveOptions {
             limits: self.limits,
             parallel: false,
+            ..Default::default()
         };
         let s = oracle
             .solve(&self.posed, tt, opts, watch)
