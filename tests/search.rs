@@ -439,26 +439,21 @@ fn a_slam_forbidden_solve_leaves_nothing_for_the_default_reading() {
     assert_eq!(shared, fresh);
 }
 
-#[test]
-fn the_profile_counts_every_node_and_changes_nothing() {
-    // A mid-game Adjito position with tables below it, one thread: the
-    // profile's rows add up to the search's own counters, the value phase
-    // is a part of the whole, and profiling changes no node count.
+/// Profiled and plain analyses of `pos` with tables 0..=10: the profile's
+/// rows add up to the search's own counters, the value phase is a part of
+/// the whole, and profiling changes no node count and no value.
+fn profile_counts_every_node<G: Game>(rule: LoopRule, pos: &Position) {
     let dir = tempfile::tempdir().unwrap();
-    let set = tables::<Adjito>(dir.path(), LoopRule::Start, 10);
-    let st = "0,3,1,2,0,2/2,0,1,1,2,0 B 18-16";
-    let pos = adji::notation::parse_state::<Adjito>(st, adji::notation::Stores::Required)
-        .unwrap()
-        .pos;
+    let set = tables::<G>(dir.path(), rule, 10);
     let run = |profile: bool| {
         let tt = AtomicTable::new(4);
         let o = Options {
             profile,
-            ..opts(LoopRule::Start, false)
+            ..opts(rule, false)
         };
-        Searcher::<Adjito, _>::new(Some(&set), &tt, o)
+        Searcher::<G, _>::new(Some(&set), &tt, o)
             .unwrap()
-            .analyse(&pos)
+            .analyse(pos)
     };
     let (plain, profiled) = (run(false), run(true));
     assert!(plain.profile.is_none());
@@ -468,8 +463,34 @@ fn the_profile_counts_every_node_and_changes_nothing() {
     assert_eq!(t.nodes, profiled.stats.nodes);
     assert_eq!(t.tt_probes, profiled.stats.tt_probes);
     assert_eq!(t.tt_hits, profiled.stats.tt_hits);
-    assert!(t.nodes > 100, "too small a search to test: {}", t.nodes);
+    assert!(
+        t.nodes > 100,
+        "{:?} {rule:?}: too small a search to test: {}",
+        G::ID,
+        t.nodes
+    );
     assert!(p.value_nodes > 0 && p.value_nodes <= t.nodes);
     assert!(t.cuts >= t.first_cuts && t.expanded >= t.cuts && t.table_hits <= t.table_probes);
-    assert_eq!(plain.value, profiled.value);
+    assert_eq!(
+        (plain.value, plain.lo, plain.hi),
+        (profiled.value, profiled.lo, profiled.hi)
+    );
+}
+
+#[test]
+fn the_profile_counts_every_node_and_changes_nothing() {
+    // Both games, both loop rules, a position above the tables (0..=10).
+    let st = "0,3,1,2,0,2/2,0,1,1,2,0 B 18-16";
+    let adjito = adji::notation::parse_state::<Adjito>(st, adji::notation::Stores::Required)
+        .unwrap()
+        .pos;
+    let adjiboto = Position {
+        pits: unrank(level_size(20, AdjiBoto::PITS) / 3, 20, AdjiBoto::PITS),
+        side: 0,
+        opening: 0,
+    };
+    for rule in [LoopRule::Start, LoopRule::Even] {
+        profile_counts_every_node::<Adjito>(rule, &adjito);
+        profile_counts_every_node::<AdjiBoto>(rule, &adjiboto);
+    }
 }

@@ -121,7 +121,7 @@ pub struct Options {
     /// as `MAX_PLY`), which is the default; smaller values exist to test
     /// the cap.
     pub max_ply: usize,
-    /// Keep counters per ply ([`Searcher::profile`]); off by default.
+    /// Keep counters per ply ([`Analysis::profile`]); off by default.
     pub profile: bool,
 }
 
@@ -301,12 +301,6 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
     /// since it was made).
     pub fn stats(&self) -> Stats {
         self.shared.stats(self.shared.born)
-    }
-
-    /// The counters per ply of the jobs finished so far, when
-    /// [`Options::profile`] is on (all zero otherwise).
-    pub fn profile(&self) -> Profile {
-        self.shared.profile()
     }
 
     /// Analyses `pos` as the start of a stretch: the value, every move's

@@ -303,24 +303,27 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
         (found, a): (&mut Found, &mut i32),
         beta: i32,
     ) -> Result<bool, Abort> {
-        let key = busy.filter(|_| c.exact.is_none()).map(|b| {
-            let k = c.pos.key();
-            b.enter(k);
-            (b, k)
-        });
-        let r = match self.known_score(c, known, *a, beta) {
+        let (score, rep) = match self.known_score(c, known, *a, beta) {
             Some(score) => {
                 if let Some(p) = ctx.at(ctx.ply() - 1) {
                     p.known_children += 1;
                 }
-                Ok((score, false))
+                (score, false)
             }
-            None => self.move_score(ctx, node, c, *a, beta),
+            None => {
+                // Only a child that is searched is marked busy.
+                let key = busy.filter(|_| c.exact.is_none()).map(|b| {
+                    let k = c.pos.key();
+                    b.enter(k);
+                    (b, k)
+                });
+                let r = self.move_score(ctx, node, c, *a, beta);
+                if let Some((b, k)) = key {
+                    b.leave(k);
+                }
+                r?
+            }
         };
-        if let Some((b, k)) = key {
-            b.leave(k);
-        }
-        let (score, rep) = r?;
         found.rep |= rep;
         if score > found.best {
             found.best = score;
