@@ -19,9 +19,10 @@
 use std::collections::HashMap;
 use std::hash::Hash;
 
-use adji::game::{for_each_step, Game, Step};
+use adji::game::Game;
+use adji::tables::dontcare::capture_bound;
 use adji::tables::{level_positions, OpenCheck, TableSet};
-use adji::value::{capture_value, LoopRule};
+use adji::value::LoopRule;
 use adji::{AdjiBoto, Adjito};
 
 const BLOCK: u64 = 4096;
@@ -75,21 +76,9 @@ fn run<G: Game>(dir: &str, level: u32, stride: u64) {
         let t = std::time::Instant::now();
         let bests: Vec<i32> = level_positions::<G>(level, first..last)
             .map(|(_, pos)| {
-                let mut best = NO_CAPTURE;
-                let any = for_each_step::<G>(&pos, |s| {
-                    if let Step::Capture {
-                        pos: c, captured, ..
-                    } = s
-                    {
-                        let v = set.value::<G>(&c).expect("lower level present");
-                        best = best.max(capture_value(captured, v));
-                    }
-                });
-                if any {
-                    best
-                } else {
-                    G::split(&pos)
-                }
+                capture_bound::<G>(&set, &pos)
+                    .expect("lower level present")
+                    .unwrap_or(NO_CAPTURE)
             })
             .collect();
         secs += t.elapsed().as_secs_f64();

@@ -95,17 +95,7 @@ fn every_reading_command_answers_alike_from_compressed_levels() {
         "{v:?}"
     );
     assert_eq!(verify(&raw), v);
-    let probe = |d: &Path| {
-        ok(&[
-            "tables",
-            "probe",
-            "--dir",
-            s(d),
-            "--position",
-            "1,0,2,0,0,1/0,1,0,3,1,0 A",
-            "--json",
-        ])
-    };
+    let probe = |d: &Path| common::probe_json(d, "1,0,2,0,0,1/0,1,0,3,1,0 A");
     assert_eq!(probe(&raw), probe(&z));
     let solve = solve_json;
     let a = solve(&raw);

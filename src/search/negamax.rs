@@ -413,7 +413,11 @@ impl<G: Game, T: TransTable> Searcher<'_, G, T> {
             .iter()
             .flatten()
             .filter_map(|&(c, p, level, idx)| {
-                let v = level.value_with(idx, || t.rule.w::<G>(&p))?;
+                let v = match level.dont_care() {
+                    // Read through the levels below (tables::dontcare).
+                    true => t.value::<G>(&p)?,
+                    false => level.value_with(idx, || t.rule.w::<G>(&p))?,
+                };
                 Some(capture_value(c, v))
             })
             .max()

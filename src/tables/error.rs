@@ -188,6 +188,16 @@ pub enum TableError {
         /// What is damaged, with the file (and block) named.
         what: String,
     },
+    /// A level compressed with don't-care entries
+    /// ([`crate::tables::dontcare`]) read by a reader that does not hold
+    /// the levels below it, without which its stored bytes are not values.
+    #[error("{}: level {level} is compressed with don't-care entries, whose values are read through the levels below it; this command reads it only when those levels are beside it (probes, `tables checksum`, `tables decompress`): decompress it first with `adji tables decompress` (docs/TABLES.md)", .path.display())]
+    DontCare {
+        /// The compressed file.
+        path: PathBuf,
+        /// Its level.
+        level: u32,
+    },
 }
 
 impl TableError {

@@ -37,6 +37,7 @@ pub mod bench;
 pub mod compressed;
 pub mod convert;
 mod damage;
+pub mod dontcare;
 mod error;
 mod form;
 pub mod format;

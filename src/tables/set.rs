@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use super::compressed;
+use super::dontcare::{self, DcByte};
 use super::error::TableError;
 use super::format::{self, level_path};
 use super::payload::OpenCheck;
@@ -222,24 +223,62 @@ impl TableSet {
 
     /// Bounds of a main-phase position whose level is covered; `None`
     /// also for a damaged entry, which is never a value (the damage is
-    /// recorded: [`TableSet::check_damage`]).
+    /// recorded: [`TableSet::check_damage`]). A level with don't-care
+    /// entries is read through the levels below ([`dontcare`]).
     #[inline]
     pub fn bounds<G: Game>(&self, pos: &Position) -> Option<Bounds> {
         if pos.in_opening() {
             return None;
         }
         let t = self.levels.get(pos.level() as usize)?;
-        t.bounds(rank(&pos.pits, G::PITS) as usize)
+        let idx = rank(&pos.pits, G::PITS) as usize;
+        if !t.dont_care() {
+            return t.bounds(idx);
+        }
+        let v = match t.dc_byte(idx)? {
+            DcByte::Value(v) => v,
+            DcByte::Stored(s) if s as i8 == format::EXCEPTION => return t.stored_bounds(idx),
+            DcByte::Stored(s) => {
+                let v = dontcare::resolve::<G>(self, pos, s as i8 as i32, i32::MAX)?;
+                t.remember(idx, v);
+                v
+            }
+        };
+        Some(Bounds { lo: v, hi: v })
     }
 
     /// Value of a main-phase position whose level is covered; `None` as
     /// for [`TableSet::bounds`].
     #[inline]
     pub fn value<G: Game>(&self, pos: &Position) -> Option<i32> {
+        self.value_below::<G>(pos, i32::MAX)
+    }
+
+    /// [`TableSet::value`] with a cut at `below`: the value when it is
+    /// below `below`, else some `r` with `below ≤ r ≤ value` (a
+    /// don't-care entry's reading stops there, [`dontcare::resolve`]).
+    #[inline]
+    pub(super) fn value_below<G: Game>(&self, pos: &Position, below: i32) -> Option<i32> {
         if pos.in_opening() {
             return None;
         }
         let t = self.levels.get(pos.level() as usize)?;
-        t.value_with(rank(&pos.pits, G::PITS) as usize, || self.rule.w::<G>(pos))
+        let idx = rank(&pos.pits, G::PITS) as usize;
+        if !t.dont_care() {
+            return t.value_with(idx, || self.rule.w::<G>(pos));
+        }
+        let s = match t.dc_byte(idx)? {
+            DcByte::Value(v) => return Some(v),
+            DcByte::Stored(s) if s as i8 == format::EXCEPTION => {
+                return t.stored_bounds(idx).map(|b| b.value(self.rule.w::<G>(pos)));
+            }
+            DcByte::Stored(s) => s as i8,
+        };
+        let r = dontcare::resolve::<G>(self, pos, s as i32, below)?;
+        if r < below {
+            // Exact: kept for the next probe.
+            t.remember(idx, r);
+        }
+        Some(r)
     }
 }

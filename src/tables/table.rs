@@ -59,6 +59,10 @@ pub struct Table {
     /// shards): each value byte read is checked to be possible for the
     /// level (a compressed block has its own checksum).
     trusted: bool,
+    /// A compressed level with don't-care entries
+    /// ([`crate::tables::dontcare`]): its bytes are values only through
+    /// the levels below, so this table alone refuses to read them.
+    dont_care: bool,
 }
 
 impl std::fmt::Debug for Table {
@@ -185,9 +189,12 @@ impl Table {
     /// The table of `storage`, whose level has `header` and exception
     /// records of `width` bytes.
     fn assemble(path: &Path, storage: Storage, header: Header, width: usize) -> Table {
+        let dont_care = matches!(&storage, Storage::Compressed(c)
+            if c.codec().transform == compressed::Transform::DontCare);
         Table {
             path: path.to_path_buf(),
             trusted: false,
+            dont_care,
             storage,
             count: header.count as usize,
             width,
@@ -209,7 +216,12 @@ impl Table {
     /// The damage a probe of this level met, if any ([`super::damage`]):
     /// the error naming the file (and block).
     pub fn damage(&self) -> Option<TableError> {
-        self.damage.error()
+        let e = self.damage.error()?;
+        // A don't-care level read alone is refused, not damaged.
+        let refused = self.dont_care
+            && matches!(&e, TableError::Damaged { what }
+            if *what == self.refused().to_string());
+        Some(if refused { self.refused() } else { e })
     }
 
     /// The table's stretches of entries: the whole level for a level file
@@ -245,6 +257,44 @@ impl Table {
     /// Whether the level is read from a compressed file ([`compressed`]).
     pub fn is_compressed(&self) -> bool {
         matches!(self.storage, Storage::Compressed(_))
+    }
+
+    /// Whether the level is compressed with don't-care entries
+    /// ([`crate::tables::dontcare`]): read through a [`super::TableSet`]
+    /// that holds the levels below it.
+    pub fn dont_care(&self) -> bool {
+        self.dont_care
+    }
+
+    /// Entry `idx` of a don't-care level: its value when a probe kept it
+    /// ([`Table::remember`]), else its stored byte; `None` where its block
+    /// does not decode (the damage recorded).
+    #[inline]
+    pub(in crate::tables) fn dc_byte(&self, idx: usize) -> Option<super::dontcare::DcByte> {
+        let c = self.compressed()?;
+        match c.dc_byte(idx) {
+            Ok(b) => Some(b),
+            Err(e) => {
+                self.damage.note(&e);
+                None
+            }
+        }
+    }
+
+    /// Keeps `v`, the value of entry `idx` of a don't-care level
+    /// ([`compressed::Compressed::remember`]).
+    pub(in crate::tables) fn remember(&self, idx: usize, v: i32) {
+        if let Some(c) = self.compressed() {
+            c.remember(idx, v);
+        }
+    }
+
+    /// The refusal of reading a don't-care level alone.
+    fn refused(&self) -> TableError {
+        TableError::DontCare {
+            path: self.path.clone(),
+            level: self.header.level as u32,
+        }
     }
 
     /// The codec of a compressed level; `None` for a raw one.
@@ -287,6 +337,23 @@ impl Table {
     /// # Errors
     /// A compressed block that does not decode, naming the file and block.
     pub fn values_into(&self, first: usize, out: &mut [u8]) -> Result<(), TableError> {
+        if self.dont_care {
+            return Err(self.refused());
+        }
+        self.stored_into(first, out)
+    }
+
+    /// The stored bytes of entries `first .. first + out.len()`: the value
+    /// bytes, but for a don't-care level the bytes that
+    /// [`crate::tables::dontcare`] reads through the levels below.
+    ///
+    /// # Errors
+    /// A compressed block that does not decode, naming the file and block.
+    pub(in crate::tables) fn stored_into(
+        &self,
+        first: usize,
+        out: &mut [u8],
+    ) -> Result<(), TableError> {
         each_form!(&self.storage, f => f.copy_values(first, out))
     }
 
@@ -305,6 +372,9 @@ impl Table {
     /// # Errors
     /// When the memory cannot be had.
     pub fn into_memory(self) -> std::io::Result<Table> {
+        if self.dont_care {
+            return Err(std::io::Error::other(self.refused()));
+        }
         let storage = match self.storage {
             Storage::Single(f) => Storage::Single(f.into_memory()?),
             Storage::Sharded(s) => Storage::Sharded(s.into_memory()?),
@@ -375,6 +445,24 @@ impl Table {
     /// block does not decode (the damage recorded).
     #[inline(always)]
     fn byte(&self, idx: usize) -> Option<u8> {
+        if self.dont_care {
+            return self.unresolved();
+        }
+        self.stored_byte(idx)
+    }
+
+    /// A probe of a don't-care level without the levels below it: never a
+    /// value (recorded as the level's damage, naming why).
+    #[cold]
+    fn unresolved(&self) -> Option<u8> {
+        self.damage.note(&self.refused());
+        None
+    }
+
+    /// The stored byte of entry `idx` ([`Table::stored_into`]); `None`
+    /// where a compressed block does not decode (the damage recorded).
+    #[inline(always)]
+    pub(in crate::tables) fn stored_byte(&self, idx: usize) -> Option<u8> {
         let raw = match each_form!(&self.storage, f => f.value_byte(idx)) {
             Ok(v) => v,
             Err(e) => {
@@ -443,7 +531,20 @@ impl Table {
     /// which is never a value ([`super::damage`]).
     #[inline]
     pub fn bounds(&self, idx: usize) -> Option<Bounds> {
-        let v = self.byte(idx)? as i8;
+        self.bounds_of(idx, self.byte(idx)?)
+    }
+
+    /// The bounds of entry `idx` read from its stored byte
+    /// ([`Table::stored_byte`]): what [`super::dontcare`] reads of a
+    /// loop-sensitive entry of a don't-care level.
+    pub(in crate::tables) fn stored_bounds(&self, idx: usize) -> Option<Bounds> {
+        self.bounds_of(idx, self.stored_byte(idx)?)
+    }
+
+    /// The bounds of entry `idx`, whose byte is `v`.
+    #[inline]
+    fn bounds_of(&self, idx: usize, v: u8) -> Option<Bounds> {
+        let v = v as i8;
         if v != format::EXCEPTION {
             return Some(Bounds {
                 lo: v as i32,

@@ -106,6 +106,19 @@ pub fn untimed(report: &str) -> String {
         .join("\n")
 }
 
+/// `tables probe --json` of `position` with the tables in `dir`.
+pub fn probe_json(dir: &std::path::Path, position: &str) -> String {
+    ok(&[
+        "tables",
+        "probe",
+        "--dir",
+        s(dir),
+        "--position",
+        position,
+        "--json",
+    ])
+}
+
 /// Runs `args`, expects a failure whose stderr contains `needle` and no
 /// panic; returns the stderr.
 pub fn fails_with(args: &[&str], needle: &str) -> String {

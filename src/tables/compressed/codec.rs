@@ -31,6 +31,12 @@ pub enum Transform {
     Sides,
     /// [`Transform::Sides`], then [`Transform::Delta`] of the residuals.
     SidesDelta,
+    /// Don't-care entries ([`crate::tables::dontcare`]): where a capture
+    /// is best, the stored byte is any `s ≤ E` (the capture bound), chosen
+    /// by the writer to compress well; the value is `max(E, s)`, so a
+    /// block decodes to stored bytes that are read through the levels
+    /// below. The bytes themselves are stored as they are.
+    DontCare,
 }
 
 impl Transform {
@@ -49,6 +55,7 @@ impl Transform {
             Transform::Delta => 1,
             Transform::Sides => 2,
             Transform::SidesDelta => 3,
+            Transform::DontCare => 4,
         }
     }
 
@@ -59,6 +66,7 @@ impl Transform {
             1 => Some(Transform::Delta),
             2 => Some(Transform::Sides),
             3 => Some(Transform::SidesDelta),
+            4 => Some(Transform::DontCare),
             _ => None,
         }
     }
@@ -70,6 +78,7 @@ impl Transform {
             Transform::Delta => "delta",
             Transform::Sides => "sides",
             Transform::SidesDelta => "sides+delta",
+            Transform::DontCare => "dontcare",
         }
     }
 

@@ -19,14 +19,19 @@
 //!  48           1   rule set (crate::rules::RuleSet::code)
 //!  49           1   codec: 1 = zstd (one frame per block, content size set)
 //!  50           1   transform (super::codec::Transform::code): 0 none,
-//!                   1 delta, 2 sides, 3 sides then delta
+//!                   1 delta, 2 sides, 3 sides then delta, 4 don't care
+//!                   (crate::tables::dontcare: stored bytes as they are,
+//!                   values read through the levels below)
 //!  51           1   zstd level used (information only)
 //!  52           4   block size B, entries per block, u32 LE, 1 ..= 2²⁰
 //!  56           8   block count K = ⌈N / B⌉, u64 LE
 //!  64           4   CRC-32 of the whole raw level file, u32 LE
 //!  68           4   CRC-32 of the block index (bytes 192 .. 192 + 12(K+1))
 //!  72           8   length of this file in bytes, u64 LE
-//!  80          44   reserved, zero
+//!  80           4   transform 4 (don't care) only: CRC-32 of the stored
+//!                   value bytes, every block's in order (the raw CRC is
+//!                   met only through the levels below); else zero
+//!  84          40   reserved, zero
 //! 124           4   CRC-32 of bytes 0..124, u32 LE
 //! 128          64   the raw level file's 64-byte header, verbatim
 //! 192    12(K+1)    block index: for block i < K, its offset in this file
@@ -50,6 +55,7 @@ use rayon::prelude::*;
 use super::codec::{encode_block, BlockPlace, Transform};
 use crate::fsutil::write_atomic_with;
 use crate::rules::RuleSet;
+use crate::tables::dontcare::{fill, keeps, needs_lower, Fill, Lower};
 use crate::tables::error::TableError;
 use crate::tables::format::{file_prefix, pits_of, record_len, tool_version, Header, HEADER_LEN};
 use crate::value::LoopRule;
@@ -101,6 +107,17 @@ impl Codec {
             transform: Transform::None,
         }
     }
+
+    /// The codec that models the values (issue 52, results/compression.md):
+    /// [`Codec::chosen`] with don't-care entries
+    /// ([`crate::tables::dontcare`]), for levels that are read with the
+    /// levels below them (`tables compress --transform dontcare`).
+    pub const fn modelled() -> Codec {
+        Codec {
+            transform: Transform::DontCare,
+            ..Codec::chosen()
+        }
+    }
 }
 
 /// The file name of a compressed level.
@@ -126,6 +143,8 @@ pub struct ZHeader {
     pub index_crc: u32,
     /// Length of the compressed file.
     pub file_len: u64,
+    /// CRC-32 of the stored value bytes of a don't-care level (else 0).
+    pub stored_crc: u32,
     /// The raw level file's header, verbatim.
     pub raw_header: [u8; HEADER_LEN],
 }
@@ -153,6 +172,7 @@ impl ZHeader {
         b[64..68].copy_from_slice(&self.raw_crc.to_le_bytes());
         b[68..72].copy_from_slice(&self.index_crc.to_le_bytes());
         b[72..80].copy_from_slice(&self.file_len.to_le_bytes());
+        b[80..84].copy_from_slice(&self.stored_crc.to_le_bytes());
         let hc = crc32fast::hash(&b[0..124]);
         b[124..128].copy_from_slice(&hc.to_le_bytes());
         b[128..192].copy_from_slice(&self.raw_header);
@@ -194,7 +214,8 @@ pub trait RawLevel: Sync {
 /// compressed level file at `out`, atomically
 /// ([`crate::fsutil::write_atomic_with`]). Blocks are compressed in
 /// parallel on the current rayon pool; `done(entries)` is called after
-/// each round of blocks.
+/// each round of blocks. A don't-care codec needs `lower`
+/// ([`write_compressed_with`]); this refuses it.
 ///
 /// # Errors
 /// [`TableError::Io`] naming `out`; the final file is then untouched.
@@ -202,6 +223,100 @@ pub fn write_compressed(
     t: &impl RawLevel,
     out: &Path,
     codec: Codec,
+    done: &(dyn Fn(u64) + Sync),
+) -> Result<(), TableError> {
+    write_compressed_with(t, out, codec, None, done)
+}
+
+/// One block's stored bytes as the file holds them: zstd's frame, and the
+/// CRC-32 of the bytes it decodes to.
+struct Coded {
+    frame: Vec<u8>,
+    crc: u32,
+}
+
+/// The block of `values` at `place` coded with `codec`. A don't-care
+/// codec fills the free entries that `lower` finds as `how` says, and
+/// checks that the filled block keeps every value ([`keeps`]).
+fn code_block(
+    values: &[u8],
+    codec: Codec,
+    place: BlockPlace,
+    lower: Option<(&dyn Lower, Fill)>,
+) -> std::io::Result<Coded> {
+    let Some((lower, how)) = lower.filter(|_| needs_lower(codec.transform)) else {
+        let frame = encode_block(values, codec.transform, place, codec.level)?;
+        return Ok(Coded {
+            frame,
+            crc: crc32fast::hash(values),
+        });
+    };
+    let free = lower
+        .free(place.level, place.first, values)
+        .map_err(std::io::Error::other)?;
+    let stored = fill(values, &free, place.level, how);
+    if !keeps(values, &free, &stored) {
+        return Err(std::io::Error::other(format!(
+            "level {}, block at rank {}: the filled block does not keep its values",
+            place.level, place.first
+        )));
+    }
+    Ok(Coded {
+        frame: encode_block(&stored, codec.transform, place, codec.level)?,
+        crc: crc32fast::hash(&stored),
+    })
+}
+
+/// The `len` value bytes of `t` from rank `first`, and where they lie.
+fn block_values(
+    t: &impl RawLevel,
+    first: u64,
+    len: usize,
+) -> std::io::Result<(Vec<u8>, BlockPlace)> {
+    let h = t.header();
+    let mut v = vec![0u8; len];
+    t.values_into(first as usize, &mut v)
+        .map_err(std::io::Error::other)?;
+    let place = BlockPlace {
+        first,
+        level: h.level as u32,
+        pits: pits_of(h.game),
+    };
+    Ok((v, place))
+}
+
+/// Blocks a writer codes both ways to choose a level's [`Fill`].
+const FILL_SAMPLE: u64 = 16;
+
+/// The filling of the level of `t` that zstd codes shortest over
+/// [`FILL_SAMPLE`] blocks spread over it.
+fn choose_fill(t: &impl RawLevel, codec: Codec, lower: &dyn Lower) -> std::io::Result<Fill> {
+    let h = t.header();
+    let (n, b) = (h.count, codec.block as u64);
+    let blocks = n.div_ceil(b);
+    let mut sizes = [0usize; 2];
+    for i in (0..blocks).step_by((blocks / FILL_SAMPLE).max(1) as usize) {
+        let (v, place) = block_values(t, i * b, b.min(n - i * b) as usize)?;
+        for (k, how) in Fill::ALL.into_iter().enumerate() {
+            sizes[k] += code_block(&v, codec, place, Some((lower, how)))?
+                .frame
+                .len();
+        }
+    }
+    Ok(Fill::ALL[(sizes[1] < sizes[0]) as usize])
+}
+
+/// [`write_compressed`] with the levels below, which a don't-care codec
+/// ([`crate::tables::dontcare`]) reads to fill and to check each block.
+///
+/// # Errors
+/// [`TableError::Io`] naming `out`, or the error of a level below; the
+/// final file is then untouched.
+pub fn write_compressed_with(
+    t: &impl RawLevel,
+    out: &Path,
+    codec: Codec,
+    lower: Option<&dyn Lower>,
     done: &(dyn Fn(u64) + Sync),
 ) -> Result<(), TableError> {
     let h = t.header();
@@ -222,39 +337,47 @@ pub fn write_compressed(
         raw_crc: raw_file_crc(&raw_header, h.payload_crc, payload_len),
         index_crc: 0,
         file_len: 0,
+        stored_crc: 0,
         raw_header,
+    };
+    let lower = match (lower, needs_lower(codec.transform)) {
+        (Some(l), true) => Some((
+            l,
+            choose_fill(t, codec, l).map_err(|e| read_or_written(e, out))?,
+        )),
+        (None, true) => {
+            return Err(TableError::Io {
+                path: out.to_path_buf(),
+                source: std::io::Error::other("a don't-care codec needs the levels below"),
+            })
+        }
+        (_, false) => None,
     };
     write_atomic_with(out, |w| {
         // Header and index are written last, over these zeros.
         w.write_all(&[0u8; INDEX_AT])?;
         w.write_all(&index)?;
         let mut body = crc32fast::Hasher::new();
+        let mut stored_values = crc32fast::Hasher::new();
         let mut at = (INDEX_AT + index_len) as u64;
         let round = (ROUND_BYTES / b).max(1);
         for first in (0..blocks).step_by(round as usize) {
             let ids: Vec<u64> = (first..(first + round).min(blocks)).collect();
-            let stored: Vec<std::io::Result<Vec<u8>>> = ids
+            let coded: Vec<std::io::Result<(Coded, u64)>> = ids
                 .par_iter()
                 .map(|&i| {
-                    let first = i * b;
-                    let len = b.min(n - first) as usize;
-                    let mut v = vec![0u8; len];
-                    t.values_into(first as usize, &mut v)
-                        .map_err(std::io::Error::other)?;
-                    let place = BlockPlace {
-                        first,
-                        level: h.level as u32,
-                        pits: pits_of(h.game),
-                    };
-                    encode_block(&v, codec.transform, place, codec.level)
+                    let len = b.min(n - i * b) as usize;
+                    let (v, place) = block_values(t, i * b, len)?;
+                    Ok((code_block(&v, codec, place, lower)?, len as u64))
                 })
                 .collect();
-            for (&i, s) in ids.iter().zip(stored) {
-                let s = s?;
-                put_entry(&mut index, i as usize, at, crc32fast::hash(&s));
-                body.update(&s);
-                w.write_all(&s)?;
-                at += s.len() as u64;
+            for (&i, c) in ids.iter().zip(coded) {
+                let (c, len) = c?;
+                stored_values.combine(&crc32fast::Hasher::new_with_initial_len(c.crc, len));
+                put_entry(&mut index, i as usize, at, crc32fast::hash(&c.frame));
+                body.update(&c.frame);
+                w.write_all(&c.frame)?;
+                at += c.frame.len() as u64;
             }
             done(ids.len() as u64 * b);
         }
@@ -263,6 +386,9 @@ pub fn write_compressed(
         w.write_all(&records)?;
         zh.file_len = at + (records.len() + TRAILER_LEN) as u64;
         zh.index_crc = crc32fast::hash(&index);
+        if needs_lower(codec.transform) {
+            zh.stored_crc = stored_values.finalize();
+        }
         let head = zh.encode(h);
         let mut whole = crc32fast::Hasher::new();
         whole.update(&head);

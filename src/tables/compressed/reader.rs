@@ -47,6 +47,7 @@ use super::format::{
     ZHEADER_LEN,
 };
 use crate::rules::RuleSet;
+use crate::tables::dontcare::{classify, kept_code, DcByte, KEEP_VALUES_TO};
 use crate::tables::error::TableError;
 use crate::tables::form::Form;
 use crate::tables::format::{check_level, pits_of, Header, EXCEPTION, HEADER_LEN};
@@ -152,6 +153,9 @@ pub struct Compressed {
     codec: Codec,
     blocks: u64,
     raw_crc: u32,
+    /// The CRC-32 of the stored value bytes of a don't-care level
+    /// ([`super::format`], bytes 80..84).
+    stored_crc: u32,
     /// log2 of the block size when it is a power of two.
     shift: Option<u32>,
     cache: Cache,
@@ -296,6 +300,7 @@ impl Compressed {
             codec,
             blocks,
             raw_crc: u32_at(b, 64),
+            stored_crc: u32_at(b, 80),
             shift: block.is_power_of_two().then(|| block.trailing_zeros()),
             cache: Cache::of(count <= WHOLE_LEVEL_CACHE, count, blocks),
             map,
@@ -472,6 +477,16 @@ impl Compressed {
         for (h, _) in &per {
             values.combine(h);
         }
+        if self.dont_care() {
+            // The raw CRC is met only through the levels below.
+            if values.finalize() != self.stored_crc {
+                return Err(corrupted(
+                    &self.path,
+                    "stored value bytes differ from those written (checksum mismatch)".into(),
+                ));
+            }
+            return Ok(());
+        }
         let payload = combine_crc(values.finalize(), self.header.count, recs);
         let raw = super::format::raw_file_crc(
             &self.raw_header(),
@@ -523,6 +538,43 @@ impl Compressed {
         self.header.count + self.blocks
     }
 
+    /// Entry `idx` of a don't-care level, read once from the cache: its
+    /// value when a probe has kept it ([`Compressed::remember`]), else
+    /// its stored byte.
+    ///
+    /// Race policy: a value is kept only in a block of the whole cache
+    /// that is ready (written once by the probe that claimed it, never
+    /// again), as one relaxed store over the stored byte; a probe reads
+    /// the byte once and sees either, and the stored byte reads through
+    /// the levels below as the same value, so no interleaving gives
+    /// another answer.
+    ///
+    /// # Errors
+    /// As [`Compressed::byte`].
+    #[inline]
+    pub fn dc_byte(&self, idx: usize) -> Result<DcByte, TableError> {
+        let c = self.byte(idx)?;
+        Ok(match self.header.level <= KEEP_VALUES_TO {
+            true => classify(c),
+            false => DcByte::Stored(c),
+        })
+    }
+
+    /// Keeps `v`, the value of entry `idx` of a don't-care level read
+    /// through the levels below, for [`Compressed::dc_byte`]: only in a
+    /// whole cache whose block is ready, of a level to
+    /// [`KEEP_VALUES_TO`] (else nothing is kept).
+    pub fn remember(&self, idx: usize, v: i32) {
+        let Cache::Whole { bytes, state } = &self.cache else {
+            return;
+        };
+        let b = idx / self.codec.block as usize;
+        let keep = self.header.level <= KEEP_VALUES_TO && v.unsigned_abs() <= 63;
+        if keep && state[b].load(Ordering::Acquire) == READY {
+            bytes[idx].store(kept_code(v), Ordering::Relaxed);
+        }
+    }
+
     /// [`Compressed::cache_bytes`] of the direct-mapped cache, the least
     /// a compressed level holds: [`CACHE_SLOTS`] blocks, or the level's
     /// value bytes when fewer.
@@ -536,6 +588,12 @@ impl Compressed {
         let mut h = [0u8; HEADER_LEN];
         h.copy_from_slice(&self.map[ZHEADER_LEN..INDEX_AT]);
         h
+    }
+
+    /// Whether its blocks hold don't-care entries, read through the
+    /// levels below ([`crate::tables::dontcare`]).
+    pub fn dont_care(&self) -> bool {
+        crate::tables::dontcare::needs_lower(self.codec.transform)
     }
 
     /// The CRC-32 of the raw level file it stands for.
@@ -582,7 +640,7 @@ impl Compressed {
             ),
         };
         match &self.cache {
-            Cache::Whole { bytes, state } => {
+            Cache::Whole { bytes, state, .. } => {
                 if state[b as usize].load(Ordering::Acquire) == READY {
                     return Ok(bytes[idx].load(Ordering::Relaxed));
                 }

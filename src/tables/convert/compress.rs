@@ -12,9 +12,10 @@ use crate::progress::Progress;
 use crate::rules::RuleSet;
 use crate::tables::compressed::codec::{decode_block, encode_block, BlockPlace};
 use crate::tables::compressed::format::{
-    level_path as zpath, raw_file_crc, write_compressed, Codec, ROUND_BYTES,
+    level_path as zpath, raw_file_crc, write_compressed_with, Codec, ROUND_BYTES,
 };
 use crate::tables::compressed::reader::Compressed;
+use crate::tables::dontcare::{fill, needs_lower, Fill};
 use crate::tables::error::TableError;
 use crate::tables::format::{level_path, pits_of};
 use crate::tables::locate::{level_source, levels_present};
@@ -178,6 +179,10 @@ fn sample(
         Direction::Compress(c) => c,
         Direction::Decompress => t.codec().unwrap_or(Codec::chosen()),
     };
+    let lower = match direction == Direction::Compress(codec) && needs_lower(codec.transform) {
+        true => Some(lower_of(&job.from, rules, rule)?),
+        false => None,
+    };
     let (n, b) = (t.len() as u64, codec.block.max(1) as u64);
     let blocks = n.div_ceil(b);
     let step = (blocks / 32).max(1);
@@ -186,17 +191,36 @@ fn sample(
     for i in (0..blocks).step_by(step as usize) {
         let first = i * b;
         v.resize(b.min(n - first) as usize, 0);
-        t.values_into(first as usize, &mut v)?;
+        match direction {
+            // A don't-care level's stored bytes time its decoding as well.
+            Direction::Decompress => t.stored_into(first as usize, &mut v)?,
+            Direction::Compress(_) => t.values_into(first as usize, &mut v)?,
+        }
         let at = BlockPlace {
             first,
             level: job.level,
             pits,
         };
         let t0 = Instant::now();
-        let s = encode_block(&v, codec.transform, at, codec.level).map_err(|e| TableError::Io {
+        let io = |e| TableError::Io {
             path: job.from.clone(),
             source: e,
-        })?;
+        };
+        let s = match &lower {
+            // The filling zstd codes shortest, as the writer keeps.
+            Some(l) => {
+                let free = l.free(job.level, first, &v)?;
+                Fill::ALL.map(|how| fill(&v, &free, job.level, how))
+            }
+            .iter()
+            .map(|f| encode_block(f, codec.transform, at, codec.level))
+            .collect::<std::io::Result<Vec<_>>>()
+            .map_err(io)?
+            .into_iter()
+            .min_by_key(Vec::len)
+            .unwrap_or_default(),
+            None => encode_block(&v, codec.transform, at, codec.level).map_err(io)?,
+        };
         if direction == Direction::Decompress {
             let t1 = Instant::now();
             let _ = decode_block(&s, codec.transform, at, &mut v);
@@ -288,7 +312,11 @@ fn run_held(
             Direction::Compress(codec) => {
                 let t = Table::open(&j.from, rules, rule, j.level, pits)?;
                 progress.start(&what, t.len() as u64);
-                write_compressed(&t, &j.to, codec, &|n| progress.inc(n))?;
+                let lower = match needs_lower(codec.transform) {
+                    true => Some(lower_of(&j.from, rules, rule)?),
+                    false => None,
+                };
+                write_compressed_with(&t, &j.to, codec, lower.as_deref(), &|n| progress.inc(n))?;
                 let c = Compressed::open(&j.to, rules, rule, j.level, OpenCheck::Full)?;
                 if c.raw_crc() != table_raw_crc(&t) {
                     return Err(crate::tables::payload::corrupted(
@@ -423,6 +451,25 @@ fn converted(direction: Direction, j: &Job, secs: f64, skipped: bool) -> Convert
     }
 }
 
+/// Bytes of decoded blocks that the levels below a don't-care level may
+/// cache while it is read whole or written ([`lower_of`]): the smallest
+/// levels whole, as [`crate::tables::TableSet::fit_caches`] shapes them.
+pub const LOWER_CACHE: u64 = 4 << 30;
+
+/// The levels below the level file or compressed file at `path`, read
+/// from its directory ([`crate::tables::dontcare::lower`]).
+///
+/// # Errors
+/// A level there that does not open.
+pub fn lower_of(
+    path: &Path,
+    rules: RuleSet,
+    rule: LoopRule,
+) -> Result<Box<dyn crate::tables::dontcare::Lower>, TableError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    crate::tables::dontcare::lower(dir, rules, rule, LOWER_CACHE)
+}
+
 /// Writes the raw level file `c` stands for at `to`, atomically
 /// ([`stream_raw`]).
 fn write_raw(c: &Compressed, to: &Path, progress: &dyn Progress) -> Result<(), TableError> {
@@ -456,6 +503,12 @@ pub fn stream_raw(
     progress: &dyn Progress,
 ) -> Result<(), TableError> {
     use rayon::prelude::*;
+    let lower = match c.dont_care() {
+        true => Some(lower_of(c.path(), c.header.rules, c.header.rule)?),
+        false => None,
+    };
+    let level = c.header.level as u32;
+    let block = c.codec().block as u64;
     let round = (ROUND_BYTES / c.codec().block.max(1) as u64).max(1);
     let io = |e: std::io::Error| TableError::Io {
         path: to.to_path_buf(),
@@ -471,7 +524,11 @@ pub fn stream_raw(
             .par_iter()
             .map(|&i| {
                 let mut v = Vec::new();
-                c.decode(i, &mut v).map(|()| v)
+                c.decode(i, &mut v)?;
+                if let Some(l) = &lower {
+                    l.resolve(level, i * block, &mut v)?;
+                }
+                Ok(v)
             })
             .collect::<Result<_, TableError>>()?;
         for v in got {

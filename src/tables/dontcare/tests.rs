@@ -1,0 +1,150 @@
+//! Don't-care levels against the raw tables: every position of the small
+//! levels of every rule set, under both loop rules, probed through the
+//! levels below equals the raw table; the whole level read back (as
+//! `tables checksum` and `decompress` read it) is the raw file byte for
+//! byte; read alone, without the levels below, it is refused.
+
+use std::path::Path;
+
+use super::*;
+use crate::progress::NoProgress;
+use crate::tables::compressed::format::{level_path as zpath, write_compressed_with, Codec};
+use crate::tables::convert::compress::stream_raw;
+use crate::tables::format::level_path;
+use crate::tables::retrograde::build_tables;
+use crate::tables::{Table, TableError};
+
+/// Small blocks, so that a level has many and the fill meets their ends.
+const CODEC: Codec = Codec {
+    block: 500,
+    level: 3,
+    transform: Transform::DontCare,
+};
+
+/// Builds levels `0..=max` raw in `raw`, and writes each don't-care
+/// compressed into `z` (the levels below read from `raw`). Returns how
+/// many stored bytes differ from the values: the filled entries.
+fn build_both<G: Game>(raw: &Path, z: &Path, rule: LoopRule, max: u32) -> u64 {
+    build_tables::<G>(raw, rule, max, &NoProgress, |_| {}).unwrap();
+    let rules = G::RULES.tables();
+    let below = lower(raw, rules, rule, 1 << 24).unwrap();
+    let mut filled = 0;
+    for n in 0..=max {
+        let t = Table::open(&level_path(raw, rules, rule, n), rules, rule, n, G::PITS).unwrap();
+        let out = zpath(z, rules, rule, n);
+        write_compressed_with(&t, &out, CODEC, Some(below.as_ref()), &|_| {}).unwrap();
+        let c = Table::open_compressed(&out, rules, rule, n, OpenCheck::Full).unwrap();
+        assert!(c.dont_care());
+        let (mut s, mut v) = (vec![0u8; t.len()], vec![0u8; t.len()]);
+        c.stored_into(0, &mut s).unwrap();
+        t.values_into(0, &mut v).unwrap();
+        filled += s.iter().zip(&v).filter(|(a, b)| a != b).count() as u64;
+    }
+    filled
+}
+
+/// Every position of levels `0..=max` probed through the don't-care
+/// levels equals the raw tables, and each level read whole is its raw
+/// file.
+fn same_tables<G: Game>(rule: LoopRule, max: u32) {
+    let (raw, z) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let filled = build_both::<G>(raw.path(), z.path(), rule, max);
+    assert!(filled > 0, "{:?}: no entry was filled", G::RULES);
+    let a = TableSet::open_available::<G>(raw.path(), rule).unwrap();
+    let b = TableSet::open_available::<G>(z.path(), rule).unwrap();
+    assert_eq!(b.covered(), max + 1);
+    let rules = G::RULES.tables();
+    for n in 0..=max {
+        let count = a.level(n).unwrap().len() as u64;
+        for (_, pos) in level_positions::<G>(n, 0..count) {
+            assert_eq!(b.bounds::<G>(&pos), a.bounds::<G>(&pos), "{pos:?}");
+            assert_eq!(b.value::<G>(&pos), a.value::<G>(&pos), "{pos:?}");
+        }
+        let c = crate::tables::compressed::Compressed::open(
+            &zpath(z.path(), rules, rule, n),
+            rules,
+            rule,
+            n,
+            OpenCheck::Full,
+        )
+        .unwrap();
+        let mut whole = Vec::new();
+        stream_raw(&c, &mut whole, Path::new("out"), &NoProgress).unwrap();
+        let file = std::fs::read(level_path(raw.path(), rules, rule, n)).unwrap();
+        assert!(whole == file, "{:?} level {n} read whole", G::RULES);
+    }
+    assert!(!b.damaged());
+}
+
+#[test]
+fn probes_through_dont_care_levels_equal_the_raw_tables_in_every_rule_set() {
+    for rules in RuleSet::ALL {
+        for rule in [LoopRule::Start, LoopRule::Even] {
+            let max = match rules.game() {
+                crate::game::GameId::Adjito => 8,
+                crate::game::GameId::AdjiBoto => 10,
+            };
+            crate::with_rules!(rules, G => same_tables::<G>(rule, max));
+        }
+    }
+}
+
+#[test]
+fn a_dont_care_level_alone_is_refused_never_read_as_values() {
+    use crate::Adjito;
+    let (raw, z) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (rules, rule, n) = (Adjito::RULES, LoopRule::Start, 7);
+    build_both::<Adjito>(raw.path(), z.path(), rule, n);
+    let path = zpath(z.path(), rules, rule, n);
+    let t = Table::open_compressed(&path, rules, rule, n, OpenCheck::Full).unwrap();
+    let mut v = vec![0u8; 10];
+    assert!(matches!(
+        t.values_into(0, &mut v),
+        Err(TableError::DontCare { .. })
+    ));
+    assert_eq!(t.bounds(0), None);
+    assert!(t.damage().unwrap().to_string().contains("don't-care"));
+    let t = Table::open_compressed(&path, rules, rule, n, OpenCheck::Full).unwrap();
+    assert!(t.into_memory().is_err());
+    // Without a level below in its directory, it is not read whole.
+    std::fs::remove_file(zpath(z.path(), rules, rule, 3)).unwrap();
+    let c = crate::tables::compressed::Compressed::open(&path, rules, rule, n, OpenCheck::Full)
+        .unwrap();
+    let r = stream_raw(&c, &mut Vec::new(), Path::new("out"), &NoProgress);
+    assert!(r.is_err(), "{r:?}");
+}
+
+#[test]
+fn fillings_keep_every_value_and_allow_only_bytes_at_most_the_bound() {
+    let values = [5u8, 3, 7, (-2i8) as u8, 4, 4];
+    let free = [None, Some(3), None, Some(-2), Some(4), None];
+    for how in Fill::ALL {
+        let f = fill(&values, &free, 9, how);
+        assert!(keeps(&values, &free, &f), "{how:?}");
+        for i in 0..values.len() {
+            match free[i] {
+                None => assert_eq!(f[i], values[i]),
+                Some(v) => assert!((-9..=v).contains(&(f[i] as i8))),
+            }
+        }
+    }
+    // The fewest runs: 5 | 3 | 7 | -2 -2 (the free 4 joins the -2) | 4.
+    assert_eq!(fill(&values, &free, 9, Fill::Runs), [5, 3, 7, 254, 254, 4]);
+    assert_eq!(
+        fill(&values, &free, 9, Fill::Lowest),
+        [5, 247, 7, 247, 247, 4]
+    );
+    // A byte above a free entry's value, or a changed fixed one, is caught.
+    assert!(!keeps(&values, &free, &[5, 4, 7, 254, 254, 4]));
+    assert!(!keeps(&values, &free, &[6, 3, 7, 254, 254, 4]));
+}
+
+#[test]
+fn kept_values_have_codes_no_stored_byte_uses() {
+    for v in -63..=63 {
+        assert_eq!(classify(kept_code(v)), DcByte::Value(v), "{v}");
+    }
+    for s in (-63i8..=63).chain([EXCEPTION]) {
+        assert_eq!(classify(s as u8), DcByte::Stored(s as u8), "{s}");
+    }
+}
