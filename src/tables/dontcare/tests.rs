@@ -148,3 +148,72 @@ fn kept_values_have_codes_no_stored_byte_uses() {
         assert_eq!(classify(s as u8), DcByte::Stored(s as u8), "{s}");
     }
 }
+
+/// How many damaged don't-care files the fuzz opens and probes.
+const FUZZ_CASES: u32 = 400;
+
+/// Adjito tables 0..=8 raw, and the same levels don't-care compressed,
+/// built once per test binary.
+fn fuzz_fixture() -> &'static (tempfile::TempDir, tempfile::TempDir) {
+    static F: std::sync::OnceLock<(tempfile::TempDir, tempfile::TempDir)> =
+        std::sync::OnceLock::new();
+    F.get_or_init(|| {
+        let (raw, z) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        build_both::<crate::Adjito>(raw.path(), z.path(), LoopRule::Start, 8);
+        (raw, z)
+    })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(FUZZ_CASES))]
+
+    /// Any truncation and up to four byte changes of a don't-care level
+    /// (level 8, its levels below intact): opened with either depth of
+    /// check, it is refused, or every probe through it gives the raw
+    /// table's bounds or none (damage recorded), never another value;
+    /// opened in full, a file that opens gives the raw bounds.
+    #[test]
+    fn damaged_dont_care_levels_are_refused_never_read_as_values(
+        cut in proptest::option::of(0usize..1_000_000),
+        edits in proptest::collection::vec((0usize..1_000_000, proptest::prelude::any::<u8>()), 0..4),
+    ) {
+        use crate::Adjito;
+        let (raw, z) = fuzz_fixture();
+        let (rules, rule) = (Adjito::RULES, LoopRule::Start);
+        let dir = tempfile::tempdir().unwrap();
+        for n in 0..8 {
+            let name = zpath(z.path(), rules, rule, n);
+            std::fs::copy(&name, zpath(dir.path(), rules, rule, n)).unwrap();
+        }
+        let mut b = std::fs::read(zpath(z.path(), rules, rule, 8)).unwrap();
+        let len = b.len();
+        for (at, x) in edits {
+            let at = if at % 2 == 0 { at % 256 } else { at % len };
+            b[at] = x;
+        }
+        if let Some(c) = cut {
+            b.truncate(c % (len + 1));
+        }
+        std::fs::write(zpath(dir.path(), rules, rule, 8), &b).unwrap();
+        let want = TableSet::open_available::<Adjito>(raw.path(), rule).unwrap();
+        for check in [OpenCheck::Header, OpenCheck::Full] {
+            let Ok(set) = TableSet::open_available_checked::<Adjito>(dir.path(), rule, check) else {
+                continue;
+            };
+            if set.covered() < 9 {
+                continue;
+            }
+            let count = set.level(8).unwrap().len() as u64;
+            for (_, pos) in level_positions::<Adjito>(8, 0..count).step_by(37) {
+                let got = set.bounds::<Adjito>(&pos);
+                if check == OpenCheck::Full {
+                    proptest::prop_assert_eq!(got, want.bounds::<Adjito>(&pos));
+                } else if got.is_some() {
+                    proptest::prop_assert_eq!(got, want.bounds::<Adjito>(&pos));
+                } else {
+                    proptest::prop_assert!(set.damaged());
+                }
+            }
+        }
+    }
+}
