@@ -92,3 +92,29 @@ fn a_dont_care_level_without_its_levels_below_is_refused_by_name() {
         "level 0 is not built",
     );
 }
+
+/// The rate a conversion's plan measured on its sample, in MB/s a core.
+fn planned_rate(plan: &str) -> f64 {
+    let at = plan.find(" MB/s a core").expect("a rate in the plan");
+    let head = &plan[..at];
+    head[head.rfind('(').unwrap() + 1..].parse().unwrap()
+}
+
+/// The plan of decompressing don't-care levels times the reading through
+/// the levels below, not the blocks' decoding alone (which it did at
+/// first: it projected seconds for what took most of an hour).
+#[test]
+fn decompressing_dont_care_levels_is_planned_with_their_reading() {
+    let t = tempfile::tempdir().unwrap();
+    let (raw, z) = built_and_filled(t.path());
+    let plain = t.path().join("plain");
+    compress(&raw, &plain, &["--block", "700"]);
+    let plan = |d: &Path| {
+        let out = t.path().join("out");
+        let text = ok(&["tables", "decompress", "--dir", s(d), "--out", s(&out)]);
+        std::fs::remove_dir_all(&out).unwrap();
+        planned_rate(&text)
+    };
+    let (dc, zstd) = (plan(&z), plan(&plain));
+    assert!(dc * 3.0 < zstd, "don't care {dc} MB/s, plain {zstd} MB/s");
+}

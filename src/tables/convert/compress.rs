@@ -179,9 +179,15 @@ fn sample(
         Direction::Compress(c) => c,
         Direction::Decompress => t.codec().unwrap_or(Codec::chosen()),
     };
-    let lower = match direction == Direction::Compress(codec) && needs_lower(codec.transform) {
+    // A don't-care level reads the levels below: writing it to find its
+    // free entries, reading it whole to resolve them.
+    let lower = match needs_lower(codec.transform) {
         true => Some(lower_of(&job.from, rules, rule)?),
         false => None,
+    };
+    let (lower, resolver) = match direction {
+        Direction::Compress(_) => (lower, None),
+        Direction::Decompress => (None, lower),
     };
     let (n, b) = (t.len() as u64, codec.block.max(1) as u64);
     let blocks = n.div_ceil(b);
@@ -224,6 +230,9 @@ fn sample(
         if direction == Direction::Decompress {
             let t1 = Instant::now();
             let _ = decode_block(&s, codec.transform, at, &mut v);
+            if let Some(l) = &resolver {
+                l.resolve(job.level, first, &mut v)?;
+            }
             secs += t1.elapsed().as_secs_f64();
         } else {
             secs += t0.elapsed().as_secs_f64();
