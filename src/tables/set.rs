@@ -235,16 +235,10 @@ impl TableSet {
         if !t.dont_care() {
             return t.bounds(idx);
         }
-        let v = match t.dc_byte(idx)? {
-            DcByte::Value(v) => v,
-            DcByte::Stored(s) if s as i8 == format::EXCEPTION => return t.stored_bounds(idx),
-            DcByte::Stored(s) => {
-                let v = dontcare::resolve::<G>(self, pos, s as i8 as i32, i32::MAX)?;
-                t.remember(idx, v);
-                v
-            }
-        };
-        Some(Bounds { lo: v, hi: v })
+        match self.dont_care_entry::<G>(t, idx, pos, i32::MAX)? {
+            Ok(v) => Some(Bounds { lo: v, hi: v }),
+            Err(loop_sensitive) => Some(loop_sensitive),
+        }
     }
 
     /// Value of a main-phase position whose level is covered; `None` as
@@ -267,18 +261,35 @@ impl TableSet {
         if !t.dont_care() {
             return t.value_with(idx, || self.rule.w::<G>(pos));
         }
+        match self.dont_care_entry::<G>(t, idx, pos, below)? {
+            Ok(r) => Some(r),
+            Err(loop_sensitive) => Some(loop_sensitive.value(self.rule.w::<G>(pos))),
+        }
+    }
+
+    /// Entry `idx` (the position `pos`) of the don't-care level `t`, read
+    /// through the levels below with a cut at `below` ([`dontcare::resolve`]):
+    /// `Ok(r)` as [`TableSet::value_below`] says, an exact value kept in the
+    /// level's cache for the next probe; `Err(bounds)` for a loop-sensitive
+    /// entry, whose record is never filled. `None` for damage.
+    fn dont_care_entry<G: Game>(
+        &self,
+        t: &Table,
+        idx: usize,
+        pos: &Position,
+        below: i32,
+    ) -> Option<Result<i32, Bounds>> {
         let s = match t.dc_byte(idx)? {
-            DcByte::Value(v) => return Some(v),
+            DcByte::Value(v) => return Some(Ok(v)),
             DcByte::Stored(s) if s as i8 == format::EXCEPTION => {
-                return t.stored_bounds(idx).map(|b| b.value(self.rule.w::<G>(pos)));
+                return t.stored_bounds(idx).map(Err);
             }
             DcByte::Stored(s) => s as i8,
         };
         let r = dontcare::resolve::<G>(self, pos, s as i32, below)?;
         if r < below {
-            // Exact: kept for the next probe.
             t.remember(idx, r);
         }
-        Some(r)
+        Some(Ok(r))
     }
 }
