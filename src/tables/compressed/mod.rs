@@ -16,6 +16,7 @@
 //! its raw level file first, then its compressed file, then its shards
 //! ([`super::locate::locate_level`]).
 
+mod atomic_bytes;
 pub mod codec;
 pub mod format;
 pub mod reader;

@@ -7,8 +7,9 @@
 //! The cache takes one of two shapes ([`Compressed::set_whole_cache`]):
 //! - **whole**: room for every block, each written once, on the first
 //!   probe of its block, and kept. Its bound is the level's value bytes
-//!   (and a byte a block), allocated zeroed so that the kernel gives
-//!   only the pages of the blocks decoded;
+//!   (and a byte a block), mapped zeroed on transparent huge pages
+//!   ([`super::atomic_bytes`]) so that the kernel gives only the pages
+//!   of the blocks decoded;
 //!   once warm a probe costs what a raw level's does (an atomic load and
 //!   an index), which is what a search's probes, with almost no
 //!   locality, need. [`crate::tables::TableSet::fit_caches`] gives this
@@ -41,6 +42,7 @@ use std::sync::Mutex;
 use memmap2::Mmap;
 use rayon::prelude::*;
 
+use super::atomic_bytes::AtomicBytes;
 use super::codec::{decode_block, stored_bound, BlockPlace, Transform};
 use super::format::{
     entry, width, Codec, CODEC_ZSTD, INDEX_AT, INDEX_ENTRY, MAGIC, MAX_BLOCK, TRAILER_LEN, VERSION,
@@ -74,8 +76,8 @@ enum Cache {
     /// probed, and each block's state ([`EMPTY_BLOCK`], [`FILLING`],
     /// [`READY`]).
     Whole {
-        bytes: Box<[AtomicU8]>,
-        state: Box<[AtomicU8]>,
+        bytes: AtomicBytes,
+        state: AtomicBytes,
     },
     /// [`CACHE_SLOTS`] slots (fewer for a level of fewer blocks).
     Direct(Box<[Mutex<Slot>]>),
@@ -88,25 +90,12 @@ const FILLING: u8 = 1;
 /// A block of the whole cache written: its bytes may be read.
 const READY: u8 = 2;
 
-/// `n` atomic bytes, zero, allocated as zeroed memory: the kernel gives
-/// the pages when first written, so a cache costs only the blocks it
-/// holds.
-fn zeroed_atomics(n: usize) -> Box<[AtomicU8]> {
-    let b: Box<[u8]> = vec![0u8; n].into_boxed_slice();
-    let len = b.len();
-    let p = Box::into_raw(b) as *mut AtomicU8;
-    // SAFETY: `AtomicU8` has the size, alignment and bit validity of
-    // `u8` (its documentation guarantees it), and `p` is the allocation
-    // of a `Box<[u8]>` of `len` elements, whose ownership moves here.
-    unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, len)) }
-}
-
 impl Cache {
     /// The whole cache of a level of `count` entries in `blocks` blocks.
     fn whole(count: u64, blocks: u64) -> Cache {
         Cache::Whole {
-            bytes: zeroed_atomics(count as usize),
-            state: zeroed_atomics(blocks as usize),
+            bytes: AtomicBytes::zeroed(count as usize),
+            state: AtomicBytes::zeroed(blocks as usize),
         }
     }
 
