@@ -56,6 +56,11 @@ pub struct LevelReport {
     /// Bits of the word the level's boards were packed into: 64, or 128
     /// where 64 do not hold every board.
     pub word_bits: u32,
+    /// Bytes of the lower levels that the forward pass read mapped from
+    /// their files, not copied into memory (0 where every level it reads
+    /// at once is in memory, as the plan counts them; a compressed level
+    /// read mapped decodes a block a lookup). Set by the level driver.
+    pub lower_mapped_bytes: u64,
     /// Whether the level was built in safe mode (3 bytes a position; fast
     /// mode, 2 bytes, lost a loop-sensitive position: [`super::cell`]).
     pub safe: bool,
