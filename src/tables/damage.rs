@@ -16,6 +16,7 @@
 //! watches it and stops, and the command that asked fails with
 //! [`super::TableSet::check_damage`]'s error instead of reporting.
 
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
@@ -24,23 +25,45 @@ use super::error::TableError;
 /// A level's first damage, and the alarm of the set it belongs to.
 #[derive(Debug, Default)]
 pub(in crate::tables) struct Damage {
-    first: OnceLock<String>,
+    first: OnceLock<Noted>,
     alarm: Arc<AtomicBool>,
+}
+
+/// What was recorded, by kind: a refusal keeps its own error, so that
+/// the command fails with it and not with a "damaged" message.
+#[derive(Debug)]
+enum Noted {
+    /// Damage, as the message of the error met.
+    Damaged(String),
+    /// A don't-care level read without the levels below it
+    /// ([`TableError::DontCare`]): refused, not damaged.
+    DontCare { path: PathBuf, level: u32 },
 }
 
 impl Damage {
     /// Records `e` (the first one recorded is kept) and raises the alarm.
     #[cold]
     pub(in crate::tables) fn note(&self, e: &TableError) {
-        let _ = self.first.set(e.to_string());
+        let noted = match e {
+            TableError::DontCare { path, level } => Noted::DontCare {
+                path: path.clone(),
+                level: *level,
+            },
+            e => Noted::Damaged(e.to_string()),
+        };
+        let _ = self.first.set(noted);
         self.alarm.store(true, Ordering::Release);
     }
 
-    /// The damage recorded, as the error a command fails with.
+    /// The damage (or refusal) recorded, as the error a command fails with.
     pub(in crate::tables) fn error(&self) -> Option<TableError> {
-        self.first
-            .get()
-            .map(|what| TableError::Damaged { what: what.clone() })
+        Some(match self.first.get()? {
+            Noted::Damaged(what) => TableError::Damaged { what: what.clone() },
+            Noted::DontCare { path, level } => TableError::DontCare {
+                path: path.clone(),
+                level: *level,
+            },
+        })
     }
 
     /// Shares `alarm` (a set's): raised now if damage is already recorded.
@@ -75,5 +98,17 @@ mod tests {
         let later = Arc::new(AtomicBool::new(false));
         d.share(&later);
         assert!(later.load(Ordering::Acquire));
+    }
+
+    /// A refusal is kept as a refusal (its own error), not as damage.
+    #[test]
+    fn a_refusal_is_kept_as_its_own_error() {
+        let d = Damage::default();
+        d.note(&TableError::DontCare {
+            path: "x.adjz".into(),
+            level: 9,
+        });
+        let e = d.error().unwrap();
+        assert!(matches!(e, TableError::DontCare { level: 9, .. }), "{e:?}");
     }
 }

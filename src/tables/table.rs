@@ -214,14 +214,10 @@ impl Table {
     }
 
     /// The damage a probe of this level met, if any ([`super::damage`]):
-    /// the error naming the file (and block).
+    /// the error naming the file (and block); or the refusal of a
+    /// don't-care level read alone ([`TableError::DontCare`]).
     pub fn damage(&self) -> Option<TableError> {
-        let e = self.damage.error()?;
-        // A don't-care level read alone is refused, not damaged.
-        let refused = self.dont_care
-            && matches!(&e, TableError::Damaged { what }
-            if *what == self.refused().to_string());
-        Some(if refused { self.refused() } else { e })
+        self.damage.error()
     }
 
     /// The table's stretches of entries: the whole level for a level file
