@@ -34,7 +34,7 @@ use super::format::EXCEPTION;
 use super::payload::OpenCheck;
 use super::set::TableSet;
 use super::walk::level_positions;
-use crate::game::{for_each_step, Game, Position, Step};
+use crate::game::{for_each_step, Game, Position, Step, MAX_PITS};
 use crate::rules::RuleSet;
 use crate::value::{capture_value, LoopRule};
 
@@ -50,32 +50,36 @@ pub(super) fn resolve<G: Game>(set: &TableSet, pos: &Position, s: i32, below: i3
     if s >= below {
         return Some(s);
     }
-    let (mut best, mut failed) = (s, false);
+    // The captures first, each child's entry prefetched, then read: the
+    // reads' cache misses overlap instead of following each other.
+    let mut caps = [(Position::default(), 0u8); MAX_PITS];
+    let mut n = 0;
     let any = for_each_step::<G>(pos, |step| {
-        let Step::Capture {
+        if let Step::Capture {
             pos: child,
             captured,
             ..
         } = step
-        else {
-            return;
-        };
-        if failed || best >= below {
-            return;
-        }
-        // The child improves `best` only if its value is below `need`.
-        let need = capture_value(captured, best);
-        match set.value_below::<G>(&child, need) {
-            Some(v) if v < need => best = capture_value(captured, v),
-            Some(_) => {}
-            None => failed = true,
+        {
+            set.prefetch::<G>(&child);
+            caps[n] = (child, captured);
+            n += 1;
         }
     });
-    match (failed, any) {
-        (true, _) => None,
-        (false, true) => Some(best),
-        (false, false) => Some(best.max(G::split(pos))),
+    let mut best = s;
+    for (child, captured) in &caps[..n] {
+        if best >= below {
+            break;
+        }
+        // The child improves `best` only if its value is below `need`.
+        let need = capture_value(*captured, best);
+        match set.value_below::<G>(child, need) {
+            Some(v) if v < need => best = capture_value(*captured, v),
+            Some(_) => {}
+            None => return None,
+        }
     }
+    Some(if any { best } else { best.max(G::split(pos)) })
 }
 
 /// The capture bound `E` of `pos` (the split when the game is over),

@@ -518,7 +518,9 @@ impl Table {
     /// Hints the processor to fetch entry `idx` (no effect on results).
     #[inline(always)]
     pub fn prefetch(&self, idx: usize) {
-        if let Some(b) = each_form!(&self.storage, f => f.entry_ref(idx)) {
+        if let Storage::Compressed(c) = &self.storage {
+            c.prefetch(idx);
+        } else if let Some(b) = each_form!(&self.storage, f => f.entry_ref(idx)) {
             prefetch(b);
         }
     }
