@@ -376,50 +376,47 @@ fn staged_levels_are_the_in_memory_files_in_every_rule_set() {
 fn levels_before_a_grouped_level_read_their_lower_levels_in_memory() {
     use adji::tables::compressed::{Codec, Transform};
     use adji::tables::retrograde::outofcore::{CellStore, OocConfig};
-    use adji::tables::retrograde::{build_tables_compressed, plan_within};
+    use adji::tables::retrograde::{build_tables_compressed, plan_within, BuildEvent, LevelPlan};
     let (first, max) = (8, 12);
-    let codec = Some(Codec {
-        block: 4096,
-        level: 3,
-        transform: Transform::None,
-    });
-    let ooc = OocConfig {
-        shards: 1,
-        inbox_bytes: 1 << 20,
-        store: CellStore::Kept,
-        wide: false,
-    };
     let d = tempfile::tempdir().unwrap();
-    let plan = plan_within::<AdjiBoto>(first, u64::MAX, None).unwrap();
-    build_tables_compressed::<AdjiBoto>(
-        d.path(),
-        LoopRule::Start,
-        &plan,
-        &ooc,
-        codec,
-        &NoProgress,
-        |_| {},
-    )
-    .unwrap();
+    let build = |plan: &[LevelPlan], on_level: &mut dyn FnMut(&BuildEvent)| {
+        let codec = Codec {
+            block: 4096,
+            level: 3,
+            transform: Transform::None,
+        };
+        let ooc = OocConfig {
+            shards: 1,
+            inbox_bytes: 1 << 20,
+            store: CellStore::Kept,
+            wide: false,
+        };
+        let (dir, rule) = (d.path(), LoopRule::Start);
+        build_tables_compressed::<AdjiBoto>(
+            dir,
+            rule,
+            plan,
+            &ooc,
+            Some(codec),
+            &NoProgress,
+            on_level,
+        )
+        .unwrap();
+    };
+    build(
+        &plan_within::<AdjiBoto>(first, u64::MAX, None).unwrap(),
+        &mut |_| {},
+    );
     let mut plan = plan_within::<AdjiBoto>(max, u64::MAX, None).unwrap();
     let last = plan.last_mut().unwrap();
     last.staged = true;
     last.lower_groups = vec![(0, 5), (6, max - 1)];
     let mut mapped = Vec::new();
-    build_tables_compressed::<AdjiBoto>(
-        d.path(),
-        LoopRule::Start,
-        &plan,
-        &ooc,
-        codec,
-        &NoProgress,
-        |e| {
-            if let Some(r) = &e.report {
-                mapped.push((e.level, r.lower_mapped_bytes));
-            }
-        },
-    )
-    .unwrap();
+    build(&plan, &mut |e| {
+        if let Some(r) = &e.report {
+            mapped.push((e.level, r.lower_mapped_bytes));
+        }
+    });
     let built: Vec<u32> = mapped.iter().map(|m| m.0).collect();
     assert_eq!(built, (first + 1..=max).collect::<Vec<_>>());
     assert!(mapped.iter().all(|m| m.1 == 0), "read mapped: {mapped:?}");
