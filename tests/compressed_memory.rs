@@ -5,6 +5,8 @@
 //! by 1.4 GiB while decoding them). One test alone in its process, so
 //! that its peak is its own.
 
+mod common;
+
 #[cfg(target_os = "linux")]
 #[test]
 fn a_compressed_level_holds_neither_its_checked_nor_its_decoded_file() {
@@ -12,11 +14,7 @@ fn a_compressed_level_holds_neither_its_checked_nor_its_decoded_file() {
     use adji::tables::compressed::{format as zformat, Codec, Transform};
     use adji::tables::{format, OpenCheck, Table};
     use adji::value::LoopRule;
-    let kib = |field: &str| -> i64 {
-        let s = std::fs::read_to_string("/proc/self/status").unwrap();
-        let line = s.lines().find(|l| l.starts_with(field)).unwrap();
-        line.split_whitespace().nth(1).unwrap().parse().unwrap()
-    };
+    use common::memory::{reset_peak, status_kib as kib};
     let (rules, rule, n) = (RuleSet::AdjiBotoDefault, LoopRule::Start, 26);
     let d = tempfile::tempdir().unwrap();
     let count = adji::index::level_size(n as usize, 10) as usize;
@@ -53,9 +51,7 @@ fn a_compressed_level_holds_neither_its_checked_nor_its_decoded_file() {
     assert!(t.is_compressed());
     let held = kib("VmRSS:") - base;
     assert!(held < zkib / 4, "checking {zkib} KiB left {held} KiB held");
-    // Resets the peak (VmHWM) to the present RSS (Linux 4.0 and later).
-    if let Err(e) = std::fs::write("/proc/self/clear_refs", "5") {
-        eprintln!("SKIPPED: this system does not let a process reset its peak RSS ({e})");
+    if !reset_peak() {
         return;
     }
     let before = kib("VmRSS:");

@@ -4,17 +4,15 @@
 //! the plan counts). One test alone in its process, so that its peak is
 //! its own.
 
+mod common;
+
 #[cfg(target_os = "linux")]
 #[test]
 fn a_level_copied_into_memory_holds_its_size_once() {
     use adji::rules::RuleSet;
     use adji::tables::{format, Table};
     use adji::value::LoopRule;
-    let kib = |field: &str| -> i64 {
-        let s = std::fs::read_to_string("/proc/self/status").unwrap();
-        let line = s.lines().find(|l| l.starts_with(field)).unwrap();
-        line.split_whitespace().nth(1).unwrap().parse().unwrap()
-    };
+    use common::memory::{reset_peak, status_kib as kib};
     let (rules, rule, n) = (RuleSet::AdjiBotoDefault, LoopRule::Start, 26);
     let d = tempfile::tempdir().unwrap();
     let count = adji::index::level_size(n as usize, 10) as usize;
@@ -22,9 +20,7 @@ fn a_level_copied_into_memory_holds_its_size_once() {
     let path = format::level_path(d.path(), rules, rule, n);
     // Opened with its checksum checked: every page of the file is read.
     let t = Table::open(&path, rules, rule, n, 10).unwrap();
-    // Resets the peak (VmHWM) to the present RSS (Linux 4.0 and later).
-    if let Err(e) = std::fs::write("/proc/self/clear_refs", "5") {
-        eprintln!("SKIPPED: this system does not let a process reset its peak RSS ({e})");
+    if !reset_peak() {
         return;
     }
     let before = kib("VmRSS:");

@@ -6,6 +6,8 @@ use std::process::Stdio;
 
 use adji::game::{Game, State};
 
+#[cfg(target_os = "linux")]
+pub mod memory;
 pub mod tables;
 
 /// The `adji` binary of this build.
