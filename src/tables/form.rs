@@ -34,6 +34,16 @@ pub(super) trait Form {
         None
     }
 
+    /// Hints the processor to fetch entry `idx` (no effect on results):
+    /// its byte where [`Form::entry_ref`] gives one; a form that keeps
+    /// its entries elsewhere (a compressed level's cache) says where.
+    #[inline(always)]
+    fn prefetch_entry(&self, idx: usize) {
+        if let Some(b) = self.entry_ref(idx) {
+            super::walk::prefetch(b);
+        }
+    }
+
     /// The sorted exception records among which entry `idx`'s would be.
     fn records_near(&self, idx: usize) -> &[u8];
 

@@ -13,7 +13,6 @@ use super::level_file::LevelFile;
 use super::locate;
 use super::payload::{corrupted, OpenCheck, Segment};
 use super::shard::{self, Shards};
-use super::walk::prefetch;
 use crate::fsutil::open_regular;
 use crate::rules::RuleSet;
 use crate::value::{decode_bound, Bounds, LoopRule};
@@ -518,11 +517,7 @@ impl Table {
     /// Hints the processor to fetch entry `idx` (no effect on results).
     #[inline(always)]
     pub fn prefetch(&self, idx: usize) {
-        if let Storage::Compressed(c) = &self.storage {
-            c.prefetch(idx);
-        } else if let Some(b) = each_form!(&self.storage, f => f.entry_ref(idx)) {
-            prefetch(b);
-        }
+        each_form!(&self.storage, f => f.prefetch_entry(idx))
     }
 
     /// Bounds of entry `idx` (`idx < len()`); `None` for a damaged entry,

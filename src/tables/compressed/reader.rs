@@ -640,18 +640,6 @@ impl Compressed {
         }
     }
 
-    /// Hints the processor to fetch entry `idx`'s byte of the whole cache
-    /// (no effect on results; none for the direct-mapped cache, whose
-    /// slot is found under its lock).
-    #[inline(always)]
-    pub fn prefetch(&self, idx: usize) {
-        if let Cache::Whole { bytes, .. } = &self.cache {
-            if let Some(b) = bytes.get(idx) {
-                crate::tables::walk::prefetch(b);
-            }
-        }
-    }
-
     /// A whole cache's miss: decodes block `b`; the first probe to claim
     /// it writes it into the cache and marks it ready, a probe that finds
     /// it being written answers from its own decoded copy.
@@ -774,6 +762,17 @@ impl Form for Compressed {
 
     fn records_near(&self, _idx: usize) -> &[u8] {
         self.records()
+    }
+
+    /// The whole cache's byte of entry `idx` (none for the direct-mapped
+    /// cache, whose slot is found under its lock).
+    #[inline(always)]
+    fn prefetch_entry(&self, idx: usize) {
+        if let Cache::Whole { bytes, .. } = &self.cache {
+            if let Some(b) = bytes.get(idx) {
+                crate::tables::walk::prefetch(b);
+            }
+        }
     }
 
     fn mapped(&self) -> u64 {
