@@ -266,6 +266,24 @@ const fn terms() -> [[u64; SUMS]; MAX_PITS] {
     t
 }
 
+/// The rank ([`crate::index::rank`]) of a packed board of a level that
+/// packs.
+#[inline]
+pub(crate) fn rank_packed<G: Game, W: Word>(x: W) -> u64 {
+    let bits = pit_bits::<G, W>();
+    let mask = (W::ONE << bits) - W::ONE;
+    // Every field of x · (1 + 2^bits + 2^2·bits + …) holds the prefix sum
+    // of the pits up to it: no field overflows, since no sum exceeds the
+    // level.
+    let ones = (0..G::PITS).fold(W::ZERO, |m, i| m | W::ONE << (bits * i as u32));
+    let sums = x.wrapping_mul(ones);
+    let mut r = 0;
+    for (j, t) in TERMS.iter().enumerate().take(G::PITS - 1) {
+        r += t[((sums >> (bits * j as u32)) & mask).low() as usize & (SUMS - 1)];
+    }
+    r
+}
+
 /// One seed in each of the `r` pits after origin `o` ([`runs`]), in a
 /// word's fields; `[H][N]` is one seed in every pit.
 pub(crate) type Runs<W> = [[W; 13]; 7];

@@ -30,11 +30,13 @@ use std::path::{Path, PathBuf};
 
 use super::compressed::Transform;
 use super::error::TableError;
+use super::exits::{child, for_each_batch, quiet_exits, FWD_BATCH};
 use super::format::EXCEPTION;
 use super::payload::OpenCheck;
 use super::set::TableSet;
 use super::walk::level_positions;
 use crate::game::{for_each_step, Game, Position, Step, MAX_PITS};
+use crate::games::packed::{packs, Word};
 use crate::rules::RuleSet;
 use crate::value::{capture_value, LoopRule};
 
@@ -87,12 +89,6 @@ pub(super) fn resolve<G: Game>(set: &TableSet, pos: &Position, s: i32, below: i3
 /// quiet, `None` when a level below is damaged or missing.
 pub fn capture_bound<G: Game>(set: &TableSet, pos: &Position) -> Option<Option<i32>> {
     resolve::<G>(set, pos, NO_BYTE, i32::MAX).map(|e| (e > NO_BYTE).then_some(e))
-}
-
-/// Whether the entry of `pos`, of value `v`, is free: its value is its
-/// capture bound (`E = v`), so any stored byte `s ≤ v` reads back as `v`.
-fn is_free<G: Game>(set: &TableSet, pos: &Position, v: i32) -> Option<bool> {
-    resolve::<G>(set, pos, NO_BYTE, v).map(|e| e >= v)
 }
 
 /// The byte a free entry of `level` may always store: `−level`, the least
@@ -243,20 +239,66 @@ impl<G: Game> Below<G> {
     }
 }
 
+impl<G: Game> Below<G> {
+    /// [`Lower::free`] a batch of boards at a time, packed into `W`
+    /// ([`super::exits`]): each batch's capture children are located and
+    /// their entries prefetched, then each is read with a cut at what
+    /// would make the entry free (a capture worth its value). `None`
+    /// when a level below is damaged or missing.
+    fn free_packed<W: Word>(
+        &self,
+        level: u32,
+        first: u64,
+        values: &[u8],
+        free: &mut [Option<i8>],
+    ) -> Option<()> {
+        let (set, mut read) = (&self.set, Some(()));
+        let (mut caps, mut bounds) = (Vec::new(), Vec::new());
+        for_each_batch::<G>(first, values.len(), level, |k, batch| {
+            caps.clear();
+            bounds.clear();
+            quiet_exits::<G, W>(level, batch, &mut caps, &mut bounds, |l, idx| {
+                if let Some(t) = set.level(l) {
+                    t.prefetch(idx);
+                }
+            });
+            let vals = &values[k..k + batch.len()];
+            let mut reached = [false; FWD_BATCH];
+            for (j, &(e, _)) in bounds.iter().enumerate() {
+                // The end of the game: `E` is the split.
+                reached[j] = e >= vals[j] as i8 as i32;
+            }
+            for &(j, captured, l, idx, c) in &caps {
+                let v = vals[j] as i8;
+                if reached[j] || v == EXCEPTION || read.is_none() {
+                    continue;
+                }
+                // The capture is worth `v` or more when its child's value
+                // is below `need`.
+                let need = capture_value(captured, v as i32 - 1);
+                match set.value_below_at::<G>(l, idx, || child::<G, W>(c), need) {
+                    Some(r) => reached[j] = r < need,
+                    None => read = None,
+                }
+            }
+            for (j, &b) in vals.iter().enumerate() {
+                let v = b as i8;
+                free[k + j] = (reached[j] && v != EXCEPTION).then_some(v);
+            }
+        });
+        read
+    }
+}
+
 impl<G: Game> Lower for Below<G> {
     fn free(&self, level: u32, first: u64, values: &[u8]) -> Result<Vec<Option<i8>>, TableError> {
-        let end = first + values.len() as u64;
-        let mut free = Vec::with_capacity(values.len());
-        for ((_, pos), &b) in level_positions::<G>(level, first..end).zip(values) {
-            let v = b as i8;
-            let f = if v == EXCEPTION {
-                false
-            } else {
-                is_free::<G>(&self.set, &pos, v as i32).ok_or_else(|| self.failed())?
-            };
-            free.push(f.then_some(v));
-        }
-        Ok(free)
+        let mut free = vec![None; values.len()];
+        let read = if packs::<G, u64>(level) {
+            self.free_packed::<u64>(level, first, values, &mut free)
+        } else {
+            self.free_packed::<u128>(level, first, values, &mut free)
+        };
+        read.map(|()| free).ok_or_else(|| self.failed())
     }
 
     fn resolve(&self, level: u32, first: u64, stored: &mut [u8]) -> Result<(), TableError> {

@@ -39,6 +39,7 @@ pub mod convert;
 mod damage;
 pub mod dontcare;
 mod error;
+mod exits;
 mod form;
 pub mod format;
 mod level_file;

@@ -265,14 +265,29 @@ impl TableSet {
         if pos.in_opening() {
             return None;
         }
-        let t = self.levels.get(pos.level() as usize)?;
         let idx = rank(&pos.pits, G::PITS) as usize;
+        self.value_below_at::<G>(pos.level(), idx, || *pos, below)
+    }
+
+    /// [`TableSet::value_below`] of entry `idx` of `level`, the
+    /// main-phase position `pos()`: made only where the entry needs it
+    /// (a loop-sensitive entry's `w`, a don't-care entry's captures).
+    #[inline]
+    pub(super) fn value_below_at<G: Game>(
+        &self,
+        level: u32,
+        idx: usize,
+        pos: impl Fn() -> Position,
+        below: i32,
+    ) -> Option<i32> {
+        let t = self.levels.get(level as usize)?;
         if !t.dont_care() {
-            return t.value_with(idx, || self.rule.w::<G>(pos));
+            return t.value_with(idx, || self.rule.w::<G>(&pos()));
         }
-        match self.dont_care_entry::<G>(t, idx, pos, below)? {
+        let pos = pos();
+        match self.dont_care_entry::<G>(t, idx, &pos, below)? {
             Ok(r) => Some(r),
-            Err(loop_sensitive) => Some(loop_sensitive.value(self.rule.w::<G>(pos))),
+            Err(loop_sensitive) => Some(loop_sensitive.value(self.rule.w::<G>(&pos))),
         }
     }
 

@@ -89,6 +89,67 @@ fn probes_through_dont_care_levels_equal_the_raw_tables_in_every_rule_set() {
     }
 }
 
+/// The writer's free entries, found a batch at a time on packed boards
+/// in either word ([`Below::free_packed`]), are exactly the entries whose
+/// value is their capture bound as [`capture_bound`] finds it one
+/// position at a time, with the levels below raw or themselves don't
+/// care (read with cuts); a block may start at any rank.
+fn free_is_the_capture_bound<G: Game>(rule: LoopRule, max: u32) {
+    let (raw, z) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    build_both::<G>(raw.path(), z.path(), rule, max);
+    let rules = G::RULES.tables();
+    let mut free_seen = 0;
+    for dir in [raw.path(), z.path()] {
+        let set = TableSet::open_available::<G>(dir, rule).unwrap();
+        let below = Below::<G> {
+            set: TableSet::open_available::<G>(dir, rule).unwrap(),
+            dir: dir.to_path_buf(),
+            game: PhantomData,
+        };
+        for n in 0..=max {
+            let t = Table::open(
+                &level_path(raw.path(), rules, rule, n),
+                rules,
+                rule,
+                n,
+                G::PITS,
+            )
+            .unwrap();
+            let len = t.len();
+            let mut v = vec![0u8; len];
+            t.values_into(0, &mut v).unwrap();
+            let want: Vec<Option<i8>> = level_positions::<G>(n, 0..len as u64)
+                .zip(&v)
+                .map(|((_, pos), &b)| {
+                    let e = capture_bound::<G>(&set, &pos).unwrap();
+                    (b as i8 != EXCEPTION && e == Some(b as i8 as i32)).then_some(b as i8)
+                })
+                .collect();
+            free_seen += want.iter().filter(|f| f.is_some()).count();
+            let mut wide = vec![None; len];
+            below.free_packed::<u128>(n, 0, &v, &mut wide).unwrap();
+            assert_eq!(wide, want, "{:?} level {n}, 128 bits", G::RULES);
+            let (a, b) = (len / 3, len - len / 5);
+            let got = below.free(n, a as u64, &v[a..b]).unwrap();
+            assert_eq!(got, want[a..b], "{:?} level {n}, ranks {a}..{b}", G::RULES);
+        }
+    }
+    assert!(free_seen > 0, "{:?}: no entry is free", G::RULES);
+}
+
+#[test]
+fn free_entries_are_those_whose_value_is_the_capture_bound_in_every_rule_set() {
+    for rules in RuleSet::ALL {
+        for rule in [LoopRule::Start, LoopRule::Even] {
+            let max = match rules.game() {
+                crate::game::GameId::Adjito => 8,
+                crate::game::GameId::AdjiBoto => 10,
+            };
+            crate::with_rules!(rules, G => free_is_the_capture_bound::<G>(rule, max));
+        }
+    }
+}
+
 #[test]
 fn a_dont_care_level_alone_is_refused_never_read_as_values() {
     use crate::Adjito;

@@ -16,16 +16,14 @@ use super::driver::{LevelPasses, Phase};
 use super::events::{event, Ev, Mode, Worker, L, LOCAL_MAX, W};
 use super::frontier::{for_each_board, Frontier, Sink, DIRTY_CHUNK};
 use super::masks::{mask_has, or_masks, value_masks, ValueMask};
-use super::preds::rank_packed;
-use super::quiet::exits;
 use super::seeds::claim_seeds;
-use crate::game::{Game, Position, MAX_PITS};
-use crate::games::packed::{pack, rot, unpack, Word};
-use crate::index::{boards, rank};
+use crate::game::{Game, MAX_PITS};
+use crate::games::packed::{rot, unpack, Word};
+use crate::index::rank;
 use crate::progress::Progress;
 use crate::tables::error::TableError;
+use crate::tables::exits::{child, fold_captures, for_each_batch, quiet_exits, Capture};
 use crate::tables::set::TableSet;
-use crate::value::capture_value;
 
 /// Measurements of one level's build.
 #[derive(Clone, Debug, Default, serde::Serialize)]
@@ -66,9 +64,6 @@ pub struct LevelReport {
     pub safe: bool,
 }
 
-/// Positions per forward-pass batch: the capture lookups of a whole batch
-/// are located and prefetched before any is read.
-pub(super) const FWD_BATCH: usize = 32;
 /// Frontier entries a worker takes at a time in a round.
 const SLICE: usize = 1 << 10;
 
@@ -445,25 +440,6 @@ pub(super) fn forward_cells_within<G: Game, W: Word>(
         });
 }
 
-/// Calls `f(k, batch)` for the boards of ranks `first..first + len` of
-/// level `n`, [`FWD_BATCH`] at a time, `k` the batch's offset from `first`.
-pub(super) fn for_each_batch<G: Game>(
-    first: u64,
-    len: usize,
-    n: u32,
-    mut f: impl FnMut(usize, &[[u8; MAX_PITS]]),
-) {
-    let mut it = boards(first..first + len as u64, n as usize, G::PITS);
-    let mut batch = [[0u8; MAX_PITS]; FWD_BATCH];
-    for k in (0..len).step_by(FWD_BATCH) {
-        let m = FWD_BATCH.min(len - k);
-        for slot in batch.iter_mut().take(m) {
-            *slot = it.next().expect("ranks within the level").1;
-        }
-        f(k, &batch[..m]);
-    }
-}
-
 /// Marks a chunk of forward-pass cells dirty when one is pending, and
 /// counts it done.
 pub(super) fn chunk_done(words: &[u16], dirty: &AtomicBool, bar: &dyn Progress) {
@@ -681,11 +657,6 @@ fn seed_events<G: Game, W: Word>(
     });
 }
 
-/// A capture found in a forward-pass batch: the batch slot, seeds taken,
-/// the child's level and rank, and the child's packed board (for its `w`,
-/// if needed).
-pub(super) type Capture<W> = (usize, u8, u32, usize, W);
-
 /// `(E, quiet-move count)` of each board of `batch` into `out`; `E` is
 /// `i32::MIN` when it has no exit (the cell then holds [`NONE`]), and the
 /// split when the board has no move at all (a pass counts as a quiet
@@ -719,67 +690,4 @@ fn exits_batch<G: Game, W: Word>(
         t.value_with(idx, || lower.rule.w::<G>(&child::<G, W>(c)))
             .unwrap_or(level as i32)
     });
-}
-
-/// The first half of [`exits_batch`]: appends to `out` each board's
-/// `(E, quiet-move count)` without its captures (`E` as there, from the end
-/// of the game only), and to `caps` every capture child, `seen(level,
-/// rank)` told of each as it is found.
-pub(super) fn quiet_exits<G: Game, W: Word>(
-    n: u32,
-    batch: &[[u8; MAX_PITS]],
-    caps: &mut Vec<Capture<W>>,
-    out: &mut Vec<(i32, u8)>,
-    mut seen: impl FnMut(u32, usize),
-) {
-    let j0 = out.len();
-    for (j, b) in batch.iter().enumerate() {
-        let x = pack::<G, W>(b);
-        // Only captures are sown: quiet moves are only counted.
-        let quiet = exits::<G, W>(x, b, |captured, c| {
-            let level = n - captured as u32;
-            let idx = rank_packed::<G, W>(c) as usize;
-            seen(level, idx);
-            caps.push((j0 + j, captured, level, idx, c));
-        });
-        out.push(match quiet {
-            Some(cnt) => (i32::MIN, cnt),
-            None => {
-                // No sowing move: a pass (a quiet move) or the end.
-                let pos = Position {
-                    pits: *b,
-                    side: 0,
-                    opening: 0,
-                };
-                match G::legal_moves(&pos).len() {
-                    0 => (G::split(&pos), 0),
-                    k => (i32::MIN, k as u8),
-                }
-            }
-        });
-    }
-}
-
-/// The second half of [`exits_batch`]: folds into `out` the value of every
-/// capture of `caps`, its child's value from `value` (the mover's exit is
-/// the best capture, [`capture_value`]).
-pub(super) fn fold_captures<W: Word>(
-    caps: &[Capture<W>],
-    out: &mut [(i32, u8)],
-    mut value: impl FnMut(&Capture<W>) -> i32,
-) {
-    for cap in caps {
-        let v = value(cap);
-        let e = &mut out[cap.0].0;
-        *e = (*e).max(capture_value(cap.1, v));
-    }
-}
-
-/// The position of a packed child board, South to move, out of the opening.
-pub(super) fn child<G: Game, W: Word>(c: W) -> Position {
-    Position {
-        pits: unpack::<G, W>(c),
-        side: 0,
-        opening: 0,
-    }
 }

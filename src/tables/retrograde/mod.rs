@@ -113,7 +113,6 @@ mod packed_props;
 mod part;
 mod plan;
 mod preds;
-mod quiet;
 pub mod rates;
 mod remote;
 mod resume;

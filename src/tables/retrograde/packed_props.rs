@@ -3,8 +3,9 @@
 //! of every level that packs.
 
 use super::frontier::Walker;
-use super::preds::{for_each_pred, rank_packed};
+use super::preds::for_each_pred;
 use crate::game::{Game, MAX_PITS};
+use crate::games::packed::rank_packed;
 use crate::games::packed::{pack, packs, rot, unpack, Word};
 use crate::index::rank;
 use crate::{AdjiBoto, Adjito};

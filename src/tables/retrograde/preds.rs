@@ -15,25 +15,7 @@
 
 use crate::game::Game;
 use crate::games;
-use crate::games::packed::{pit_bits, rot, Word, SUMS, TERMS};
-
-/// The rank ([`crate::index::rank`]) of a packed board of a level that
-/// packs.
-#[inline]
-pub(super) fn rank_packed<G: Game, W: Word>(x: W) -> u64 {
-    let bits = pit_bits::<G, W>();
-    let mask = (W::ONE << bits) - W::ONE;
-    // Every field of x · (1 + 2^bits + 2^2·bits + …) holds the prefix sum
-    // of the pits up to it: no field overflows, since no sum exceeds the
-    // level.
-    let ones = (0..G::PITS).fold(W::ZERO, |m, i| m | W::ONE << (bits * i as u32));
-    let sums = x.wrapping_mul(ones);
-    let mut r = 0;
-    for (j, t) in TERMS.iter().enumerate().take(G::PITS - 1) {
-        r += t[((sums >> (bits * j as u32)) & mask).low() as usize & (SUMS - 1)];
-    }
-    r
-}
+use crate::games::packed::{rank_packed, rot, Word};
 
 /// Calls `f(rank, parent)` for every quiet predecessor `parent` (packed)
 /// of the packed board `x` (of a level that packs), as
@@ -46,9 +28,10 @@ pub(super) fn for_each_pred<G: Game, W: Word>(x: W, mut f: impl FnMut(u64, W)) {
 
 #[cfg(test)]
 mod tests {
-    use super::{for_each_pred, rank_packed};
+    use super::for_each_pred;
     use crate::adjito::{AdjitoMustReach, AdjitoSlamForbidden};
     use crate::game::{Game, Position, MAX_PITS};
+    use crate::games::packed::rank_packed;
     use crate::index::{boards, level_size, rank, unrank};
     use crate::tables::retrograde::packed::{pack, packs, unpack, Word};
     use crate::tables::retrograde::{max_build_level, max_sharded_level};

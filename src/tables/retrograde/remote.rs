@@ -33,7 +33,7 @@ use rayon::prelude::*;
 
 use super::cell::exit_words;
 use super::frontier::DIRTY_CHUNK;
-use super::level::{child, chunk_done, fold_captures, for_each_batch, quiet_exits, Capture};
+use super::level::chunk_done;
 use super::part::Layout;
 use crate::distributed::{process_cpu_secs, Comm};
 use crate::game::{Game, Position};
@@ -41,6 +41,7 @@ use crate::games::packed::Word;
 use crate::index::unrank;
 use crate::progress::Progress;
 use crate::tables::error::TableError;
+use crate::tables::exits::{child, fold_captures, for_each_batch, quiet_exits, Capture};
 use crate::tables::set::TableSet;
 use crate::tables::table::Table;
 use crate::value::LoopRule;

@@ -1,8 +1,10 @@
-//! The moves of the forward pass: which sowing moves are legal and which
-//! may capture, for every origin at once ([`exits`]), whether a move
-//! captures, decided from the counts alone, and a capture played on the
-//! packed board. The forward pass only counts quiet moves, so it sows
-//! nothing for them.
+//! The capture bound `E` of boards, a batch at a time: each board's
+//! sowing moves decided from its counts alone ([`exits`]: the quiet moves
+//! counted, the captures played on the packed board), the captures'
+//! children located in the levels below, and their values folded into
+//! `E` ([`quiet_exits`], [`fold_captures`]). What the builder's forward
+//! pass and the don't-care writer ([`super::dontcare`]) share; imports
+//! only the games and the index.
 //!
 //! Both games' sowing is arithmetic: `s` seeds from pit `o` make full laps
 //! (one seed in every pit the sowing visits) and a remainder sown one seed
@@ -15,9 +17,11 @@
 //! against the game's legal moves and plays on the same boards: every
 //! move of every position of small levels and of boards with laps.
 
-use crate::game::{Game, MAX_PITS};
+use crate::game::{Game, Position, MAX_PITS};
 use crate::games;
-use crate::games::packed::{rot, Word};
+use crate::games::packed::{pack, rank_packed, rot, unpack, Word};
+use crate::index::boards;
+use crate::value::capture_value;
 
 /// The forward pass's moves of the main-phase board `pits` (packed: `x`):
 /// calls `on_capture(seeds taken, child)` for each legal sowing move that
@@ -56,13 +60,107 @@ pub(super) fn exits<G: Game, W: Word>(
     Some(quiet)
 }
 
+/// Positions a batch: the capture lookups of a whole batch are located
+/// and prefetched before any is read.
+pub(super) const FWD_BATCH: usize = 32;
+
+/// Calls `f(k, batch)` for the boards of ranks `first..first + len` of
+/// level `n`, [`FWD_BATCH`] at a time, `k` the batch's offset from `first`.
+pub(super) fn for_each_batch<G: Game>(
+    first: u64,
+    len: usize,
+    n: u32,
+    mut f: impl FnMut(usize, &[[u8; MAX_PITS]]),
+) {
+    let mut it = boards(first..first + len as u64, n as usize, G::PITS);
+    let mut batch = [[0u8; MAX_PITS]; FWD_BATCH];
+    for k in (0..len).step_by(FWD_BATCH) {
+        let m = FWD_BATCH.min(len - k);
+        for slot in batch.iter_mut().take(m) {
+            *slot = it.next().expect("ranks within the level").1;
+        }
+        f(k, &batch[..m]);
+    }
+}
+
+/// A capture found in a batch: the batch slot, seeds taken,
+/// the child's level and rank, and the child's packed board (for its `w`,
+/// if needed).
+pub(super) type Capture<W> = (usize, u8, u32, usize, W);
+
+/// The first half of a batch's capture bounds: appends to `out` each
+/// board's `(E, quiet-move count)` without its captures, and to `caps`
+/// every capture child, `seen(level, rank)` told of each as it is found
+/// (a caller prefetches the child's entry there). `E` is the split when
+/// the board has no move at all, else `i32::MIN` until
+/// [`fold_captures`] folds the captures in (a pass counts as a quiet
+/// move).
+pub(super) fn quiet_exits<G: Game, W: Word>(
+    n: u32,
+    batch: &[[u8; MAX_PITS]],
+    caps: &mut Vec<Capture<W>>,
+    out: &mut Vec<(i32, u8)>,
+    mut seen: impl FnMut(u32, usize),
+) {
+    let j0 = out.len();
+    for (j, b) in batch.iter().enumerate() {
+        let x = pack::<G, W>(b);
+        // Only captures are sown: quiet moves are only counted.
+        let quiet = exits::<G, W>(x, b, |captured, c| {
+            let level = n - captured as u32;
+            let idx = rank_packed::<G, W>(c) as usize;
+            seen(level, idx);
+            caps.push((j0 + j, captured, level, idx, c));
+        });
+        out.push(match quiet {
+            Some(cnt) => (i32::MIN, cnt),
+            None => {
+                // No sowing move: a pass (a quiet move) or the end.
+                let pos = Position {
+                    pits: *b,
+                    side: 0,
+                    opening: 0,
+                };
+                match G::legal_moves(&pos).len() {
+                    0 => (G::split(&pos), 0),
+                    k => (i32::MIN, k as u8),
+                }
+            }
+        });
+    }
+}
+
+/// The second half of a batch's capture bounds: folds into `out` the value of every
+/// capture of `caps`, its child's value from `value` (the mover's exit is
+/// the best capture, [`capture_value`]).
+pub(super) fn fold_captures<W: Word>(
+    caps: &[Capture<W>],
+    out: &mut [(i32, u8)],
+    mut value: impl FnMut(&Capture<W>) -> i32,
+) {
+    for cap in caps {
+        let v = value(cap);
+        let e = &mut out[cap.0].0;
+        *e = (*e).max(capture_value(cap.1, v));
+    }
+}
+
+/// The position of a packed child board, South to move, out of the opening.
+pub(super) fn child<G: Game, W: Word>(c: W) -> Position {
+    Position {
+        pits: unpack::<G, W>(c),
+        side: 0,
+        opening: 0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::exits;
     use crate::adjito::{AdjitoMustReach, AdjitoSlamForbidden};
     use crate::game::{Game, Position, MAX_PITS};
     use crate::games::packed::tests::for_each_board;
-    use crate::tables::retrograde::packed::{pack, Word};
+    use crate::games::packed::{pack, Word};
     use crate::{AdjiBoto, Adjito};
 
     /// `exits` agrees with the game's legal moves and with playing each:
