@@ -4,12 +4,12 @@
 //! generation of one shared transposition table per position, and a node
 //! cap per position. Run:
 //! `cargo run --release --example suite -- [--tables DIR] [--threads N]
-//! [--hash MIB] [--cap NODES] [--off etc,tables,exit,tt,ordering,abdada]
+//! [--hash MIB] [--cap NODES] [--off etc,tables,exit,tt,ordering,abdada,root-first]
 //! [--game adjito|adjiboto] [--pick I,J,..]` (`--pick`: positions by index,
 //! Adjito's 0–6 then Adji-Boto's 7–11).
 use adji::game::Game;
 use adji::notation::{parse_state, Stores};
-use adji::search::{Limits, Options, Searcher};
+use adji::search::{Limits, Options, RootPhase, Searcher};
 use adji::tables::TableSet;
 use adji::tt::{AtomicTable, TransTable};
 use adji::value::LoopRule;
@@ -100,6 +100,7 @@ fn main() {
             "tt" => opts.use_tt = false,
             "ordering" => opts.ordering = false,
             "abdada" => opts.abdada = false,
+            "root-first" => opts.root_phase = RootPhase::FromMoves,
             "" => {}
             _ => panic!("unknown technique {f}"),
         }

@@ -6,7 +6,7 @@ mod common;
 use adji::game::{Game, Position};
 use adji::index::{level_size, unrank};
 use adji::progress::NoProgress;
-use adji::search::{Limits, Options, PvEnd, Searcher};
+use adji::search::{Limits, Options, PvEnd, RootPhase, Searcher};
 use adji::tables::retrograde::build_tables;
 use adji::tables::{move_values, TableSet};
 use adji::tt::AtomicTable;
@@ -37,8 +37,9 @@ fn random_position<G: Game>(rng: &mut u64, lo: u32, hi: u32) -> Position {
 
 /// Random positions of levels 6..=12, searched with tables capped two
 /// seeds below their level (so that move pruning by the tables' exits
-/// happens often), with the pruning on and off, under `rule`: value,
-/// `lo`/`hi` and every move equal the full tables'.
+/// happens often), with the pruning on and off, and with the root's value
+/// solved first and from the moves, under `rule`: value, `lo`/`hi` and
+/// every move equal the full tables'.
 fn pruning_agrees<G: Game>(rule: LoopRule, seed: u64, count: usize) {
     let dir = tempfile::tempdir().unwrap();
     let full = build_tables::<G>(dir.path(), rule, 12, &NoProgress, |_| {}).unwrap();
@@ -53,11 +54,20 @@ fn pruning_agrees<G: Game>(rule: LoopRule, seed: u64, count: usize) {
             .map(|m| (m.mv.0, m.value))
             .collect();
         want.sort_unstable();
-        for prune in [true, false] {
+        let phases = [RootPhase::First, RootPhase::FromMoves];
+        for (prune, root_phase) in [true, false]
+            .into_iter()
+            .zip(phases)
+            .chain([(true, phases[1])])
+        {
             let tt = AtomicTable::new(4);
-            let s = Searcher::<G, _>::new(Some(&cap), &tt, opts(rule, prune, None)).unwrap();
+            let o = Options {
+                root_phase,
+                ..opts(rule, prune, None)
+            };
+            let s = Searcher::<G, _>::new(Some(&cap), &tt, o).unwrap();
             let a = s.analyse(&pos);
-            let what = format!("{:?} {rule:?} prune {prune} {pos:?}", G::ID);
+            let what = format!("{:?} {rule:?} prune {prune} {root_phase:?} {pos:?}", G::ID);
             assert!(a.value.exact(), "{what}");
             assert_eq!(a.value.lower, b.value(rule.w::<G>(&pos)), "{what}");
             assert_eq!((a.lo.lower, a.hi.lower), (b.lo, b.hi), "{what}");

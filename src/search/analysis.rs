@@ -91,8 +91,9 @@ pub struct Analysis {
     pub pv_end: PvEnd,
     /// True if the whole answer came from the endgame tables.
     pub from_tables: bool,
-    /// Milliseconds until `value` was exact (the root's value is solved
-    /// before its moves' values); the whole search's time when it is not.
+    /// Milliseconds until `value` was exact, where the root's value is
+    /// solved before its moves' values ([`super::RootPhase::First`]); the
+    /// whole search's time otherwise, or when it is not exact.
     pub value_ms: u64,
     /// Counters.
     pub stats: Stats,

@@ -123,6 +123,26 @@ pub struct Options {
     pub max_ply: usize,
     /// Keep counters per ply ([`Analysis::profile`]); off by default.
     pub profile: bool,
+    /// When an analysis solves the root's value ([`RootPhase`]).
+    pub root_phase: RootPhase,
+}
+
+/// When an analysis solves the root's value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RootPhase {
+    /// [`RootPhase::First`] under a node or time limit, else
+    /// [`RootPhase::FromMoves`].
+    #[default]
+    Auto,
+    /// Before the moves' values (`root.rs`): it stays exact when a limit
+    /// stops the moves' solves, and it is often far cheaper than some
+    /// move's exact value.
+    First,
+    /// From the moves' exact values, their best: what an analysis that
+    /// runs to the end needs anyway. Solving the root's value first costs
+    /// nodes those solves do not all win back (`results/search.md`,
+    /// "The root's value from its moves").
+    FromMoves,
 }
 
 impl Default for Options {
@@ -140,6 +160,7 @@ impl Default for Options {
             pv_max: 24,
             max_ply: MAX_PLY,
             profile: false,
+            root_phase: RootPhase::Auto,
         }
     }
 }
@@ -340,13 +361,12 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
                 profile: None,
             };
         }
-        // The root's value first, as one bisection over the whole tree: it
-        // is often far cheaper than every move's exact value (a move's value
-        // may need a child's `lo` or `hi`, whose proofs can be much larger),
-        // and it stays exact when a limit stops the moves' solves.
+        // The root's value first when a limit may stop the moves' solves
+        // (it is often far cheaper than every move's exact value, and it
+        // stays exact when a limit stops them); else from the moves.
         let table = self.table_moves(pos, w);
         let (root, value_ms) = match (&table, depth) {
-            (None, None) => {
+            (None, None) if self.root_first() => {
                 let root = self.solve_root(pos);
                 (Some(root), t0.elapsed().as_millis() as u64)
             }
@@ -396,9 +416,24 @@ impl<'a, G: Game, T: TransTable> Searcher<'a, G, T> {
             },
             stats,
             profile: self.opts.profile.then(|| Profile {
-                value_nodes,
+                // From the moves, the value is known when they all are.
+                value_nodes: if root.is_some() {
+                    value_nodes
+                } else {
+                    stats.nodes
+                },
                 ..self.shared.profile()
             }),
+        }
+    }
+
+    /// Whether an analysis solves the root's value before its moves'
+    /// ([`RootPhase`]).
+    fn root_first(&self) -> bool {
+        match self.opts.root_phase {
+            RootPhase::Auto => self.opts.limits.nodes.is_some() || self.opts.limits.time.is_some(),
+            RootPhase::First => true,
+            RootPhase::FromMoves => false,
         }
     }
 

@@ -1,6 +1,8 @@
 //! The root of an analysis: its value, then every move's value, each
 //! searched under growing node budgets so that one hard proof cannot hold
-//! up the easy ones.
+//! up the easy ones. The root's value is solved first only where a limit
+//! may stop the moves' solves ([`super::RootPhase`]); an analysis that
+//! runs to the end takes it from the moves' exact values.
 //!
 //! The root's value is bisected two ways, taking turns under a budget that
 //! doubles each round, each starting from the bounds both proved so far:
