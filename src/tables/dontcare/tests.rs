@@ -76,16 +76,22 @@ fn same_tables<G: Game>(rule: LoopRule, max: u32) {
     assert!(!b.damaged());
 }
 
+/// Every rule set under both loop rules, with the largest small level
+/// the tests build for its game.
+fn every_rule_set() -> impl Iterator<Item = (RuleSet, LoopRule, u32)> {
+    RuleSet::ALL.into_iter().flat_map(|rules| {
+        let max = match rules.game() {
+            crate::game::GameId::Adjito => 8,
+            crate::game::GameId::AdjiBoto => 10,
+        };
+        [LoopRule::Start, LoopRule::Even].map(|rule| (rules, rule, max))
+    })
+}
+
 #[test]
 fn probes_through_dont_care_levels_equal_the_raw_tables_in_every_rule_set() {
-    for rules in RuleSet::ALL {
-        for rule in [LoopRule::Start, LoopRule::Even] {
-            let max = match rules.game() {
-                crate::game::GameId::Adjito => 8,
-                crate::game::GameId::AdjiBoto => 10,
-            };
-            crate::with_rules!(rules, G => same_tables::<G>(rule, max));
-        }
+    for (rules, rule, max) in every_rule_set() {
+        crate::with_rules!(rules, G => same_tables::<G>(rule, max));
     }
 }
 
@@ -139,14 +145,8 @@ fn free_is_the_capture_bound<G: Game>(rule: LoopRule, max: u32) {
 
 #[test]
 fn free_entries_are_those_whose_value_is_the_capture_bound_in_every_rule_set() {
-    for rules in RuleSet::ALL {
-        for rule in [LoopRule::Start, LoopRule::Even] {
-            let max = match rules.game() {
-                crate::game::GameId::Adjito => 8,
-                crate::game::GameId::AdjiBoto => 10,
-            };
-            crate::with_rules!(rules, G => free_is_the_capture_bound::<G>(rule, max));
-        }
+    for (rules, rule, max) in every_rule_set() {
+        crate::with_rules!(rules, G => free_is_the_capture_bound::<G>(rule, max));
     }
 }
 
