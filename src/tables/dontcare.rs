@@ -225,7 +225,6 @@ struct Below<G> {
 }
 
 impl<G: Game> Below<G> {
-    /// The error of a level below that a probe could not read.
     /// The error of a level below that a probe could not read: its
     /// damage, or the first level missing from the directory.
     fn failed(&self) -> TableError {
@@ -237,9 +236,7 @@ impl<G: Game> Below<G> {
             }
         })
     }
-}
 
-impl<G: Game> Below<G> {
     /// [`Lower::free`] a batch of boards at a time, packed into `W`
     /// ([`super::exits`]): each batch's capture children are located and
     /// their entries prefetched, then each is read with a cut at what
