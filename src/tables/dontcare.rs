@@ -37,6 +37,7 @@ use super::set::TableSet;
 use super::walk::level_positions;
 use crate::game::{for_each_step, Game, Position, Step, MAX_PITS};
 use crate::games::packed::{packs, Word};
+use crate::index::rank;
 use crate::rules::RuleSet;
 use crate::value::{capture_value, LoopRule};
 
@@ -54,7 +55,8 @@ pub(super) fn resolve<G: Game>(set: &TableSet, pos: &Position, s: i32, below: i3
     }
     // The captures first, each child's entry prefetched, then read: the
     // reads' cache misses overlap instead of following each other.
-    let mut caps = [(Position::default(), 0u8); MAX_PITS];
+    // Each child is ranked once, for its prefetch and its read.
+    let mut caps = [(Position::default(), 0u8, 0usize); MAX_PITS];
     let mut n = 0;
     let any = for_each_step::<G>(pos, |step| {
         if let Step::Capture {
@@ -63,20 +65,26 @@ pub(super) fn resolve<G: Game>(set: &TableSet, pos: &Position, s: i32, below: i3
             ..
         } = step
         {
-            set.prefetch::<G>(&child);
-            caps[n] = (child, captured);
+            let idx = rank(&child.pits, G::PITS) as usize;
+            if let Some(t) = set.level(child.level()) {
+                t.prefetch(idx);
+            }
+            caps[n] = (child, captured, idx);
             n += 1;
         }
     });
     let mut best = s;
-    for (child, captured) in &caps[..n] {
+    for &(child, captured, idx) in &caps[..n] {
         if best >= below {
             break;
         }
+        if child.in_opening() {
+            return None;
+        }
         // The child improves `best` only if its value is below `need`.
-        let need = capture_value(*captured, best);
-        match set.value_below::<G>(child, need) {
-            Some(v) if v < need => best = capture_value(*captured, v),
+        let need = capture_value(captured, best);
+        match set.value_below_at::<G>(child.level(), idx, || child, need) {
+            Some(v) if v < need => best = capture_value(captured, v),
             Some(_) => {}
             None => return None,
         }

@@ -241,15 +241,6 @@ impl TableSet {
         }
     }
 
-    /// Hints the processor to fetch the entry of `pos` where its level
-    /// is covered (no effect on results).
-    #[inline]
-    pub(super) fn prefetch<G: Game>(&self, pos: &Position) {
-        if let Some(t) = self.levels.get(pos.level() as usize) {
-            t.prefetch(rank(&pos.pits, G::PITS) as usize);
-        }
-    }
-
     /// Value of a main-phase position whose level is covered; `None` as
     /// for [`TableSet::bounds`].
     #[inline]
